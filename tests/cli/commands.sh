@@ -1,0 +1,36 @@
+# commands.sh - non-interactive commands: help, version, lessons, errors.
+. "$(dirname "$0")/../lib/common.sh"
+
+out=$("$WB_BIN" --help) || fail "--help exited non-zero"
+echo "$out" | grep -q "lesson show" || fail "--help does not list lesson show"
+"$WB_BIN" --version | grep -Eq '^workbench [0-9]+\.[0-9]+\.[0-9]+$' || fail "--version"
+
+out=$("$WB_BIN" --content "$WB_FIXTURES" --lang zh lessons) || fail "lessons exited non-zero"
+[ "$out" = "$(printf '00-fixture\t测试章节：阅读器绘制的每一种元素')" ] || fail "lessons: $out"
+LC_ALL= LANG=zh_CN.UTF-8 "$WB_BIN" --content "$WB_FIXTURES" lessons | grep -q "测试章节" ||
+	fail "LANG=zh should pick Chinese"
+
+"$WB_BIN" --bogus >/dev/null 2>"$T/err"; [ $? -eq 2 ] || fail "unknown option must exit 2"
+grep -q "unknown option '--bogus'" "$T/err" || fail "unknown option message"
+"$WB_BIN" frobnicate >/dev/null 2>"$T/err"; [ $? -eq 2 ] || fail "unknown command must exit 2"
+"$WB_BIN" --lang fr lessons 2>"$T/err"; [ $? -eq 2 ] || fail "--lang fr must exit 2"
+"$WB_BIN" --content "$WB_FIXTURES" lesson show 00-fixture --width 5 2>"$T/err"
+[ $? -eq 2 ] || fail "--width 5 must exit 2"
+grep -q "width must be" "$T/err" || fail "width message"
+"$WB_BIN" --content "$WB_FIXTURES" lesson show 99-missing 2>"$T/err"
+[ $? -eq 1 ] || fail "missing chapter must exit 1"
+grep -q "99-missing.md" "$T/err" || fail "missing chapter message names the file"
+"$WB_BIN" --content "$WB_FIXTURES" lesson show ../../etc/passwd 2>"$T/err"
+[ $? -eq 2 ] || fail "path-like id must be refused"
+"$WB_BIN" --content "$T/nowhere" lessons 2>"$T/err"
+[ $? -eq 1 ] || fail "missing lessons folder must exit 1"
+grep -q "no lessons folder" "$T/err" || fail "missing lessons folder message"
+
+# A newer progress database is refused by the TUI before curses starts.
+sqlite3 "$T/newer.db" "CREATE TABLE t(x); PRAGMA user_version=99;"
+sum_before=$(cksum <"$T/newer.db")
+"$WB_BIN" --db "$T/newer.db" </dev/null >/dev/null 2>"$T/err"
+[ $? -eq 1 ] || fail "newer database must exit 1"
+grep -q "newer workbench" "$T/err" || fail "newer database message: $(cat "$T/err")"
+[ "$(cksum <"$T/newer.db")" = "$sum_before" ] || fail "newer database was modified"
+echo ok

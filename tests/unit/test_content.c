@@ -1,0 +1,75 @@
+/* test_content.c - chapter listing, ids and language choice. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/content.h"
+#include "core/wb.h"
+
+static void test_list_fixture(void **state)
+{
+	(void)state;
+	struct chapter_list l;
+	assert_int_equal(content_list_chapters(WB_TEST_FIXTURES, "zh", &l), 0);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.items[0].id, "00-fixture");
+	assert_string_equal(l.items[0].title, "测试章节：阅读器绘制的每一种元素");
+	chapter_list_free(&l);
+	assert_int_equal(content_list_chapters("/nonexistent", "en", &l), WB_ENOENT);
+	assert_int_equal(l.n, 0);
+}
+
+static void test_ids(void **state)
+{
+	(void)state;
+	assert_true(content_valid_chapter_id("01-locks-ids-leases"));
+	assert_false(content_valid_chapter_id("1-x"));
+	assert_false(content_valid_chapter_id("01-../../etc"));
+	assert_false(content_valid_chapter_id("01-UPPER"));
+	assert_false(content_valid_chapter_id(NULL));
+}
+
+static void test_lang(void **state)
+{
+	(void)state;
+	unsetenv("LC_ALL");
+	unsetenv("LC_MESSAGES");
+	setenv("LANG", "zh_CN.UTF-8", 1);
+	assert_string_equal(content_pick_lang(NULL), "zh");
+	setenv("LANG", "C", 1);
+	assert_string_equal(content_pick_lang(NULL), "en");
+	setenv("LC_ALL", "zh_TW.UTF-8", 1);
+	assert_string_equal(content_pick_lang(NULL), "zh");
+	assert_string_equal(content_pick_lang("en"), "en");
+	unsetenv("LC_ALL");
+	unsetenv("LANG");
+	assert_string_equal(content_pick_lang(NULL), "en");
+}
+
+static void test_explicit_root(void **state)
+{
+	(void)state;
+	char *r = content_root("/some/dir");
+	assert_string_equal(r, "/some/dir");
+	free(r);
+	setenv("WORKBENCH_CONTENT", "/env/dir", 1);
+	r = content_root(NULL);
+	assert_string_equal(r, "/env/dir");
+	free(r);
+	unsetenv("WORKBENCH_CONTENT");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_list_fixture),
+		cmocka_unit_test(test_ids),
+		cmocka_unit_test(test_lang),
+		cmocka_unit_test(test_explicit_root),
+	};
+	return cmocka_run_group_tests_name("content", tests, NULL, NULL);
+}

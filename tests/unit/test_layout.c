@@ -1,0 +1,320 @@
+/* test_layout.c - the width invariant, CJK wrapping, tables, anchors and
+ * search, on the fixture chapters and on small hand-made inputs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <cmocka.h>
+
+#include "core/layout.h"
+#include "core/lesson.h"
+#include "core/utf8.h"
+
+static struct lesson *parse(const char *md, const char *lang)
+{
+	struct lesson *l = NULL;
+	assert_int_equal(lesson_parse("00-test", lang, md, strlen(md), &l), 0);
+	return l;
+}
+
+static struct lesson *fixture(const char *lang)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/lessons/%s/00-fixture.md", WB_TEST_FIXTURES, lang);
+	struct lesson *l = NULL;
+	assert_int_equal(lesson_load(path, "00-fixture", lang, &l), 0);
+	return l;
+}
+
+static uint32_t first_cp(const struct lay_line *l, size_t skip_cols)
+{
+	size_t i = 0;
+	size_t cols = 0;
+	uint32_t cp = 0;
+	while (i < l->len) {
+		i += utf8_decode(l->text + i, l->len - i, &cp);
+		if (cols >= skip_cols)
+			return cp;
+		cols += (size_t)utf8_cp_width(cp);
+	}
+	return 0;
+}
+
+/* Every width from 20 to 200: no line wider than the width, and the
+ * recorded width equals the measured one. */
+static void test_width_invariant(void **state)
+{
+	(void)state;
+	const char *langs[] = {"en", "zh"};
+	for (int li = 0; li < 2; li++) {
+		struct lesson *l = fixture(langs[li]);
+		for (int w = 20; w <= 200; w++) {
+			struct layout *lay = layout_build(l, w);
+			assert_true(lay->nlines > 20);
+			for (size_t i = 0; i < lay->nlines; i++) {
+				int mw = utf8_width(lay->lines[i].text, lay->lines[i].len);
+				assert_int_equal(mw, lay->lines[i].width);
+				if (mw > w)
+					fail_msg("%s width %d line %zu is %d wide: %s", langs[li],
+						 w, i, mw, lay->lines[i].text);
+			}
+			layout_free(lay);
+		}
+		lesson_free(l);
+	}
+}
+
+static void test_cjk_wrapping(void **state)
+{
+	(void)state;
+	/* 30 ideographs with a comma at position 10: at width 20 (10 per line)
+	 * the comma must not start line 2; it travels with the char before. */
+	struct lesson *l =
+		parse("一二三四五六七八九十，一二三四五六七八九十一二三四五六七八九十\n", "zh");
+	struct layout *lay = layout_build(l, 20);
+	assert_true(lay->nlines >= 3);
+	for (size_t i = 0; i < lay->nlines; i++) {
+		assert_true(lay->lines[i].width <= 20);
+		assert_false(utf8_no_break_before(first_cp(&lay->lines[i], 0)));
+	}
+	/* Chinese breaks between characters: the first line is full. */
+	assert_int_equal(lay->lines[0].width, 18);
+	layout_free(lay);
+	lesson_free(l);
+
+	/* English breaks between words, never inside one that fits. */
+	l = parse("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda\n", "en");
+	lay = layout_build(l, 20);
+	for (size_t i = 0; i < lay->nlines; i++) {
+		const char *t = lay->lines[i].text;
+		assert_true(t[0] != ' ');
+		assert_true(t[strlen(t) - 1] != ' ');
+	}
+	assert_string_equal(lay->lines[0].text, "alpha beta gamma");
+	layout_free(lay);
+	lesson_free(l);
+
+	/* Mixed: English word then Chinese: may break at the boundary. */
+	l = parse("ZooKeeper 的 session 过期以后，临时节点会被删除。\n", "zh");
+	lay = layout_build(l, 20);
+	for (size_t i = 0; i < lay->nlines; i++) {
+		assert_true(lay->lines[i].width <= 20);
+		assert_false(utf8_no_break_before(first_cp(&lay->lines[i], 0)));
+		assert_null(strstr(lay->lines[i].text, "Zoo\n"));
+	}
+	assert_non_null(strstr(lay->lines[0].text, "ZooKeeper"));
+	layout_free(lay);
+	lesson_free(l);
+}
+
+static void test_punctuation_every_width(void **state)
+{
+	(void)state;
+	struct lesson *l = fixture("zh");
+	for (int w = 20; w <= 120; w++) {
+		struct layout *lay = layout_build(l, w);
+		for (size_t i = 0; i < lay->nlines; i++) {
+			const struct lay_line *ln = &lay->lines[i];
+			if (ln->kind != LK_TEXT || !ln->len)
+				continue;
+			/* Skip list/quote prefixes: look at the first text glyph. */
+			size_t skip = 0;
+			const char *t = ln->text;
+			while (!strncmp(t, "│ ", 4) || !strncmp(t, "• ", 4) ||
+			       !strncmp(t, "◦ ", 4) || !strncmp(t, "  ", 2)) {
+				size_t adv = t[0] == ' ' ? 2 : 4;
+				t += adv;
+				skip += 2;
+			}
+			uint32_t cp = first_cp(ln, skip);
+			if (utf8_no_break_before(cp))
+				fail_msg("width %d line %zu starts with punctuation: %s", w, i,
+					 ln->text);
+		}
+		layout_free(lay);
+	}
+	lesson_free(l);
+}
+
+static void test_combining_and_invalid(void **state)
+{
+	(void)state;
+	struct lesson *l = parse("bad \xFF\xFE bytes and e\xCC\x81 and a\xE2\x80\x8B"
+				 "b\n",
+				 "en");
+	struct layout *lay = layout_build(l, 40);
+	assert_int_equal(lay->nlines, 1);
+	assert_non_null(strstr(lay->lines[0].text, "\xEF\xBF\xBD\xEF\xBF\xBD"));
+	assert_non_null(strstr(lay->lines[0].text, "e\xCC\x81"));
+	assert_int_equal(lay->lines[0].width, utf8_width(lay->lines[0].text, lay->lines[0].len));
+	layout_free(lay);
+	lesson_free(l);
+
+	/* Control characters never reach the screen. */
+	l = parse("a\x01"
+		  "b\x1b[31mc\n",
+		  "en");
+	lay = layout_build(l, 40);
+	assert_null(strchr(lay->lines[0].text, '\x1b'));
+	assert_null(strchr(lay->lines[0].text, '\x01'));
+	layout_free(lay);
+	lesson_free(l);
+}
+
+static void test_tables(void **state)
+{
+	(void)state;
+	struct lesson *l = fixture("en");
+	/* Wide enough: a grid whose lines all have the same width. */
+	struct layout *lay = layout_build(l, 120);
+	int grid = -1;
+	for (size_t i = 0; i < lay->nlines; i++)
+		if (lay->lines[i].kind == LK_TABLE && !strncmp(lay->lines[i].text, "┌", 3)) {
+			grid = (int)i;
+			break;
+		}
+	assert_true(grid >= 0);
+	int w = lay->lines[grid].width;
+	for (size_t i = (size_t)grid; i < lay->nlines && lay->lines[i].kind == LK_TABLE; i++)
+		assert_int_equal(lay->lines[i].width, w);
+	assert_true(w <= 120);
+	layout_free(lay);
+
+	/* Too narrow for a grid: header: value records, still within width. */
+	lay = layout_build(l, 24);
+	int records = 0;
+	for (size_t i = 0; i < lay->nlines; i++) {
+		assert_true(lay->lines[i].width <= 24);
+		if (lay->lines[i].kind == LK_TABLE && !strncmp(lay->lines[i].text, "Field: ", 7))
+			records++;
+	}
+	assert_int_equal(records, 3);
+	layout_free(lay);
+	lesson_free(l);
+
+	/* A long cell wraps inside its column. */
+	l = parse(
+		"| a | b |\n|---|---|\n| x | one two three four five six seven eight nine ten |\n",
+		"en");
+	lay = layout_build(l, 30);
+	int rows = 0;
+	for (size_t i = 0; i < lay->nlines; i++)
+		if (!strncmp(lay->lines[i].text, "│ x", 4) ||
+		    !strncmp(lay->lines[i].text, "│  ", 4))
+			rows++;
+	assert_true(rows >= 2);
+	layout_free(lay);
+	lesson_free(l);
+}
+
+static void test_sections_links_labs(void **state)
+{
+	(void)state;
+	struct lesson *l = fixture("en");
+	assert_string_equal(l->title, "Fixture chapter: every element the reader draws");
+	struct layout *lay = layout_build(l, 80);
+	assert_int_equal(lay->nsections, 4);
+	assert_string_equal(lay->sections[2].title, "Tables");
+	assert_non_null(strstr(lay->lines[lay->sections[2].line].text, "Tables"));
+	int link = 0, lab = 0, unknown = 0;
+	for (size_t i = 0; i < lay->nlines; i++) {
+		if (strstr(lay->lines[i].text, "<https://zookeeper.apache.org/>"))
+			link = 1;
+		if (lay->lines[i].kind == LK_LAB && strstr(lay->lines[i].text, "zk-create-lost"))
+			lab = 1;
+		if (strstr(lay->lines[i].text, "Unknown lab id"))
+			unknown = 1;
+	}
+	assert_true(link);
+	assert_true(lab);
+	assert_true(unknown);
+	assert_int_equal(lay->nlabs, 2);
+	layout_free(lay);
+	lesson_free(l);
+}
+
+static void test_anchor_across_widths(void **state)
+{
+	(void)state;
+	struct lesson *l = fixture("en");
+	struct layout *a = layout_build(l, 80);
+	/* The Tables heading at 80 is the Tables heading at 33. */
+	size_t at = (size_t)a->sections[2].line;
+	struct layout *b = layout_build(l, 33);
+	size_t back = layout_find_anchor(b, a->lines[at].block, a->lines[at].offset);
+	assert_string_equal(b->lines[back].text, "Tables");
+	/* Same width: exact line, blank lines included. */
+	for (size_t i = 0; i < a->nlines; i++) {
+		size_t j = layout_find_anchor(a, a->lines[i].block, a->lines[i].offset);
+		if (a->lines[i].kind == LK_BLANK || a->lines[i].kind == LK_TABLE ||
+		    a->lines[i].kind == LK_LAB)
+			continue; /* several lines share one anchor there */
+		assert_int_equal(j, i);
+	}
+	layout_free(a);
+	layout_free(b);
+	lesson_free(l);
+}
+
+static void test_search(void **state)
+{
+	(void)state;
+	struct lesson *l = fixture("en");
+	struct layout *lay = layout_build(l, 80);
+	struct lay_hit *hits;
+	size_t n = layout_search(lay, "zookeeper", &hits);
+	assert_true(n >= 3);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(
+			strncasecmp(lay->lines[hits[i].line].text + hits[i].start, "ZooKeeper", 9),
+			0);
+	free(hits);
+	assert_int_equal(layout_search(lay, "no such text anywhere", &hits), 0);
+	assert_null(hits);
+	layout_free(lay);
+	lesson_free(l);
+}
+
+static void test_real_lessons(void **state)
+{
+	(void)state;
+	const char *ids[] = {"01-locks-ids-leases", "02-zookeeper-fencing"};
+	const char *langs[] = {"en", "zh"};
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2; j++) {
+			char path[1024];
+			snprintf(path, sizeof path, "%s/lessons/%s/%s.md", WB_SOURCE_DIR, langs[j],
+				 ids[i]);
+			struct lesson *l = NULL;
+			if (lesson_load(path, ids[i], langs[j], &l) != 0)
+				continue; /* chapters ship with issue 4 */
+			int widths[] = {20, 60, 80, 120};
+			for (int k = 0; k < 4; k++) {
+				struct layout *lay = layout_build(l, widths[k]);
+				for (size_t n = 0; n < lay->nlines; n++)
+					assert_true(lay->lines[n].width <= widths[k]);
+				layout_free(lay);
+			}
+			lesson_free(l);
+		}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_width_invariant),
+		cmocka_unit_test(test_cjk_wrapping),
+		cmocka_unit_test(test_punctuation_every_width),
+		cmocka_unit_test(test_combining_and_invalid),
+		cmocka_unit_test(test_tables),
+		cmocka_unit_test(test_sections_links_labs),
+		cmocka_unit_test(test_anchor_across_widths),
+		cmocka_unit_test(test_search),
+		cmocka_unit_test(test_real_lessons),
+	};
+	return cmocka_run_group_tests_name("layout", tests, NULL, NULL);
+}

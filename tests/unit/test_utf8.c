@@ -1,0 +1,75 @@
+/* test_utf8.c - decoding and display width. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/utf8.h"
+
+static void test_widths(void **state)
+{
+	(void)state;
+	assert_int_equal(utf8_width("abc", 3), 3);
+	assert_int_equal(utf8_width("日本語", strlen("日本語")), 6);
+	assert_int_equal(utf8_width("，。、", strlen("，。、")), 6);
+	assert_int_equal(utf8_width("e\xCC\x81", 3), 1); /* e + combining acute */
+	assert_int_equal(utf8_width("a\xE2\x80\x8B"
+				    "b",
+				    5),
+			 2);					 /* zero-width space */
+	assert_int_equal(utf8_width("ＡＢ", strlen("ＡＢ")), 4); /* fullwidth */
+	assert_int_equal(utf8_width("─│┌", strlen("─│┌")), 3);	 /* box drawing */
+}
+
+static void test_invalid(void **state)
+{
+	(void)state;
+	uint32_t cp;
+	assert_int_equal(utf8_decode("\xFF", 1, &cp), 1);
+	assert_int_equal(cp, UTF8_REPLACEMENT);
+	assert_int_equal(utf8_decode("\xC0\x80", 2, &cp), 1); /* overlong */
+	assert_int_equal(cp, UTF8_REPLACEMENT);
+	assert_int_equal(utf8_decode("\xED\xA0\x80", 3, &cp), 1); /* surrogate */
+	assert_int_equal(cp, UTF8_REPLACEMENT);
+	assert_int_equal(utf8_decode("\xE6\x97", 2, &cp), 1); /* truncated */
+	assert_int_equal(cp, UTF8_REPLACEMENT);
+	assert_int_equal(utf8_decode("\xE6\x97\xA5", 3, &cp), 3);
+	assert_int_equal(cp, 0x65E5);
+}
+
+static void test_roundtrip(void **state)
+{
+	(void)state;
+	uint32_t cps[] = {0x41, 0xE9, 0x65E5, 0x1F600, 0x10FFFF};
+	for (size_t i = 0; i < sizeof cps / sizeof cps[0]; i++) {
+		char buf[4];
+		size_t n = utf8_encode(cps[i], buf);
+		uint32_t back;
+		assert_int_equal(utf8_decode(buf, n, &back), n);
+		assert_int_equal(back, cps[i]);
+	}
+}
+
+static void test_break_classes(void **state)
+{
+	(void)state;
+	assert_true(utf8_no_break_before(0xFF0C)); /* ， */
+	assert_true(utf8_no_break_before(0x3002)); /* 。 */
+	assert_true(utf8_no_break_before(0x3001)); /* 、 */
+	assert_true(utf8_no_break_after(0x201C));  /* “ */
+	assert_true(utf8_is_cjk_breakable(0x4E2D));
+	assert_false(utf8_is_cjk_breakable('a'));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_widths),
+		cmocka_unit_test(test_invalid),
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_break_classes),
+	};
+	return cmocka_run_group_tests_name("utf8", tests, NULL, NULL);
+}

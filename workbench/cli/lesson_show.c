@@ -1,0 +1,51 @@
+/*
+ * cli/lesson_show.c - `workbench lesson show ID`: the reader's layout as
+ * plain text on stdout, so what the reader shows can be checked by tests,
+ * diffed and piped.
+ */
+#include "app.h"
+#include "core/content.h"
+#include "core/layout.h"
+#include "core/lesson.h"
+#include "core/wb.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+int cli_lesson_show(struct app *app, int argc, char **argv)
+{
+	if (argc != 1) {
+		fprintf(stderr, "usage: workbench lesson show ID [--lang en|zh] [--width N]\n");
+		return EXIT_USAGE;
+	}
+	const char *id = argv[0];
+	if (!content_valid_chapter_id(id)) {
+		fprintf(stderr, "workbench: '%s' is not a chapter id (see `workbench lessons`)\n",
+			id);
+		return EXIT_USAGE;
+	}
+	int width = app->width;
+	if (!width) {
+		struct winsize ws;
+		width = (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
+			 ws.ws_col >= LAYOUT_MIN_WIDTH)
+				? ws.ws_col
+				: 80;
+	}
+	char *path = content_lesson_path(app->content, app->lang, id);
+	struct lesson *lesson = NULL;
+	int rc = lesson_load(path, id, app->lang, &lesson);
+	if (rc) {
+		fprintf(stderr, "workbench: cannot read %s: %s\n", path, wb_strerror(rc));
+		free(path);
+		return EXIT_FAIL;
+	}
+	struct layout *lay = layout_build(lesson, width);
+	layout_print(lay, stdout);
+	layout_free(lay);
+	lesson_free(lesson);
+	free(path);
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
+}

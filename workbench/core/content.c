@@ -1,0 +1,195 @@
+/*
+ * content.c - content root discovery and chapter listing (see content.h).
+ *
+ * The binary must work in three places without configuration: the build
+ * tree (content is the source tree), an installed prefix (content under
+ * share/workbench) and an explicit --content directory for tests.
+ */
+#include "core/content.h"
+#include "core/wb.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef WB_SOURCE_DIR
+#define WB_SOURCE_DIR "."
+#endif
+#ifndef WB_SHARE_DIR
+#define WB_SHARE_DIR "/usr/local/share/workbench"
+#endif
+
+static int is_dir(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int is_file(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+char *content_root(const char *explicit_dir)
+{
+	if (explicit_dir && *explicit_dir)
+		return wb_xstrdup(explicit_dir);
+	const char *env = getenv("WORKBENCH_CONTENT");
+	if (env && *env)
+		return wb_xstrdup(env);
+
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			/* A build tree has CMakeCache.txt beside the binary. */
+			char *cache = wb_xasprintf("%s/CMakeCache.txt", exe);
+			int in_build = is_file(cache);
+			free(cache);
+			if (in_build && is_dir(WB_SOURCE_DIR "/lessons"))
+				return wb_xstrdup(WB_SOURCE_DIR);
+			char *share = wb_xasprintf("%s/../share/workbench", exe);
+			char *lessons = wb_xasprintf("%s/lessons", share);
+			int ok = is_dir(lessons);
+			free(lessons);
+			if (ok)
+				return share;
+			free(share);
+		}
+	}
+	return wb_xstrdup(WB_SHARE_DIR);
+}
+
+int content_valid_chapter_id(const char *id)
+{
+	if (!id || strlen(id) < 4 || strlen(id) > 64)
+		return 0;
+	if (id[0] < '0' || id[0] > '9' || id[1] < '0' || id[1] > '9' || id[2] != '-')
+		return 0;
+	for (const char *p = id + 3; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-'))
+			return 0;
+	return 1;
+}
+
+char *content_lesson_path(const char *root, const char *lang, const char *id)
+{
+	return wb_xasprintf("%s/lessons/%s/%s.md", root, lang, id);
+}
+
+/* Reads the first "# " line of a Markdown file, skipping a BOM and
+ * anything before it; NULL when there is none within the first 64 KiB. */
+static char *read_title(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char line[4096];
+	char *title = NULL;
+	size_t seen = 0;
+	int in_fence = 0;
+	while (!title && seen < 65536 && fgets(line, sizeof line, f)) {
+		seen += strlen(line);
+		char *s = line;
+		if (!strncmp(s, "\xEF\xBB\xBF", 3))
+			s += 3;
+		if (!strncmp(s, "```", 3) || !strncmp(s, "~~~", 3))
+			in_fence = !in_fence;
+		if (in_fence || strncmp(s, "# ", 2) != 0)
+			continue;
+		s += 2;
+		size_t len = strcspn(s, "\r\n");
+		while (len && (s[len - 1] == ' ' || s[len - 1] == '#'))
+			len--;
+		title = wb_xstrndup(s, len);
+	}
+	fclose(f);
+	return title;
+}
+
+static int cmp_chapter(const void *a, const void *b)
+{
+	return strcmp(((const struct chapter_info *)a)->id, ((const struct chapter_info *)b)->id);
+}
+
+int content_list_chapters(const char *root, const char *lang, struct chapter_list *out)
+{
+	out->items = NULL;
+	out->n = 0;
+	char *dir = wb_xasprintf("%s/lessons/%s", root, lang);
+	DIR *d = opendir(dir);
+	if (!d) {
+		free(dir);
+		return WB_ENOENT;
+	}
+	size_t cap = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (len < 4 || strcmp(e->d_name + len - 3, ".md") != 0)
+			continue;
+		char *id = wb_xstrndup(e->d_name, len - 3);
+		if (!content_valid_chapter_id(id)) {
+			free(id);
+			continue;
+		}
+		char *path = wb_xasprintf("%s/%s", dir, e->d_name);
+		if (!is_file(path)) {
+			free(id);
+			free(path);
+			continue;
+		}
+		if (out->n == cap) {
+			cap = cap ? cap * 2 : 8;
+			out->items = wb_xrealloc(out->items, cap * sizeof *out->items);
+		}
+		char *title = read_title(path);
+		out->items[out->n++] = (struct chapter_info){
+			.id = id, .title = title ? title : wb_xstrdup(id), .path = path};
+	}
+	closedir(d);
+	free(dir);
+	if (out->n)
+		qsort(out->items, out->n, sizeof *out->items, cmp_chapter);
+	return 0;
+}
+
+void chapter_list_free(struct chapter_list *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->items[i].id);
+		free(l->items[i].title);
+		free(l->items[i].path);
+	}
+	free(l->items);
+	l->items = NULL;
+	l->n = 0;
+}
+
+int content_lang_ok(const char *lang)
+{
+	return lang && (!strcmp(lang, "en") || !strcmp(lang, "zh"));
+}
+
+const char *content_pick_lang(const char *explicit_lang)
+{
+	if (explicit_lang && *explicit_lang)
+		return !strncmp(explicit_lang, "zh", 2) ? "zh" : "en";
+	const char *vars[] = {"LC_ALL", "LC_MESSAGES", "LANG"};
+	for (size_t i = 0; i < WB_ARRAY_LEN(vars); i++) {
+		const char *v = getenv(vars[i]);
+		if (v && *v)
+			return !strncmp(v, "zh", 2) ? "zh" : "en";
+	}
+	return "en";
+}

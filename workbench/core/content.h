@@ -1,0 +1,47 @@
+/*
+ * content.h - where lessons, quizzes and data live, and which chapters exist.
+ *
+ * Finds the content root and lists chapters of a language.  It does not
+ * parse Markdown beyond reading a chapter's first "# " title line.
+ */
+#ifndef WB_CONTENT_H
+#define WB_CONTENT_H
+
+#include <stddef.h>
+
+struct chapter_info {
+	char *id;    /* file name without .md, e.g. "01-locks-ids-leases" */
+	char *title; /* first "# " heading, or the id when there is none */
+	char *path;  /* full path of the lesson file */
+};
+
+struct chapter_list {
+	struct chapter_info *items; /* sorted by id */
+	size_t n;
+};
+
+/* Returns the content root, in this order: the explicit dir (--content),
+ * $WORKBENCH_CONTENT, the source tree when the binary runs from its build
+ * directory, <prefix>/share/workbench next to an installed binary, the
+ * configured install dir.  Caller frees.  Never NULL. */
+char *content_root(const char *explicit_dir);
+
+/* Lists chapters in <root>/lessons/<lang>/.  A missing folder gives an
+ * empty list and WB_ENOENT; 0 otherwise.  Free with chapter_list_free. */
+int content_list_chapters(const char *root, const char *lang, struct chapter_list *out);
+void chapter_list_free(struct chapter_list *l);
+
+/* True when id looks like a chapter id: "NN-" then [a-z0-9-]+. */
+int content_valid_chapter_id(const char *id);
+
+/* Builds <root>/lessons/<lang>/<id>.md; caller frees. */
+char *content_lesson_path(const char *root, const char *lang, const char *id);
+
+/* Picks "zh" or "en": explicit wins, else LC_ALL, then LANG starting with
+ * "zh" gives "zh", everything else "en".  Returns a static string. */
+const char *content_pick_lang(const char *explicit_lang);
+
+/* True for the languages we ship ("en", "zh"). */
+int content_lang_ok(const char *lang);
+
+#endif

@@ -1,0 +1,1054 @@
+/*
+ * layout.c - lesson layout (see layout.h for the contract).
+ *
+ * Design notes
+ * - Text is first turned into glyphs: one visible character (plus any
+ *   zero-width marks that follow it) with its width and style.  Invalid
+ *   UTF-8 and control characters become U+FFFD here, once.
+ * - Wrapping is greedy over break opportunities: after a space, and on
+ *   either side of a CJK character, except before closing punctuation
+ *   (，。、 and friends) and after opening brackets.  A run with no
+ *   opportunity that does not fit is cut between glyphs, so the width
+ *   invariant holds for any input.
+ * - Containers (block quotes, list items) contribute a prefix for their
+ *   first line and another for the rest.  Prefixes never take more than
+ *   half the width, so deep nesting on a narrow screen stays readable.
+ * - Tables get column widths that fit: narrow columns keep their natural
+ *   width, wide ones share the rest and wrap inside their cell.  When even
+ *   three columns per cell do not fit, rows are shown as "header: value"
+ *   records instead.
+ */
+#include "core/layout.h"
+#include "core/labcat.h"
+#include "core/lesson.h"
+#include "core/utf8.h"
+#include "core/wb.h"
+
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- glyphs ------------------------------------------------------------ */
+
+struct glyph {
+	uint32_t cp;	/* first code point; '\n' marks a forced break */
+	unsigned off;	/* byte offset in the run's text */
+	unsigned len;	/* bytes, including attached zero-width marks */
+	int width;	/* display columns */
+	unsigned style; /* lay_style bits */
+};
+
+struct run {
+	struct wb_buf text; /* UTF-8 of every glyph, concatenated */
+	struct glyph *g;
+	size_t n, cap;
+};
+
+static void run_free(struct run *r)
+{
+	wb_buf_free(&r->text);
+	free(r->g);
+	memset(r, 0, sizeof *r);
+}
+
+static void run_push(struct run *r, uint32_t cp, const char *bytes, size_t len, int width,
+		     unsigned style)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 64;
+		r->g = wb_xrealloc(r->g, r->cap * sizeof *r->g);
+	}
+	r->g[r->n++] = (struct glyph){cp, (unsigned)r->text.len, (unsigned)len, width, style};
+	wb_buf_append(&r->text, bytes, len);
+}
+
+/* Appends text; code mode keeps spaces and expands tabs to 4 columns. */
+static void run_add(struct run *r, const char *s, size_t n, unsigned style, int code)
+{
+	size_t i = 0;
+	while (i < n) {
+		uint32_t cp;
+		size_t k = utf8_decode(s + i, n - i, &cp);
+		const char *src = s + i;
+		i += k;
+		if (cp == '\n') {
+			run_push(r, '\n', "", 0, 0, style);
+			continue;
+		}
+		if (cp == '\t') {
+			int reps = code ? 4 : 1;
+			for (int t = 0; t < reps; t++)
+				run_push(r, ' ', " ", 1, 1, style);
+			continue;
+		}
+		if (cp == '\r')
+			continue;
+		if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0))
+			cp = UTF8_REPLACEMENT;
+		char enc[4];
+		size_t elen;
+		if (cp == UTF8_REPLACEMENT) {
+			elen = utf8_encode(cp, enc);
+			src = enc;
+		} else {
+			elen = k;
+		}
+		int w = utf8_cp_width(cp);
+		if (w == 0) {
+			/* Zero-width: ride on the glyph before, or vanish. */
+			if (r->n && r->g[r->n - 1].cp != '\n') {
+				wb_buf_append(&r->text, src, elen);
+				r->g[r->n - 1].len += (unsigned)elen;
+			}
+			continue;
+		}
+		run_push(r, cp, src, elen, w, style);
+	}
+}
+
+static void run_addz(struct run *r, const char *s, unsigned style)
+{
+	if (s)
+		run_add(r, s, strlen(s), style, 0);
+}
+
+/* ---- output lines ------------------------------------------------------ */
+
+struct prefix {
+	char first[48]; /* shown on the first line of the container */
+	char rest[48];	/* shown on the following lines */
+	int used;	/* first already shown */
+	unsigned style;
+};
+
+struct ctx {
+	struct layout *lay;
+	const char *lang;
+	struct prefix pre[32];
+	int npre;
+	int need_blank; /* a blank line goes before the next block */
+	int block;	/* current block index */
+	int section;	/* current ## section */
+	int list_depth;
+};
+
+static struct lay_line *new_line(struct ctx *c)
+{
+	struct layout *lay = c->lay;
+	if (lay->nlines == lay->cap) {
+		lay->cap = lay->cap ? lay->cap * 2 : 256;
+		lay->lines = wb_xrealloc(lay->lines, lay->cap * sizeof *lay->lines);
+	}
+	struct lay_line *l = &lay->lines[lay->nlines++];
+	memset(l, 0, sizeof *l);
+	l->block = c->block;
+	l->section = c->section;
+	return l;
+}
+
+/* Builds the prefix glyphs for the next line.  consume marks first
+ * prefixes used.  The result never exceeds half the width. */
+static void make_prefix(struct ctx *c, struct run *out, int consume)
+{
+	for (int i = 0; i < c->npre; i++) {
+		struct prefix *p = &c->pre[i];
+		const char *s = p->used ? p->rest : p->first;
+		run_add(out, s, strlen(s), p->style, 1);
+		if (consume)
+			p->used = 1;
+	}
+	int limit = c->lay->width / 2, w = 0;
+	size_t keep = 0;
+	while (keep < out->n && w + out->g[keep].width <= limit)
+		w += out->g[keep++].width;
+	out->n = keep;
+}
+
+/* Emits one line: prefix + glyphs [a, b) of r. */
+static struct lay_line *emit(struct ctx *c, int kind, const struct run *r, size_t a, size_t b,
+			     int offset, int use_prefix)
+{
+	struct run pre = {0};
+	if (use_prefix)
+		make_prefix(c, &pre, 1);
+	struct lay_line *l = new_line(c);
+	l->kind = kind;
+	l->offset = offset;
+	struct wb_buf text = {0};
+	size_t cap = 0;
+	for (int part = 0; part < 2; part++) {
+		const struct run *src = part ? r : &pre;
+		size_t from = part ? a : 0, to = part ? b : pre.n;
+		for (size_t i = from; src && i < to; i++) {
+			const struct glyph *g = &src->g[i];
+			if (g->cp == '\n')
+				continue;
+			if (l->nspans && l->spans[l->nspans - 1].style == g->style &&
+			    l->spans[l->nspans - 1].start + l->spans[l->nspans - 1].len ==
+				    text.len) {
+				l->spans[l->nspans - 1].len += g->len;
+			} else {
+				if (l->nspans == cap) {
+					cap = cap ? cap * 2 : 4;
+					l->spans = wb_xrealloc(l->spans, cap * sizeof *l->spans);
+				}
+				l->spans[l->nspans++] =
+					(struct lay_span){(unsigned)text.len, g->len, g->style};
+			}
+			wb_buf_append(&text, src->text.data + g->off, g->len);
+			l->width += g->width;
+		}
+	}
+	/* Trailing blanks carry nothing and would only confuse width checks. */
+	while (text.len && text.data[text.len - 1] == ' ') {
+		text.len--;
+		text.data[text.len] = '\0';
+		l->width--;
+		struct lay_span *s = &l->spans[l->nspans - 1];
+		if (--s->len == 0)
+			l->nspans--;
+	}
+	l->len = (unsigned)text.len;
+	l->text = wb_buf_steal(&text);
+	run_free(&pre);
+	return l;
+}
+
+/* A blank line belongs to the block that follows it (offset -1), so a
+ * saved place on a blank line comes back to that same blank line. */
+static void emit_blank_for(struct ctx *c, int block)
+{
+	struct run pre = {0};
+	make_prefix(c, &pre, 0);
+	/* Keep quote bars on blank lines; drop list indentation. */
+	size_t keep = 0;
+	for (size_t i = 0; i < pre.n; i++)
+		if (pre.g[i].style & LS_QUOTE)
+			keep = i + 1;
+	int save = c->block;
+	c->block = block;
+	struct lay_line *l = emit(c, LK_BLANK, &pre, 0, keep, -1, 0);
+	l->kind = LK_BLANK;
+	c->block = save;
+	run_free(&pre);
+}
+
+static void emit_blank(struct ctx *c)
+{
+	emit_blank_for(c, c->lay->nblocks);
+}
+
+static void begin_block(struct ctx *c)
+{
+	if (c->need_blank && c->lay->nlines)
+		emit_blank(c);
+	c->need_blank = 0;
+	c->block = c->lay->nblocks++;
+}
+
+static int prefix_width(struct ctx *c)
+{
+	struct run pre = {0};
+	make_prefix(c, &pre, 0);
+	int w = 0;
+	for (size_t i = 0; i < pre.n; i++)
+		w += pre.g[i].width;
+	run_free(&pre);
+	return w;
+}
+
+/* ---- wrapping ---------------------------------------------------------- */
+
+static int is_space(const struct glyph *g)
+{
+	return g->cp == ' ';
+}
+
+/* May a line start at glyph j (j > 0)? */
+static int can_break_before(const struct run *r, size_t j)
+{
+	const struct glyph *prev = &r->g[j - 1], *cur = &r->g[j];
+	if (is_space(cur))
+		return 0;
+	if (is_space(prev))
+		return 1;
+	if (utf8_no_break_before(cur->cp) || utf8_no_break_after(prev->cp))
+		return 0;
+	return utf8_is_cjk_breakable(cur->cp) || utf8_is_cjk_breakable(prev->cp);
+}
+
+typedef void (*line_fn)(struct ctx *c, const struct run *r, size_t a, size_t b, void *arg);
+
+/* Splits glyphs [from, to) into lines of at most avail columns and calls
+ * fn for each.  hard: break only when full (code), keeping spaces. */
+static void wrap(struct ctx *c, const struct run *r, size_t from, size_t to, int avail, int hard,
+		 line_fn fn, void *arg)
+{
+	if (avail < 2)
+		avail = 2;
+	size_t start = from;
+	while (start < to) {
+		if (!hard)
+			while (start < to && is_space(&r->g[start]))
+				start++;
+		if (start >= to)
+			break;
+		int w = 0;
+		size_t j = start, brk = start;
+		int forced = 0;
+		while (j < to) {
+			const struct glyph *g = &r->g[j];
+			if (g->cp == '\n') {
+				forced = 1;
+				break;
+			}
+			if (j > start && !hard && can_break_before(r, j))
+				brk = j;
+			if (w + g->width > avail)
+				break;
+			w += g->width;
+			j++;
+		}
+		size_t end;
+		if (forced || j >= to) {
+			end = j;
+		} else if (brk > start) {
+			end = brk;
+		} else {
+			end = j; /* nothing fits better: cut between glyphs */
+			while (!hard && end > start + 1 && utf8_no_break_before(r->g[end].cp))
+				end--;
+			if (end == start)
+				end = start + 1;
+		}
+		fn(c, r, start, end, arg);
+		start = end;
+		if (forced)
+			start++;
+	}
+}
+
+struct text_arg {
+	int kind;
+};
+
+static void text_line(struct ctx *c, const struct run *r, size_t a, size_t b, void *arg)
+{
+	struct text_arg *t = arg;
+	emit(c, t->kind, r, a, b, (int)a, 1);
+}
+
+/* ---- inline content ---------------------------------------------------- */
+
+static void inlines(struct run *r, cmark_node *n, unsigned style)
+{
+	for (cmark_node *ch = cmark_node_first_child(n); ch; ch = cmark_node_next(ch)) {
+		const char *type = cmark_node_get_type_string(ch);
+		switch (cmark_node_get_type(ch)) {
+		case CMARK_NODE_TEXT: run_addz(r, cmark_node_get_literal(ch), style); break;
+		case CMARK_NODE_CODE:
+			run_addz(r, cmark_node_get_literal(ch), style | LS_CODE);
+			break;
+		case CMARK_NODE_SOFTBREAK: {
+			/* Between two CJK characters a source newline is no space. */
+			uint32_t before = r->n ? r->g[r->n - 1].cp : ' ';
+			cmark_node *nx = cmark_node_next(ch);
+			const char *lit = nx ? cmark_node_get_literal(nx) : NULL;
+			uint32_t after = ' ';
+			if (lit && *lit)
+				utf8_decode(lit, strlen(lit), &after);
+			if (!(utf8_is_cjk_breakable(before) && utf8_is_cjk_breakable(after)))
+				run_add(r, " ", 1, style, 0);
+			break;
+		}
+		case CMARK_NODE_LINEBREAK: run_add(r, "\n", 1, style, 0); break;
+		case CMARK_NODE_EMPH: inlines(r, ch, style | LS_ITALIC); break;
+		case CMARK_NODE_STRONG: inlines(r, ch, style | LS_BOLD); break;
+		case CMARK_NODE_LINK: {
+			size_t before = r->n;
+			inlines(r, ch, style | LS_LINK);
+			const char *url = cmark_node_get_url(ch);
+			if (url && *url) {
+				size_t tl = r->text.len -
+					    (before < r->n ? r->g[before].off : r->text.len);
+				const char *shown =
+					before < r->n ? r->text.data + r->g[before].off : "";
+				const char *u = url;
+				if (!strncmp(u, "mailto:", 7) && strcmp(shown, u) != 0)
+					u += 7;
+				if (!(tl == strlen(u) && !strncmp(shown, u, tl))) {
+					run_add(r, " <", 2, style | LS_DIM, 0);
+					run_addz(r, u, style | LS_DIM | LS_LINK);
+					run_add(r, ">", 1, style | LS_DIM, 0);
+				}
+			}
+			break;
+		}
+		case CMARK_NODE_IMAGE:
+			run_addz(r, "[image: ", style | LS_DIM);
+			inlines(r, ch, style | LS_DIM);
+			run_addz(r, "]", style | LS_DIM);
+			break;
+		case CMARK_NODE_HTML_INLINE: {
+			const char *lit = cmark_node_get_literal(ch);
+			if (lit && (!strncmp(lit, "<br", 3) || !strncmp(lit, "<BR", 3)))
+				run_add(r, "\n", 1, style, 0);
+			break;
+		}
+		default:
+			if (type && !strcmp(type, "strikethrough"))
+				inlines(r, ch, style | LS_STRIKE);
+			else
+				inlines(r, ch, style);
+		}
+	}
+}
+
+/* ---- blocks ------------------------------------------------------------ */
+
+static void blocks(struct ctx *c, cmark_node *parent);
+
+static void paragraph(struct ctx *c, cmark_node *n, int kind, unsigned style)
+{
+	begin_block(c);
+	struct run r = {0};
+	inlines(&r, n, style);
+	struct text_arg t = {kind};
+	if (r.n == 0)
+		emit(c, kind, &r, 0, 0, 0, 1);
+	wrap(c, &r, 0, r.n, c->lay->width - prefix_width(c), 0, text_line, &t);
+	run_free(&r);
+	c->need_blank = 1;
+}
+
+static struct lay_line *rule_line(struct ctx *c, const char *ch, int cols, unsigned style, int kind)
+{
+	struct run r = {0};
+	for (int i = 0; i < cols; i++)
+		run_addz(&r, ch, style);
+	struct lay_line *l = emit(c, kind, &r, 0, r.n, 0, 1);
+	run_free(&r);
+	return l;
+}
+
+static void heading(struct ctx *c, cmark_node *n)
+{
+	int level = cmark_node_get_heading_level(n);
+	unsigned style = LS_BOLD | (level == 1 ? LS_H1 : level == 2 ? LS_H2 : LS_H3);
+	if (level == 2) {
+		struct layout *lay = c->lay;
+		lay->sections =
+			wb_xrealloc(lay->sections, (lay->nsections + 1) * sizeof *lay->sections);
+		lay->sections[lay->nsections].title = lesson_plain_text(n);
+		c->section = (int)lay->nsections++;
+		c->need_blank = 1;
+	}
+	size_t first = c->lay->nlines;
+	paragraph(c, n, LK_HEADING, style);
+	if (level == 2 && c->lay->nsections)
+		c->lay->sections[c->section].line =
+			(int)first + (c->lay->lines[first].kind == LK_BLANK);
+	if (level == 1) {
+		int w = 0;
+		for (size_t i = first; i < c->lay->nlines; i++)
+			if (c->lay->lines[i].width > w)
+				w = c->lay->lines[i].width;
+		int avail = c->lay->width - prefix_width(c);
+		/* The underline sits after every glyph of the title. */
+		rule_line(c, "═", w < avail ? w : avail, LS_H1 | LS_DIM, LK_HEADING)->offset =
+			1 << 20;
+	}
+}
+
+struct code_arg {
+	int indent;
+	int row;
+};
+
+static void code_line(struct ctx *c, const struct run *r, size_t a, size_t b, void *arg)
+{
+	struct code_arg *ca = arg;
+	struct run line = {0};
+	for (int i = 0; i < ca->indent; i++)
+		run_add(&line, " ", 1, LS_CODE, 1);
+	for (size_t i = a; i < b; i++)
+		run_add(&line, r->text.data + r->g[i].off, r->g[i].len, r->g[i].style, 1);
+	/* Offsets grow along the block: row, then position inside the row. */
+	emit(c, LK_CODE, &line, 0, line.n, ca->row * 4096 + (int)(a < 4095 ? a : 4095), 1);
+	run_free(&line);
+}
+
+static void lab_card(struct ctx *c, const char *id);
+
+static void code_block(struct ctx *c, cmark_node *n)
+{
+	const char *info = cmark_node_get_fence_info(n);
+	const char *lit = cmark_node_get_literal(n);
+	if (!lit)
+		lit = "";
+	if (info && !strncmp(info, "lab", 3) && (info[3] == '\0' || info[3] == ' ')) {
+		const char *p = lit;
+		while (*p) {
+			size_t len = strcspn(p, "\n");
+			while (len && (p[0] == ' ' || p[0] == '\t'))
+				p++, len--;
+			size_t l2 = len;
+			while (l2 && (p[l2 - 1] == ' ' || p[l2 - 1] == '\t' || p[l2 - 1] == '\r'))
+				l2--;
+			if (l2) {
+				char *id = wb_xstrndup(p, l2);
+				lab_card(c, id);
+				free(id);
+			}
+			p += len;
+			if (*p == '\n')
+				p++;
+		}
+		return;
+	}
+	begin_block(c);
+	int avail = c->lay->width - prefix_width(c);
+	size_t litlen = strlen(lit);
+	if (litlen && lit[litlen - 1] == '\n')
+		litlen--;
+	/* Indent by two when every line still fits: diagrams keep shape. */
+	int widest = 0;
+	for (const char *p = lit; p < lit + litlen;) {
+		size_t len = strcspn(p, "\n");
+		if (p + len > lit + litlen)
+			len = (size_t)(lit + litlen - p);
+		int w = utf8_width(p, len);
+		for (size_t i = 0; i < len; i++)
+			if (p[i] == '\t')
+				w += 3;
+		if (w > widest)
+			widest = w;
+		p += len + 1;
+	}
+	struct code_arg ca = {widest + 2 <= avail ? 2 : 0, 0};
+	const char *p = lit;
+	while (p <= lit + litlen) {
+		size_t len = strcspn(p, "\n");
+		if (p + len > lit + litlen)
+			len = (size_t)(lit + litlen - p);
+		struct run r = {0};
+		run_add(&r, p, len, LS_CODE, 1);
+		if (r.n == 0)
+			emit(c, LK_CODE, &r, 0, 0, ca.row * 4096, 1);
+		else
+			wrap(c, &r, 0, r.n, avail - ca.indent, 1, code_line, &ca);
+		run_free(&r);
+		ca.row++;
+		p += len + 1;
+	}
+	c->need_blank = 1;
+}
+
+struct box_arg {
+	int inner;
+	const char *id;
+};
+
+static void box_line(struct ctx *c, const struct run *r, size_t a, size_t b, void *arg)
+{
+	struct box_arg *ba = arg;
+	struct run line = {0};
+	run_addz(&line, "│ ", LS_LAB | LS_BORDER);
+	int w = 0;
+	for (size_t i = a; i < b; i++) {
+		run_add(&line, r->text.data + r->g[i].off, r->g[i].len, r->g[i].style, 1);
+		w += r->g[i].width;
+	}
+	for (; w < ba->inner; w++)
+		run_add(&line, " ", 1, LS_LAB, 1);
+	run_addz(&line, " │", LS_LAB | LS_BORDER);
+	struct lay_line *l = emit(c, LK_LAB, &line, 0, line.n, (int)a, 1);
+	l->lab_id = ba->id;
+	run_free(&line);
+}
+
+static const char *remember_lab(struct layout *lay, const char *id)
+{
+	for (size_t i = 0; i < lay->nlabs; i++)
+		if (!strcmp(lay->lab_ids[i], id))
+			return lay->lab_ids[i];
+	lay->lab_ids = wb_xrealloc(lay->lab_ids, (lay->nlabs + 1) * sizeof *lay->lab_ids);
+	return lay->lab_ids[lay->nlabs++] = wb_xstrdup(id);
+}
+
+static void lab_card(struct ctx *c, const char *id)
+{
+	begin_block(c);
+	const char *kept = remember_lab(c->lay, id);
+	int zh = c->lang && !strcmp(c->lang, "zh");
+	int avail = c->lay->width - prefix_width(c);
+	int cw = avail < 64 ? avail : 64;
+	struct box_arg ba = {cw - 4, kept};
+	if (ba.inner < 2)
+		ba.inner = 2;
+
+	struct run top = {0}, bottom = {0}, body = {0};
+	run_addz(&top, "┌", LS_LAB | LS_BORDER);
+	for (int i = 0; i < ba.inner + 2; i++)
+		run_addz(&top, "─", LS_LAB | LS_BORDER);
+	run_addz(&top, "┐", LS_LAB | LS_BORDER);
+	struct lay_line *l = emit(c, LK_LAB, &top, 0, top.n, 0, 1);
+	l->lab_id = kept;
+
+	const struct labcat_entry *e = labcat_find(id);
+	run_addz(&body, zh ? "实验 " : "Lab ", LS_LAB | LS_BOLD);
+	run_addz(&body, id, LS_LAB | LS_BOLD | LS_CODE);
+	run_add(&body, "\n", 1, LS_LAB, 0);
+	if (e)
+		run_addz(&body, labcat_summary(e, c->lang), LS_LAB);
+	else
+		run_addz(&body, zh ? "未知的实验编号" : "Unknown lab id", LS_LAB | LS_DIM);
+	run_add(&body, "\n", 1, LS_LAB, 0);
+	if (e && labcat_runnable(id))
+		run_addz(&body, zh ? "▶ 按 Enter 就地运行" : "▶ Enter runs it here",
+			 LS_LAB | LS_DIM);
+	else
+		run_addz(&body, zh ? "本版本尚未包含这个实验" : "This lab is not in this build yet",
+			 LS_LAB | LS_DIM);
+	wrap(c, &body, 0, body.n, ba.inner, 0, box_line, &ba);
+
+	run_addz(&bottom, "└", LS_LAB | LS_BORDER);
+	for (int i = 0; i < ba.inner + 2; i++)
+		run_addz(&bottom, "─", LS_LAB | LS_BORDER);
+	run_addz(&bottom, "┘", LS_LAB | LS_BORDER);
+	l = emit(c, LK_LAB, &bottom, 0, bottom.n, (int)body.n, 1);
+	l->lab_id = kept;
+	run_free(&top);
+	run_free(&bottom);
+	run_free(&body);
+	c->need_blank = 1;
+}
+
+/* ---- tables ------------------------------------------------------------ */
+
+struct table {
+	size_t nrows, ncols;
+	struct run *cells; /* nrows * ncols */
+};
+
+static int run_width(const struct run *r, size_t a, size_t b)
+{
+	int w = 0;
+	for (size_t i = a; i < b; i++)
+		w += r->g[i].width;
+	return w;
+}
+
+struct cell_lines {
+	size_t (*ranges)[2];
+	size_t n, cap;
+};
+
+static void collect_line(struct ctx *c, const struct run *r, size_t a, size_t b, void *arg)
+{
+	(void)c;
+	(void)r;
+	struct cell_lines *cl = arg;
+	if (cl->n == cl->cap) {
+		cl->cap = cl->cap ? cl->cap * 2 : 4;
+		cl->ranges = wb_xrealloc(cl->ranges, cl->cap * sizeof *cl->ranges);
+	}
+	cl->ranges[cl->n][0] = a;
+	cl->ranges[cl->n][1] = b;
+	cl->n++;
+}
+
+static void border(struct ctx *c, const int *w, size_t ncols, const char *l, const char *m,
+		   const char *r, int row)
+{
+	struct run line = {0};
+	run_addz(&line, l, LS_BORDER);
+	for (size_t k = 0; k < ncols; k++) {
+		for (int i = 0; i < w[k] + 2; i++)
+			run_addz(&line, "─", LS_BORDER);
+		run_addz(&line, k + 1 < ncols ? m : r, LS_BORDER);
+	}
+	emit(c, LK_TABLE, &line, 0, line.n, row, 1);
+	run_free(&line);
+}
+
+static void table_records(struct ctx *c, struct table *t, int avail)
+{
+	for (size_t row = 1; row < t->nrows; row++) {
+		if (row > 1)
+			emit_blank_for(c, c->block);
+		for (size_t k = 0; k < t->ncols; k++) {
+			struct run r = {0};
+			struct run *h = &t->cells[k], *v = &t->cells[row * t->ncols + k];
+			for (size_t i = 0; i < h->n; i++)
+				run_add(&r, h->text.data + h->g[i].off, h->g[i].len, LS_BOLD, 1);
+			run_addz(&r, ": ", LS_BOLD);
+			for (size_t i = 0; i < v->n; i++)
+				run_add(&r, v->text.data + v->g[i].off, v->g[i].len, v->g[i].style,
+					1);
+			struct cell_lines cl = {0};
+			wrap(c, &r, 0, r.n, avail, 0, collect_line, &cl);
+			for (size_t i = 0; i < cl.n; i++)
+				emit(c, LK_TABLE, &r, cl.ranges[i][0], cl.ranges[i][1], (int)row,
+				     1);
+			free(cl.ranges);
+			run_free(&r);
+		}
+	}
+}
+
+static void table_grid(struct ctx *c, struct table *t, int *w)
+{
+	size_t nc = t->ncols;
+	border(c, w, nc, "┌", "┬", "┐", 0);
+	int tall = 0;
+	struct cell_lines *cls = wb_xcalloc(t->nrows * nc, sizeof *cls);
+	for (size_t row = 0; row < t->nrows; row++)
+		for (size_t k = 0; k < nc; k++) {
+			struct run *cell = &t->cells[row * nc + k];
+			wrap(c, cell, 0, cell->n, w[k], 0, collect_line, &cls[row * nc + k]);
+			if (row > 0 && cls[row * nc + k].n > 1)
+				tall = 1;
+		}
+	for (size_t row = 0; row < t->nrows; row++) {
+		size_t h = 1;
+		for (size_t k = 0; k < nc; k++)
+			if (cls[row * nc + k].n > h)
+				h = cls[row * nc + k].n;
+		for (size_t i = 0; i < h; i++) {
+			struct run line = {0};
+			run_addz(&line, "│", LS_BORDER);
+			for (size_t k = 0; k < nc; k++) {
+				struct run *cell = &t->cells[row * nc + k];
+				struct cell_lines *cl = &cls[row * nc + k];
+				run_add(&line, " ", 1, 0, 1);
+				int used = 0;
+				if (i < cl->n) {
+					for (size_t g = cl->ranges[i][0]; g < cl->ranges[i][1];
+					     g++) {
+						const struct glyph *gl = &cell->g[g];
+						run_add(&line, cell->text.data + gl->off, gl->len,
+							gl->style | (row == 0 ? LS_BOLD : 0), 1);
+					}
+					used = run_width(cell, cl->ranges[i][0], cl->ranges[i][1]);
+				}
+				for (; used < w[k] + 1; used++)
+					run_add(&line, " ", 1, 0, 1);
+				run_addz(&line, "│", LS_BORDER);
+			}
+			emit(c, LK_TABLE, &line, 0, line.n, (int)row, 1);
+			run_free(&line);
+		}
+		if (row == 0 && t->nrows > 1)
+			border(c, w, nc, "├", "┼", "┤", (int)row);
+		else if (tall && row + 1 < t->nrows)
+			border(c, w, nc, "├", "┼", "┤", (int)row);
+	}
+	border(c, w, nc, "└", "┴", "┘", (int)t->nrows);
+	for (size_t i = 0; i < t->nrows * nc; i++)
+		free(cls[i].ranges);
+	free(cls);
+}
+
+static void table(struct ctx *c, cmark_node *n)
+{
+	begin_block(c);
+	struct table t = {0};
+	for (cmark_node *row = cmark_node_first_child(n); row; row = cmark_node_next(row)) {
+		size_t k = 0;
+		for (cmark_node *cell = cmark_node_first_child(row); cell;
+		     cell = cmark_node_next(cell))
+			k++;
+		if (k > t.ncols)
+			t.ncols = k;
+		t.nrows++;
+	}
+	if (t.ncols == 0) {
+		c->need_blank = 1;
+		return;
+	}
+	t.cells = wb_xcalloc(t.nrows * t.ncols, sizeof *t.cells);
+	size_t ri = 0;
+	for (cmark_node *row = cmark_node_first_child(n); row; row = cmark_node_next(row), ri++) {
+		size_t k = 0;
+		for (cmark_node *cell = cmark_node_first_child(row); cell;
+		     cell = cmark_node_next(cell), k++)
+			inlines(&t.cells[ri * t.ncols + k], cell, 0);
+	}
+	int avail = c->lay->width - prefix_width(c);
+	int content = avail - (int)(3 * t.ncols + 1);
+	int *w = wb_xcalloc(t.ncols, sizeof *w);
+	int *natural = wb_xcalloc(t.ncols, sizeof *natural);
+	for (size_t k = 0; k < t.ncols; k++)
+		for (size_t row = 0; row < t.nrows; row++) {
+			/* A forced break inside a cell counts per piece. */
+			struct run *cell = &t.cells[row * t.ncols + k];
+			int cur = 0;
+			for (size_t i = 0; i < cell->n; i++) {
+				cur = cell->g[i].cp == '\n' ? 0 : cur + cell->g[i].width;
+				if (cur > natural[k])
+					natural[k] = cur;
+			}
+		}
+	/* The widest unbreakable piece of each column, capped so one long URL
+	 * does not force the record view. */
+	int *minw = wb_xcalloc(t.ncols, sizeof *minw);
+	int summin = 0;
+	for (size_t k = 0; k < t.ncols; k++) {
+		for (size_t row = 0; row < t.nrows; row++) {
+			struct run *cell = &t.cells[row * t.ncols + k];
+			int cur = 0;
+			for (size_t i = 0; i < cell->n; i++) {
+				if (i > 0 && can_break_before(cell, i))
+					cur = 0;
+				if (is_space(&cell->g[i]) || cell->g[i].cp == '\n')
+					continue;
+				cur += cell->g[i].width;
+				if (cur > minw[k])
+					minw[k] = cur;
+			}
+		}
+		if (minw[k] > 16)
+			minw[k] = 16;
+		summin += minw[k];
+	}
+	free(minw);
+	if (content < (int)(4 * t.ncols) || summin > content || t.nrows < 2) {
+		if (t.nrows < 2 && content >= (int)(2 * t.ncols)) {
+			for (size_t k = 0; k < t.ncols; k++)
+				w[k] = content / (int)t.ncols;
+			table_grid(c, &t, w);
+		} else {
+			table_records(c, &t, avail);
+		}
+	} else {
+		/* Water-filling: narrow columns keep their natural width. */
+		int *order = wb_xcalloc(t.ncols, sizeof *order);
+		for (size_t k = 0; k < t.ncols; k++)
+			order[k] = (int)k;
+		for (size_t i = 1; i < t.ncols; i++)
+			for (size_t j = i; j > 0 && natural[order[j]] < natural[order[j - 1]];
+			     j--) {
+				int tmp = order[j];
+				order[j] = order[j - 1];
+				order[j - 1] = tmp;
+			}
+		int remaining = content;
+		for (size_t i = 0; i < t.ncols; i++) {
+			int k = order[i];
+			int fair = remaining / (int)(t.ncols - i);
+			w[k] = natural[k] < fair ? natural[k] : fair;
+			if (w[k] < 1)
+				w[k] = 1;
+			remaining -= w[k];
+		}
+		free(order);
+		table_grid(c, &t, w);
+	}
+	for (size_t i = 0; i < t.nrows * t.ncols; i++)
+		run_free(&t.cells[i]);
+	free(t.cells);
+	free(w);
+	free(natural);
+	c->need_blank = 1;
+}
+
+/* ---- containers -------------------------------------------------------- */
+
+static void push_prefix(struct ctx *c, const char *first, const char *rest, unsigned style)
+{
+	if (c->npre >= (int)WB_ARRAY_LEN(c->pre)) {
+		c->npre++; /* deeper than we draw: count only */
+		return;
+	}
+	struct prefix *p = &c->pre[c->npre++];
+	snprintf(p->first, sizeof p->first, "%s", first);
+	snprintf(p->rest, sizeof p->rest, "%s", rest);
+	p->used = 0;
+	p->style = style;
+}
+
+static void list(struct ctx *c, cmark_node *n)
+{
+	int ordered = cmark_node_get_list_type(n) == CMARK_ORDERED_LIST;
+	int tight = cmark_node_get_list_tight(n);
+	int num = cmark_node_get_list_start(n);
+	int items = 0;
+	for (cmark_node *it = cmark_node_first_child(n); it; it = cmark_node_next(it))
+		items++;
+	int numw = snprintf(NULL, 0, "%d", num + items - 1);
+	c->list_depth++;
+	int first = 1;
+	for (cmark_node *it = cmark_node_first_child(n); it; it = cmark_node_next(it), num++) {
+		char mark[48], pad[48];
+		const char *type = cmark_node_get_type_string(it);
+		if (type && !strcmp(type, "tasklist"))
+			snprintf(mark, sizeof mark, "%s ",
+				 cmark_gfm_extensions_get_tasklist_item_checked(it) ? "[x]"
+										    : "[ ]");
+		else if (ordered)
+			snprintf(mark, sizeof mark, "%*d. ", numw, num);
+		else
+			snprintf(mark, sizeof mark, "%s ", c->list_depth % 2 ? "•" : "◦");
+		int mw = utf8_width(mark, strlen(mark));
+		snprintf(pad, sizeof pad, "%*s", mw, "");
+		if (!first && tight)
+			c->need_blank = 0;
+		first = 0;
+		push_prefix(c, mark, pad, ordered ? 0 : LS_DIM);
+		if (!cmark_node_first_child(it)) {
+			begin_block(c);
+			struct run r = {0};
+			emit(c, LK_TEXT, &r, 0, 0, 0, 1);
+		}
+		blocks(c, it);
+		c->npre--;
+		if (tight)
+			c->need_blank = 0;
+	}
+	c->list_depth--;
+	c->need_blank = 1;
+}
+
+static void blocks(struct ctx *c, cmark_node *parent)
+{
+	for (cmark_node *n = cmark_node_first_child(parent); n; n = cmark_node_next(n)) {
+		const char *type = cmark_node_get_type_string(n);
+		switch (cmark_node_get_type(n)) {
+		case CMARK_NODE_PARAGRAPH: paragraph(c, n, LK_TEXT, 0); break;
+		case CMARK_NODE_HEADING: heading(c, n); break;
+		case CMARK_NODE_CODE_BLOCK: code_block(c, n); break;
+		case CMARK_NODE_THEMATIC_BREAK: {
+			begin_block(c);
+			int w = c->lay->width - prefix_width(c);
+			rule_line(c, "─", w, LS_DIM, LK_RULE);
+			c->need_blank = 1;
+			break;
+		}
+		case CMARK_NODE_BLOCK_QUOTE:
+			if (c->need_blank && c->lay->nlines)
+				emit_blank(c);
+			c->need_blank = 0;
+			push_prefix(c, "│ ", "│ ", LS_QUOTE | LS_DIM);
+			blocks(c, n);
+			c->npre--;
+			c->need_blank = 1;
+			break;
+		case CMARK_NODE_LIST:
+			if (c->need_blank && c->lay->nlines &&
+			    !(cmark_node_parent(n) &&
+			      cmark_node_get_type(cmark_node_parent(n)) == CMARK_NODE_ITEM &&
+			      cmark_node_get_list_tight(cmark_node_parent(cmark_node_parent(n)))))
+				emit_blank(c);
+			c->need_blank = 0;
+			list(c, n);
+			break;
+		case CMARK_NODE_HTML_BLOCK:
+			break; /* comments such as <!-- chapter: ... --> are not shown */
+		default:
+			if (type && !strcmp(type, "table"))
+				table(c, n);
+			else
+				blocks(c, n);
+		}
+	}
+}
+
+/* ---- public API -------------------------------------------------------- */
+
+struct layout *layout_build(const struct lesson *lesson, int width)
+{
+	struct layout *lay = wb_xcalloc(1, sizeof *lay);
+	lay->width = width < LAYOUT_MIN_WIDTH ? LAYOUT_MIN_WIDTH : width;
+	struct ctx c = {.lay = lay, .lang = lesson->lang, .section = -1};
+	blocks(&c, lesson->doc);
+	return lay;
+}
+
+void layout_free(struct layout *lay)
+{
+	if (!lay)
+		return;
+	for (size_t i = 0; i < lay->nlines; i++) {
+		free(lay->lines[i].text);
+		free(lay->lines[i].spans);
+	}
+	for (size_t i = 0; i < lay->nsections; i++)
+		free(lay->sections[i].title);
+	for (size_t i = 0; i < lay->nlabs; i++)
+		free(lay->lab_ids[i]);
+	free(lay->lab_ids);
+	free(lay->sections);
+	free(lay->lines);
+	free(lay);
+}
+
+size_t layout_find_anchor(const struct layout *lay, int block, int offset)
+{
+	/* Lines of one block have non-decreasing offsets; the answer is the
+	 * first line carrying the largest offset not past the wanted one. */
+	size_t best = 0;
+	int found = 0, best_off = 0;
+	for (size_t i = 0; i < lay->nlines; i++) {
+		const struct lay_line *l = &lay->lines[i];
+		if (l->block < block) {
+			best = i;
+			continue;
+		}
+		if (l->block > block)
+			return found ? best : i;
+		if (!found || (l->offset > best_off && l->offset <= offset)) {
+			best = i;
+			best_off = l->offset;
+			found = 1;
+		}
+	}
+	return best;
+}
+
+size_t layout_search(const struct layout *lay, const char *query, struct lay_hit **hits)
+{
+	*hits = NULL;
+	size_t qn = strlen(query), n = 0, cap = 0;
+	if (!qn)
+		return 0;
+	for (size_t i = 0; i < lay->nlines; i++) {
+		const struct lay_line *l = &lay->lines[i];
+		for (size_t s = 0; s + qn <= l->len; s++) {
+			size_t k = 0;
+			while (k < qn) {
+				unsigned char a = (unsigned char)l->text[s + k];
+				unsigned char b = (unsigned char)query[k];
+				if (a < 0x80)
+					a = (unsigned char)utf8_fold(a);
+				if (b < 0x80)
+					b = (unsigned char)utf8_fold(b);
+				if (a != b)
+					break;
+				k++;
+			}
+			if (k < qn)
+				continue;
+			/* Only hits that start on a character boundary. */
+			if (((unsigned char)l->text[s] & 0xC0) == 0x80)
+				continue;
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				*hits = wb_xrealloc(*hits, cap * sizeof **hits);
+			}
+			(*hits)[n++] = (struct lay_hit){i, (unsigned)s, (unsigned)qn};
+			s += qn - 1;
+		}
+	}
+	return n;
+}
+
+void layout_print(const struct layout *lay, FILE *stream)
+{
+	for (size_t i = 0; i < lay->nlines; i++) {
+		fwrite(lay->lines[i].text, 1, lay->lines[i].len, stream);
+		fputc('\n', stream);
+	}
+}

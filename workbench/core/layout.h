@@ -1,0 +1,102 @@
+/*
+ * layout.h - turns a parsed lesson into screen lines for a given width.
+ *
+ * Invariant: no line is wider than the width it was laid out for, counted
+ * in display columns (CJK = 2).  Every line remembers the source block and
+ * the offset inside it, so a reader can keep its place across a resize.
+ * This module draws nothing: the reader and `lesson show` print its lines.
+ */
+#ifndef WB_LAYOUT_H
+#define WB_LAYOUT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct lesson;
+
+enum lay_style {
+	LS_BOLD = 1 << 0,
+	LS_ITALIC = 1 << 1,
+	LS_CODE = 1 << 2,
+	LS_LINK = 1 << 3,
+	LS_H1 = 1 << 4,
+	LS_H2 = 1 << 5,
+	LS_H3 = 1 << 6,
+	LS_QUOTE = 1 << 7,
+	LS_BORDER = 1 << 8,
+	LS_LAB = 1 << 9,
+	LS_DIM = 1 << 10,
+	LS_STRIKE = 1 << 11,
+};
+
+enum lay_kind {
+	LK_BLANK,
+	LK_TEXT,
+	LK_HEADING,
+	LK_CODE,
+	LK_TABLE,
+	LK_LAB,
+	LK_RULE,
+};
+
+struct lay_span {
+	unsigned start; /* byte offset in the line text */
+	unsigned len;	/* bytes */
+	unsigned style; /* lay_style bits */
+};
+
+struct lay_line {
+	char *text;		/* UTF-8, no newline, owned */
+	unsigned len;		/* bytes of text */
+	int width;		/* display columns, <= layout width */
+	struct lay_span *spans; /* styled ranges covering text, owned */
+	unsigned nspans;
+	int kind;	    /* enum lay_kind */
+	int block;	    /* source block index (blank lines: the next block) */
+	int offset;	    /* glyph (or row) offset in the block; -1 blank */
+	int section;	    /* index into sections, -1 before the first */
+	const char *lab_id; /* LK_LAB lines: the lab id (owned by layout) */
+};
+
+struct lay_section {
+	char *title; /* plain text of the ## heading */
+	int line;    /* first line of the heading */
+};
+
+struct layout {
+	int width; /* columns laid out for */
+	struct lay_line *lines;
+	size_t nlines;
+	size_t cap;
+	struct lay_section *sections; /* the ## headings, in order */
+	size_t nsections;
+	char **lab_ids; /* every lab id seen, in order, owned */
+	size_t nlabs;
+	int nblocks; /* source blocks numbered */
+};
+
+#define LAYOUT_MIN_WIDTH 10
+
+/* Lays out lesson for width columns (clamped to LAYOUT_MIN_WIDTH).  Never
+ * fails; free with layout_free. */
+struct layout *layout_build(const struct lesson *lesson, int width);
+void layout_free(struct layout *lay);
+
+/* Line index showing (block, offset), for restoring a place after a
+ * resize or a restart; 0 when the block no longer exists. */
+size_t layout_find_anchor(const struct layout *lay, int block, int offset);
+
+struct lay_hit {
+	size_t line;	/* line index */
+	unsigned start; /* byte offset in the line */
+	unsigned len;	/* bytes */
+};
+
+/* Finds every occurrence of query (ASCII case-insensitive) line by line.
+ * Returns the hit count; *hits is malloc'd (NULL when none). */
+size_t layout_search(const struct layout *lay, const char *query, struct lay_hit **hits);
+
+/* Writes the layout as plain text, one line each, to a stdio stream. */
+void layout_print(const struct layout *lay, FILE *stream);
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * lesson.h - a chapter parsed with cmark-gfm (tables, task lists,
+ * strikethrough, autolinks).
+ *
+ * The lesson owns the cmark document; layout.c walks it.  This module does
+ * not lay out text or know about screens.
+ */
+#ifndef WB_LESSON_H
+#define WB_LESSON_H
+
+#include <stddef.h>
+
+struct cmark_node;
+
+struct lesson {
+	char *id;		/* chapter id (file name without .md) */
+	char *lang;		/* "en" or "zh" */
+	char *title;		/* first level-1 heading, or the id */
+	struct cmark_node *doc; /* parsed document, owned */
+};
+
+/* Parses Markdown text (any bytes; invalid UTF-8 is shown as U+FFFD by the
+ * layout).  Returns 0 or WB_ENOMEM; *out freed with lesson_free. */
+int lesson_parse(const char *id, const char *lang, const char *text, size_t len,
+		 struct lesson **out);
+
+/* Reads and parses a lesson file.  Returns 0, WB_ENOENT or WB_EIO. */
+int lesson_load(const char *path, const char *id, const char *lang, struct lesson **out);
+
+void lesson_free(struct lesson *l);
+
+/* Attaches the GFM extensions used by lessons and quizzes to a parser.
+ * Shared with the quiz parser so both read the same dialect. */
+struct cmark_parser;
+void lesson_attach_extensions(struct cmark_parser *p);
+
+/* Concatenated plain text of an inline subtree (no markup); caller frees. */
+char *lesson_plain_text(struct cmark_node *node);
+
+#endif

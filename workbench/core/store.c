@@ -1,0 +1,239 @@
+/*
+ * store.c - progress database (see store.h).
+ *
+ * Invariants
+ * - user_version is read before any write: a newer file is closed and
+ *   reported without being touched, not even switched to WAL.
+ * - Each migration runs in its own BEGIN IMMEDIATE transaction together
+ *   with the user_version bump, so a crash leaves the file at a version it
+ *   really has.
+ * - reading.furthest_permille never decreases (MAX() in the upsert).
+ */
+#include "core/store.h"
+#include "core/wb.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct store {
+	sqlite3 *db;	   /* open connection */
+	int found_version; /* user_version when opened */
+};
+
+static const char *migrations[] = {
+	/* 0 -> 1: reading positions */
+	"CREATE TABLE reading ("
+	"  chapter TEXT NOT NULL,"
+	"  lang TEXT NOT NULL,"
+	"  block INTEGER NOT NULL,"
+	"  offset INTEGER NOT NULL,"
+	"  furthest_permille INTEGER NOT NULL DEFAULT 0,"
+	"  updated_at INTEGER NOT NULL,"
+	"  PRIMARY KEY (chapter, lang)"
+	");",
+};
+
+char *store_default_path(const char *explicit_path)
+{
+	if (explicit_path && *explicit_path)
+		return wb_xstrdup(explicit_path);
+	const char *env = getenv("WORKBENCH_DB");
+	if (env && *env)
+		return wb_xstrdup(env);
+	const char *xdg = getenv("XDG_DATA_HOME");
+	if (xdg && *xdg)
+		return wb_xasprintf("%s/workbench/progress.db", xdg);
+	const char *home = getenv("HOME");
+	return wb_xasprintf("%s/.local/share/workbench/progress.db", home && *home ? home : ".");
+}
+
+static int exec(sqlite3 *db, const char *sql)
+{
+	return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : WB_EIO;
+}
+
+static int map_rc(int rc)
+{
+	switch (rc & 0xFF) {
+	case SQLITE_OK:
+	case SQLITE_DONE:
+	case SQLITE_ROW: return 0;
+	case SQLITE_NOTADB:
+	case SQLITE_CORRUPT: return WB_ECORRUPT;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED: return WB_EBUSY;
+	case SQLITE_NOMEM: return WB_ENOMEM;
+	default: return WB_EIO;
+	}
+}
+
+static int read_version(sqlite3 *db, int *version)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return map_rc(rc);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*version = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : map_rc(rc);
+}
+
+int store_open(const char *path, struct store **out, char *errbuf, size_t errlen)
+{
+	*out = NULL;
+	sqlite3 *db = NULL;
+	int err = 0;
+
+	char *dir = wb_xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		wb_mkdir_p(dir, 0700);
+	}
+	free(dir);
+
+	int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	if (rc != SQLITE_OK) {
+		snprintf(errbuf, errlen, "cannot open progress database %s: %s", path,
+			 db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+		err = map_rc(rc);
+		goto out;
+	}
+	sqlite3_busy_timeout(db, 5000);
+	sqlite3_extended_result_codes(db, 1);
+
+	int version = 0;
+	err = read_version(db, &version);
+	if (err) {
+		snprintf(errbuf, errlen, "%s is not a usable progress database: %s", path,
+			 sqlite3_errmsg(db));
+		goto out;
+	}
+	if (version > STORE_SCHEMA_VERSION) {
+		snprintf(errbuf, errlen,
+			 "%s was written by a newer workbench (schema %d; this build knows %d). "
+			 "It was left untouched: upgrade workbench or use --db with another file.",
+			 path, version, STORE_SCHEMA_VERSION);
+		err = WB_ENEWER;
+		goto out;
+	}
+	if (exec(db, "PRAGMA journal_mode=WAL") || exec(db, "PRAGMA foreign_keys=ON")) {
+		err = map_rc(sqlite3_errcode(db));
+		snprintf(errbuf, errlen, "cannot prepare %s: %s", path, sqlite3_errmsg(db));
+		goto out;
+	}
+	for (int v = version; v < STORE_SCHEMA_VERSION; v++) {
+		char bump[64];
+		snprintf(bump, sizeof bump, "PRAGMA user_version=%d", v + 1);
+		if (exec(db, "BEGIN IMMEDIATE") || exec(db, migrations[v]) || exec(db, bump) ||
+		    exec(db, "COMMIT")) {
+			err = map_rc(sqlite3_errcode(db));
+			if (!err)
+				err = WB_EIO;
+			snprintf(errbuf, errlen, "cannot upgrade %s to schema %d: %s", path, v + 1,
+				 sqlite3_errmsg(db));
+			exec(db, "ROLLBACK");
+			goto out;
+		}
+	}
+	struct store *s = wb_xcalloc(1, sizeof *s);
+	s->db = db;
+	s->found_version = version;
+	*out = s;
+	db = NULL;
+out:
+	if (db)
+		sqlite3_close(db);
+	return err;
+}
+
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	sqlite3_close(s->db);
+	free(s);
+}
+
+int store_found_version(const struct store *s)
+{
+	return s->found_version;
+}
+
+const char *store_errmsg(const struct store *s)
+{
+	return sqlite3_errmsg(s->db);
+}
+
+sqlite3 *store_db(struct store *s)
+{
+	return s->db;
+}
+
+int store_get_position(struct store *s, const char *chapter, const char *lang,
+		       struct store_position *pos)
+{
+	memset(pos, 0, sizeof *pos);
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db,
+				    "SELECT block, offset, furthest_permille FROM reading "
+				    "WHERE chapter = ?1 AND lang = ?2",
+				    -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return map_rc(rc);
+	sqlite3_bind_text(st, 1, chapter, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, lang, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	int err = 0;
+	if (rc == SQLITE_ROW) {
+		pos->block = sqlite3_column_int(st, 0);
+		pos->offset = sqlite3_column_int(st, 1);
+		pos->furthest_permille = sqlite3_column_int(st, 2);
+	} else {
+		err = rc == SQLITE_DONE ? WB_ENOENT : map_rc(rc);
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+int store_set_position(struct store *s, const char *chapter, const char *lang,
+		       const struct store_position *pos)
+{
+	if (exec(s->db, "BEGIN IMMEDIATE"))
+		return map_rc(sqlite3_errcode(s->db));
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(
+		s->db,
+		"INSERT INTO reading (chapter, lang, block, offset, furthest_permille, updated_at) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+		"ON CONFLICT (chapter, lang) DO UPDATE SET block = excluded.block, "
+		"offset = excluded.offset, "
+		"furthest_permille = MAX(furthest_permille, excluded.furthest_permille), "
+		"updated_at = excluded.updated_at",
+		-1, &st, NULL);
+	if (rc != SQLITE_OK) {
+		exec(s->db, "ROLLBACK");
+		return map_rc(rc);
+	}
+	int permille = pos->furthest_permille < 0      ? 0
+		       : pos->furthest_permille > 1000 ? 1000
+						       : pos->furthest_permille;
+	sqlite3_bind_text(st, 1, chapter, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, lang, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 3, pos->block);
+	sqlite3_bind_int(st, 4, pos->offset);
+	sqlite3_bind_int(st, 5, permille);
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)time(NULL));
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		exec(s->db, "ROLLBACK");
+		return map_rc(rc);
+	}
+	return exec(s->db, "COMMIT") ? map_rc(sqlite3_errcode(s->db)) : 0;
+}

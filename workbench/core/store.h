@@ -1,0 +1,56 @@
+/*
+ * store.h - the learner's progress database (SQLite).
+ *
+ * One file per learner, WAL mode, busy_timeout, BEGIN IMMEDIATE for every
+ * write, schema versions in PRAGMA user_version with forward migrations.
+ * A database written by a newer workbench is refused before anything is
+ * written to it.  This module holds no UI and no lesson logic.
+ */
+#ifndef WB_STORE_H
+#define WB_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct store;
+
+/* The schema version this build writes. */
+#define STORE_SCHEMA_VERSION 1
+
+/* Default path: $WORKBENCH_DB, else $XDG_DATA_HOME/workbench/progress.db,
+ * else ~/.local/share/workbench/progress.db.  explicit (--db) wins.
+ * Caller frees. */
+char *store_default_path(const char *explicit_path);
+
+/* Opens (creating if needed, with parent directories) and migrates.
+ * Returns 0; WB_ENEWER for a newer schema (file untouched); WB_ECORRUPT
+ * for a file that is not a database; WB_EIO when it cannot be opened or
+ * written.  On failure *out is NULL and a message is in errbuf. */
+int store_open(const char *path, struct store **out, char *errbuf, size_t errlen);
+void store_close(struct store *s);
+
+/* The schema version found in the file when it was opened. */
+int store_found_version(const struct store *s);
+
+struct store_position {
+	int block;	       /* layout anchor: source block */
+	int offset;	       /* layout anchor: offset in the block */
+	int furthest_permille; /* furthest point read, 0..1000 */
+};
+
+/* Reads the saved place for (chapter, lang).  Returns 0, or WB_ENOENT when
+ * there is none (pos zeroed), or WB_EIO. */
+int store_get_position(struct store *s, const char *chapter, const char *lang,
+		       struct store_position *pos);
+
+/* Saves the place; the furthest point only ever grows.  0 or WB_EIO. */
+int store_set_position(struct store *s, const char *chapter, const char *lang,
+		       const struct store_position *pos);
+
+/* The last error message from SQLite, for reports. */
+const char *store_errmsg(const struct store *s);
+
+/* The underlying handle, for modules that add their own tables. */
+struct sqlite3 *store_db(struct store *s);
+
+#endif

@@ -1,0 +1,62 @@
+/*
+ * wb.h - error codes and the few helpers every module shares.
+ *
+ * Functions in this project return 0 or a negative WB_E* code and pass
+ * results through out parameters.  This header deliberately holds no
+ * module APIs: each module has its own header.
+ */
+#ifndef WB_WB_H
+#define WB_WB_H
+
+#include <stddef.h>
+
+enum {
+	WB_OK = 0,
+	WB_ENOMEM = -1,	  /* allocation failed */
+	WB_EIO = -2,	  /* file or database I/O failed */
+	WB_EINVAL = -3,	  /* bad argument or malformed input */
+	WB_ENOENT = -4,	  /* no such file, chapter or record */
+	WB_ENEWER = -5,	  /* database written by a newer workbench */
+	WB_ECORRUPT = -6, /* database or file is damaged */
+	WB_EBUSY = -7,	  /* database locked for too long */
+	WB_ERANGE = -8,	  /* value out of range */
+	WB_EUNAVAIL = -9, /* a needed program or service is missing */
+};
+
+/* Returns a static English description of a WB_E* code. */
+const char *wb_strerror(int err);
+
+/* Allocation helpers that abort with a message on failure: the workbench
+ * cannot do anything useful without memory, and checking every small
+ * string copy would bury the logic. */
+void *wb_xmalloc(size_t n);
+void *wb_xcalloc(size_t n, size_t size);
+void *wb_xrealloc(void *p, size_t n);
+char *wb_xstrdup(const char *s);
+char *wb_xstrndup(const char *s, size_t n);
+/* printf into a fresh string; caller frees. */
+char *wb_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growable byte buffer, always NUL-terminated. */
+struct wb_buf {
+	char *data; /* NUL-terminated contents, NULL until first append */
+	size_t len; /* bytes used, excluding the NUL */
+	size_t cap; /* bytes allocated */
+};
+void wb_buf_append(struct wb_buf *b, const char *s, size_t n);
+void wb_buf_puts(struct wb_buf *b, const char *s);
+void wb_buf_printf(struct wb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Hands the contents to the caller (never NULL) and resets the buffer. */
+char *wb_buf_steal(struct wb_buf *b);
+void wb_buf_free(struct wb_buf *b);
+
+/* Reads a whole file.  Returns 0, WB_ENOENT or WB_EIO; *out is
+ * NUL-terminated and freed by the caller. */
+int wb_read_file(const char *path, char **out, size_t *len);
+
+/* Creates a directory and its parents with the given mode. 0 or WB_EIO. */
+int wb_mkdir_p(const char *path, unsigned mode);
+
+#define WB_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

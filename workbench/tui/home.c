@@ -1,0 +1,142 @@
+/*
+ * home.c - the home screen: chapters of the current language with the
+ * share read, Enter opens one, L switches the language.
+ */
+#include "tui/tui.h"
+#include "app.h"
+#include "core/content.h"
+#include "core/i18n.h"
+#include "core/store.h"
+#include "core/utf8.h"
+#include "core/wb.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { H_UP, H_DOWN, H_OPEN, H_LANG, H_QUIT, H_TOP, H_BOTTOM };
+
+static const struct keybind home_keys[] = {
+	{'k', 0, "k", H_UP, "previous chapter", "上一章"},
+	{KEY_UP, 1, "↑", H_UP, "previous chapter", "上一章"},
+	{'j', 0, "j", H_DOWN, "next chapter", "下一章"},
+	{KEY_DOWN, 1, "↓", H_DOWN, "next chapter", "下一章"},
+	{'\r', 0, "Enter", H_OPEN, "open the chapter", "打开这一章"},
+	{'\n', 0, "Enter", H_OPEN, "open the chapter", "打开这一章"},
+	{KEY_ENTER, 1, "Enter", H_OPEN, "open the chapter", "打开这一章"},
+	{KEY_RIGHT, 1, "→", H_OPEN, "open the chapter", "打开这一章"},
+	{'g', 0, "g", H_TOP, "first chapter", "第一章"},
+	{'G', 0, "G", H_BOTTOM, "last chapter", "最后一章"},
+	{'L', 0, "L", H_LANG, "switch language (English/中文)", "切换语言（English/中文）"},
+	{'q', 0, "q", H_QUIT, "quit", "退出"},
+};
+
+struct home {
+	struct chapter_list chapters; /* of the current language */
+	int sel;		      /* selected row */
+	char lang[8];		      /* language the list was loaded for */
+};
+
+static void home_load(struct tui *t, struct home *h)
+{
+	chapter_list_free(&h->chapters);
+	content_list_chapters(t->app->content, t->app->lang, &h->chapters);
+	snprintf(h->lang, sizeof h->lang, "%s", t->app->lang);
+	if (h->sel >= (int)h->chapters.n)
+		h->sel = h->chapters.n ? (int)h->chapters.n - 1 : 0;
+}
+
+static void home_draw(struct tui *t, void *self)
+{
+	struct home *h = self;
+	const char *lang = t->app->lang;
+	if (strcmp(h->lang, lang) != 0)
+		home_load(t, h);
+	erase();
+	term_text(0, 1, i18n(lang, M_APP_TITLE), COLS - 2, term_attr_heading());
+	if (!h->chapters.n) {
+		char buf[512];
+		snprintf(buf, sizeof buf, i18n(lang, M_NO_CHAPTERS), t->app->content);
+		term_text(2, 1, buf, COLS - 2, 0);
+	}
+	int rows = LINES - 4;
+	int first = h->sel >= rows ? h->sel - rows + 1 : 0;
+	for (int i = first; i < (int)h->chapters.n && i - first < rows; i++) {
+		const struct chapter_info *c = &h->chapters.items[i];
+		struct store_position pos;
+		int pct = 0;
+		if (store_get_position(t->store, c->id, lang, &pos) == 0)
+			pct = pos.furthest_permille / 10;
+		char right[32];
+		snprintf(right, sizeof right, "%3d%% %s", pct, i18n(lang, M_READ));
+		int rw = utf8_width(right, strlen(right));
+		int y = 2 + i - first;
+		int attr = i == h->sel ? term_attr_select() : 0;
+		if (attr) {
+			attron(attr);
+			mvhline(y, 0, ' ', COLS);
+			attroff(attr);
+		}
+		char num[4] = {c->id[0], c->id[1], 0};
+		term_text(y, 2, num, 2, attr | A_BOLD);
+		term_text(y, 6, c->title, COLS - 6 - rw - 3, attr);
+		term_text(y, COLS - rw - 2, right, rw, attr);
+	}
+	term_status(t, i18n(lang, M_HOME_HINT), !strcmp(lang, "zh") ? "中文" : "English");
+}
+
+static void home_key(struct tui *t, void *self, int action, wint_t ch, int is_code)
+{
+	(void)ch;
+	(void)is_code;
+	struct home *h = self;
+	int n = (int)h->chapters.n;
+	switch (action) {
+	case H_UP:
+		if (h->sel > 0)
+			h->sel--;
+		break;
+	case H_DOWN:
+		if (h->sel + 1 < n)
+			h->sel++;
+		break;
+	case H_TOP: h->sel = 0; break;
+	case H_BOTTOM: h->sel = n ? n - 1 : 0; break;
+	case H_OPEN:
+		if (n) {
+			int rc = reader_open(t, h->chapters.items[h->sel].id, t->app->lang);
+			if (rc)
+				tui_flash(t, i18n(t->app->lang, M_LOAD_FAILED),
+					  h->chapters.items[h->sel].id, wb_strerror(rc));
+		}
+		break;
+	case H_LANG:
+		t->app->lang = strcmp(t->app->lang, "zh") ? "zh" : "en";
+		home_load(t, h);
+		break;
+	case H_QUIT: t->quit = 1; break;
+	}
+}
+
+static void home_free(void *self)
+{
+	struct home *h = self;
+	chapter_list_free(&h->chapters);
+	free(h);
+}
+
+struct screen home_screen(struct tui *t)
+{
+	struct home *h = wb_xcalloc(1, sizeof *h);
+	home_load(t, h);
+	return (struct screen){
+		.name = "home",
+		.self = h,
+		.draw = home_draw,
+		.key = home_key,
+		.free = home_free,
+		.keys = home_keys,
+		.nkeys = WB_ARRAY_LEN(home_keys),
+	};
+}

@@ -1,0 +1,444 @@
+/*
+ * reader.c - the lesson reader: scrolling, table of contents, search,
+ * language switch, and the reading position kept in the progress store.
+ *
+ * The place is kept as a layout anchor (source block, offset), not as a
+ * line number, so a resize or a restart at another width comes back to the
+ * same text.  This screen does not parse or wrap text itself: layout.c
+ * does, and this file only draws its lines.
+ */
+#include "tui/tui.h"
+#include "app.h"
+#include "core/content.h"
+#include "core/i18n.h"
+#include "core/labcat.h"
+#include "core/layout.h"
+#include "core/lesson.h"
+#include "core/store.h"
+#include "core/wb.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+enum {
+	R_DOWN,
+	R_UP,
+	R_PGDN,
+	R_PGUP,
+	R_HALFDN,
+	R_HALFUP,
+	R_TOP,
+	R_BOTTOM,
+	R_TOC,
+	R_SEARCH,
+	R_NEXT,
+	R_PREV,
+	R_LANG,
+	R_BACK,
+	R_MOUSE,
+	R_LAB,
+};
+
+static const struct keybind reader_keys[] = {
+	{'j', 0, "j", R_DOWN, "scroll down one line", "向下一行"},
+	{KEY_DOWN, 1, "↓", R_DOWN, "scroll down one line", "向下一行"},
+	{'k', 0, "k", R_UP, "scroll up one line", "向上一行"},
+	{KEY_UP, 1, "↑", R_UP, "scroll up one line", "向上一行"},
+	{' ', 0, "Space", R_PGDN, "next page", "下一页"},
+	{KEY_NPAGE, 1, "PgDn", R_PGDN, "next page", "下一页"},
+	{'b', 0, "b", R_PGUP, "previous page", "上一页"},
+	{KEY_PPAGE, 1, "PgUp", R_PGUP, "previous page", "上一页"},
+	{'d', 0, "d", R_HALFDN, "half a page down", "向下半页"},
+	{'u', 0, "u", R_HALFUP, "half a page up", "向上半页"},
+	{'g', 0, "g", R_TOP, "go to the start", "跳到开头"},
+	{KEY_HOME, 1, "Home", R_TOP, "go to the start", "跳到开头"},
+	{'G', 0, "G", R_BOTTOM, "go to the end", "跳到结尾"},
+	{KEY_END, 1, "End", R_BOTTOM, "go to the end", "跳到结尾"},
+	{'t', 0, "t", R_TOC, "table of contents", "目录"},
+	{'/', 0, "/", R_SEARCH, "search", "搜索"},
+	{'n', 0, "n", R_NEXT, "next match", "下一处匹配"},
+	{'N', 0, "N", R_PREV, "previous match", "上一处匹配"},
+	{'\r', 0, "Enter", R_LAB, "run the lab card on screen", "运行屏幕上的实验卡片"},
+	{'\n', 0, "Enter", R_LAB, "run the lab card on screen", "运行屏幕上的实验卡片"},
+	{'L', 0, "L", R_LANG, "switch language (English/中文)", "切换语言（English/中文）"},
+	{'q', 0, "q", R_BACK, "back to the chapters", "返回章节列表"},
+	{KEY_LEFT, 1, "←", R_BACK, "back to the chapters", "返回章节列表"},
+	{KEY_MOUSE, 1, "wheel", R_MOUSE, "scroll", "滚动"},
+};
+
+struct reader {
+	char *chapter;	       /* chapter id */
+	char lang[8];	       /* language shown */
+	struct lesson *lesson; /* parsed chapter */
+	struct layout *lay;    /* lines for the current width */
+	size_t top;	       /* first line on screen */
+	int toc_open;	       /* table of contents overlay shown */
+	int toc_sel;	       /* selected section in the overlay */
+	char query[256];       /* last search */
+	struct lay_hit *hits;  /* matches of query in lay */
+	size_t nhits;
+	size_t cur_hit;	 /* index of the current match */
+	int furthest;	 /* furthest point read, per mille */
+	time_t saved_at; /* last save, to save at most once a second */
+};
+
+static int text_width(void)
+{
+	int w = COLS - 2;
+	return w > 100 ? 100 : w;
+}
+
+static int page_rows(void)
+{
+	return LINES - 1;
+}
+
+static size_t max_top(const struct reader *r)
+{
+	size_t rows = (size_t)page_rows();
+	return r->lay->nlines > rows ? r->lay->nlines - rows : 0;
+}
+
+static int percent_at(const struct reader *r, size_t top)
+{
+	size_t n = r->lay->nlines;
+	if (n == 0)
+		return 1000;
+	size_t seen = top + (size_t)page_rows();
+	return seen >= n ? 1000 : (int)(seen * 1000 / n);
+}
+
+static void save_place(struct tui *t, struct reader *r)
+{
+	if (!r->lay->nlines)
+		return;
+	const struct lay_line *l = &r->lay->lines[r->top];
+	int now = percent_at(r, r->top);
+	if (now > r->furthest)
+		r->furthest = now;
+	struct store_position pos = {l->block, l->offset, r->furthest};
+	if (store_set_position(t->store, r->chapter, r->lang, &pos) != 0)
+		tui_flash(t, "%s", store_errmsg(t->store));
+	r->saved_at = time(NULL);
+}
+
+static void rerun_search(struct reader *r)
+{
+	free(r->hits);
+	r->hits = NULL;
+	r->nhits = 0;
+	if (r->query[0])
+		r->nhits = layout_search(r->lay, r->query, &r->hits);
+	if (r->cur_hit >= r->nhits)
+		r->cur_hit = 0;
+}
+
+static void relayout(struct reader *r)
+{
+	int block = 0, offset = 0;
+	if (r->lay && r->lay->nlines) {
+		block = r->lay->lines[r->top].block;
+		offset = r->lay->lines[r->top].offset;
+	}
+	layout_free(r->lay);
+	r->lay = layout_build(r->lesson, text_width());
+	r->top = layout_find_anchor(r->lay, block, offset);
+	if (r->top > max_top(r))
+		r->top = max_top(r);
+	rerun_search(r);
+}
+
+static void scroll_to(struct tui *t, struct reader *r, long target)
+{
+	long mt = (long)max_top(r);
+	if (target > mt)
+		target = mt;
+	if (target < 0)
+		target = 0;
+	r->top = (size_t)target;
+	int now = percent_at(r, r->top);
+	if (now > r->furthest || time(NULL) != r->saved_at)
+		save_place(t, r);
+}
+
+static void draw_toc(struct tui *t, struct reader *r)
+{
+	const char *lang = t->app->lang;
+	int h = LINES - 4, w = COLS - 6;
+	int y0 = 2, x0 = 3;
+	for (int y = 0; y < h; y++) {
+		move(y0 + y, x0);
+		for (int x = 0; x < w; x++)
+			addch(' ' | A_REVERSE);
+	}
+	term_text(y0, x0 + 1, i18n(lang, M_TOC_TITLE), w - 2, A_REVERSE | A_BOLD);
+	if (!r->lay->nsections) {
+		term_text(y0 + 2, x0 + 1, i18n(lang, M_NO_SECTIONS), w - 2, A_REVERSE);
+		return;
+	}
+	int rows = h - 2;
+	int first = r->toc_sel >= rows ? r->toc_sel - rows + 1 : 0;
+	for (int i = first; i < (int)r->lay->nsections && i - first < rows; i++) {
+		int attr = i == r->toc_sel ? A_BOLD : A_REVERSE;
+		char num[16];
+		snprintf(num, sizeof num, "%2d ", i + 1);
+		int y = y0 + 2 + i - first;
+		if (i == r->toc_sel)
+			mvhline(y, x0, ' ', w);
+		int used = term_text(y, x0 + 1, num, w - 2, attr);
+		term_text(y, x0 + 1 + used, r->lay->sections[i].title, w - 2 - used, attr);
+	}
+}
+
+static void reader_draw(struct tui *t, void *self)
+{
+	struct reader *r = self;
+	erase();
+	int rows = page_rows();
+	for (int i = 0; i < rows && r->top + (size_t)i < r->lay->nlines; i++) {
+		size_t ln = r->top + (size_t)i;
+		const struct lay_line *l = &r->lay->lines[ln];
+		term_draw_line(i, 1, l, COLS - 1);
+		unsigned hs[64][2];
+		size_t nh = 0;
+		for (size_t h = 0; h < r->nhits && nh < 64; h++)
+			if (r->hits[h].line == ln) {
+				hs[nh][0] = r->hits[h].start;
+				hs[nh][1] = r->hits[h].len;
+				nh++;
+			}
+		if (nh)
+			term_draw_hits(i, 1, l, (const unsigned(*)[2])hs, nh);
+	}
+	if (r->toc_open)
+		draw_toc(t, r);
+	char left[512], right[64];
+	const struct lay_line *l = r->lay->nlines ? &r->lay->lines[r->top] : NULL;
+	int sec = l ? l->section : -1;
+	/* Report the section whose heading is on screen, if one is. */
+	for (int i = 0; l && i < rows && r->top + (size_t)i < r->lay->nlines; i++) {
+		const struct lay_line *x = &r->lay->lines[r->top + (size_t)i];
+		if (x->kind == LK_HEADING && x->section > sec && i < rows / 3)
+			sec = x->section;
+	}
+	snprintf(left, sizeof left, "%s%s%s", r->lesson->title, sec >= 0 ? " › " : "",
+		 sec >= 0 ? r->lay->sections[sec].title : "");
+	snprintf(right, sizeof right, "%d%%  %s", percent_at(r, r->top) / 10,
+		 i18n(t->app->lang, M_READER_HINT));
+	term_status(t, left, right);
+}
+
+static int load_lesson(struct reader *r, const char *root, const char *chapter, const char *lang)
+{
+	char *path = content_lesson_path(root, lang, chapter);
+	struct lesson *l = NULL;
+	int rc = lesson_load(path, chapter, lang, &l);
+	free(path);
+	if (rc)
+		return rc;
+	lesson_free(r->lesson);
+	r->lesson = l;
+	snprintf(r->lang, sizeof r->lang, "%s", lang);
+	return 0;
+}
+
+static void restore_place(struct tui *t, struct reader *r)
+{
+	struct store_position pos;
+	r->furthest = 0;
+	r->top = 0;
+	if (store_get_position(t->store, r->chapter, r->lang, &pos) == 0) {
+		r->furthest = pos.furthest_permille;
+		r->top = layout_find_anchor(r->lay, pos.block, pos.offset);
+		if (r->top > max_top(r))
+			r->top = max_top(r);
+	}
+}
+
+static void switch_lang(struct tui *t, struct reader *r)
+{
+	const char *to = strcmp(r->lang, "zh") ? "zh" : "en";
+	char *path = content_lesson_path(t->app->content, to, r->chapter);
+	struct stat st;
+	int exists = stat(path, &st) == 0;
+	free(path);
+	if (!exists) {
+		tui_flash(t, "%s", i18n(to, M_LANG_MISSING));
+		return;
+	}
+	int sec = r->lay->nlines ? r->lay->lines[r->top].section : -1;
+	save_place(t, r);
+	if (load_lesson(r, t->app->content, r->chapter, to) != 0)
+		return;
+	t->app->lang = !strcmp(to, "zh") ? "zh" : "en";
+	layout_free(r->lay);
+	r->lay = layout_build(r->lesson, text_width());
+	restore_place(t, r);
+	/* Same section in the other language: the chapters line up by ##. */
+	if (sec >= 0 && (size_t)sec < r->lay->nsections)
+		r->top = (size_t)r->lay->sections[sec].line;
+	if (r->top > max_top(r))
+		r->top = max_top(r);
+	rerun_search(r);
+	save_place(t, r);
+}
+
+static void goto_hit(struct tui *t, struct reader *r)
+{
+	if (!r->nhits) {
+		tui_flash(t, i18n(t->app->lang, M_SEARCH_NONE), r->query);
+		return;
+	}
+	size_t line = r->hits[r->cur_hit].line;
+	scroll_to(t, r, (long)line - 2);
+	tui_flash(t, i18n(t->app->lang, M_SEARCH_HITS), r->cur_hit + 1, r->nhits, r->query);
+}
+
+static void toc_key(struct tui *t, struct reader *r, wint_t ch, int is_code)
+{
+	int n = (int)r->lay->nsections;
+	if ((!is_code && (ch == 'j')) || (is_code && ch == KEY_DOWN)) {
+		if (r->toc_sel + 1 < n)
+			r->toc_sel++;
+	} else if ((!is_code && ch == 'k') || (is_code && ch == KEY_UP)) {
+		if (r->toc_sel > 0)
+			r->toc_sel--;
+	} else if ((!is_code && (ch == '\r' || ch == '\n')) || (is_code && ch == KEY_ENTER)) {
+		if (n)
+			scroll_to(t, r, r->lay->sections[r->toc_sel].line);
+		r->toc_open = 0;
+	} else if (!is_code && (ch == 27 || ch == 't' || ch == 'q')) {
+		r->toc_open = 0;
+	}
+}
+
+static void reader_key(struct tui *t, void *self, int action, wint_t ch, int is_code)
+{
+	struct reader *r = self;
+	long top = (long)r->top, rows = page_rows();
+	if (r->toc_open) {
+		toc_key(t, r, ch, is_code);
+		return;
+	}
+	switch (action) {
+	case R_DOWN: scroll_to(t, r, top + 1); break;
+	case R_UP: scroll_to(t, r, top - 1); break;
+	case R_PGDN: scroll_to(t, r, top + rows - 1); break;
+	case R_PGUP: scroll_to(t, r, top - rows + 1); break;
+	case R_HALFDN: scroll_to(t, r, top + rows / 2); break;
+	case R_HALFUP: scroll_to(t, r, top - rows / 2); break;
+	case R_TOP: scroll_to(t, r, 0); break;
+	case R_BOTTOM: scroll_to(t, r, (long)max_top(r)); break;
+	case R_TOC: {
+		r->toc_open = 1;
+		int sec = r->lay->nlines ? r->lay->lines[r->top].section : 0;
+		r->toc_sel = sec > 0 ? sec : 0;
+		break;
+	}
+	case R_SEARCH: {
+		char q[256];
+		snprintf(q, sizeof q, "%s", r->query);
+		if (term_prompt(t, i18n(t->app->lang, M_SEARCH_PROMPT), q, sizeof q) && q[0]) {
+			snprintf(r->query, sizeof r->query, "%s", q);
+			rerun_search(r);
+			r->cur_hit = 0;
+			while (r->cur_hit < r->nhits && r->hits[r->cur_hit].line < r->top)
+				r->cur_hit++;
+			if (r->cur_hit == r->nhits)
+				r->cur_hit = 0;
+			goto_hit(t, r);
+		}
+		break;
+	}
+	case R_NEXT:
+		if (r->nhits)
+			r->cur_hit = (r->cur_hit + 1) % r->nhits;
+		if (r->query[0])
+			goto_hit(t, r);
+		break;
+	case R_PREV:
+		if (r->nhits)
+			r->cur_hit = (r->cur_hit + r->nhits - 1) % r->nhits;
+		if (r->query[0])
+			goto_hit(t, r);
+		break;
+	case R_LANG: switch_lang(t, r); break;
+	case R_LAB: {
+		for (long i = 0; i < rows && (size_t)(top + i) < r->lay->nlines; i++) {
+			const struct lay_line *l = &r->lay->lines[top + i];
+			if (l->kind == LK_LAB && l->lab_id) {
+				if (!labcat_runnable(l->lab_id))
+					tui_flash(t, i18n(t->app->lang, M_LAB_NOT_BUILT),
+						  l->lab_id);
+				return;
+			}
+		}
+		break;
+	}
+	case R_BACK: tui_pop(t); break;
+	case R_MOUSE: {
+		MEVENT ev;
+		if (getmouse(&ev) == OK) {
+			if (ev.bstate & BUTTON4_PRESSED)
+				scroll_to(t, r, top - 3);
+			else if (ev.bstate & BUTTON5_PRESSED)
+				scroll_to(t, r, top + 3);
+		}
+		break;
+	}
+	}
+}
+
+static void reader_resize(struct tui *t, void *self)
+{
+	(void)t;
+	struct reader *r = self;
+	if (COLS >= TUI_MIN_COLS && text_width() != r->lay->width)
+		relayout(r);
+	if (r->top > max_top(r))
+		r->top = max_top(r);
+}
+
+static void reader_leave(struct tui *t, void *self)
+{
+	save_place(t, self);
+}
+
+static void reader_free(void *self)
+{
+	struct reader *r = self;
+	layout_free(r->lay);
+	lesson_free(r->lesson);
+	free(r->hits);
+	free(r->chapter);
+	free(r);
+}
+
+int reader_open(struct tui *t, const char *chapter, const char *lang)
+{
+	struct reader *r = wb_xcalloc(1, sizeof *r);
+	r->chapter = wb_xstrdup(chapter);
+	int rc = load_lesson(r, t->app->content, chapter, lang);
+	if (rc) {
+		reader_free(r);
+		return rc;
+	}
+	r->lay = layout_build(r->lesson, text_width());
+	restore_place(t, r);
+	tui_push(t, (struct screen){
+			    .name = "reader",
+			    .self = r,
+			    .draw = reader_draw,
+			    .key = reader_key,
+			    .resize = reader_resize,
+			    .leave = reader_leave,
+			    .free = reader_free,
+			    .keys = reader_keys,
+			    .nkeys = WB_ARRAY_LEN(reader_keys),
+		    });
+	return 0;
+}

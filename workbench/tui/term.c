@@ -1,0 +1,283 @@
+/*
+ * term.c - curses set-up, colours, and the drawing helpers every screen
+ * shares.  The only file that calls initscr()/endwin().
+ *
+ * It guarantees the terminal is restored on normal exit, on SIGINT/SIGTERM
+ * (which end the main loop cleanly) and on a fatal signal.
+ */
+#include "tui/tui.h"
+#include "core/i18n.h"
+#include "core/layout.h"
+#include "core/utf8.h"
+#include "app.h"
+
+#include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+enum { PAIR_HEADING = 1, PAIR_CODE, PAIR_LAB, PAIR_LINK, PAIR_STATUS, PAIR_DIM };
+
+static int use_color;
+static int started;
+
+static void on_fatal(int sig)
+{
+	if (started)
+		endwin();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+int term_init(struct tui *t)
+{
+	setlocale(LC_ALL, "");
+	/* ncursesw needs a UTF-8 locale to take our bytes as characters. */
+	const char *cs = nl_langinfo(CODESET);
+	if (!cs || strcasecmp(cs, "UTF-8") != 0)
+		if (!setlocale(LC_CTYPE, "C.UTF-8"))
+			setlocale(LC_CTYPE, "en_US.UTF-8");
+	if (!initscr())
+		return -1;
+	started = 1;
+	signal(SIGSEGV, on_fatal);
+	signal(SIGABRT, on_fatal);
+	signal(SIGBUS, on_fatal);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	mousemask(BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	const char *nc = getenv("NO_COLOR");
+	use_color = !(nc && *nc) && has_colors();
+	if (use_color) {
+		start_color();
+		use_default_colors();
+		init_pair(PAIR_HEADING, COLOR_CYAN, -1);
+		init_pair(PAIR_CODE, COLOR_GREEN, -1);
+		init_pair(PAIR_LAB, COLOR_YELLOW, -1);
+		init_pair(PAIR_LINK, COLOR_BLUE, -1);
+		init_pair(PAIR_STATUS, COLOR_BLACK, COLOR_CYAN);
+		init_pair(PAIR_DIM, COLOR_WHITE, -1);
+	}
+	t->color = use_color;
+	return 0;
+}
+
+void term_end(void)
+{
+	if (started) {
+		endwin();
+		started = 0;
+	}
+}
+
+int term_attr_heading(void)
+{
+	return A_BOLD | (use_color ? COLOR_PAIR(PAIR_HEADING) : 0);
+}
+
+int term_attr_select(void)
+{
+	return A_REVERSE;
+}
+
+static int style_attr(unsigned st)
+{
+	int a = 0;
+	if (st & (LS_BOLD | LS_H1 | LS_H2 | LS_H3))
+		a |= A_BOLD;
+	if (st & LS_ITALIC)
+		a |= A_ITALIC;
+	if (st & LS_LINK)
+		a |= A_UNDERLINE;
+	if (st & (LS_DIM | LS_QUOTE))
+		a |= A_DIM;
+	if (use_color) {
+		if (st & (LS_H1 | LS_H2 | LS_H3))
+			a |= COLOR_PAIR(PAIR_HEADING);
+		else if (st & LS_LAB)
+			a |= COLOR_PAIR(PAIR_LAB);
+		else if (st & LS_CODE)
+			a |= COLOR_PAIR(PAIR_CODE);
+		else if (st & LS_LINK)
+			a |= COLOR_PAIR(PAIR_LINK);
+	} else if ((st & LS_CODE) && !(st & LS_BORDER) && !(st & LS_LAB)) {
+		a |= A_BOLD;
+	}
+	return a;
+}
+
+int term_text(int y, int x, const char *s, int maxw, int attr)
+{
+	int used = 0;
+	size_t n = strlen(s), i = 0;
+	attron(attr);
+	move(y, x);
+	while (i < n) {
+		uint32_t cp;
+		size_t k = utf8_decode(s + i, n - i, &cp);
+		int w = utf8_cp_width(cp);
+		if (cp < 0x20)
+			cp = UTF8_REPLACEMENT, w = 1;
+		if (used + w > maxw)
+			break;
+		char buf[5];
+		size_t len = cp == UTF8_REPLACEMENT ? utf8_encode(cp, buf) : k;
+		if (cp != UTF8_REPLACEMENT)
+			memcpy(buf, s + i, k);
+		addnstr(buf, (int)len);
+		used += w;
+		i += k;
+	}
+	attroff(attr);
+	return used;
+}
+
+void term_draw_line(int y, int x, const struct lay_line *l, int maxw)
+{
+	move(y, x);
+	int used = 0;
+	for (unsigned s = 0; s < l->nspans; s++) {
+		const struct lay_span *sp = &l->spans[s];
+		char *piece = strndup(l->text + sp->start, sp->len);
+		if (!piece)
+			return;
+		used += term_text(y, x + used, piece, maxw - used, style_attr(sp->style));
+		free(piece);
+	}
+}
+
+void term_draw_hits(int y, int x, const struct lay_line *l, const unsigned (*hits)[2], size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int col = utf8_width(l->text, hits[i][0]);
+		char *piece = strndup(l->text + hits[i][0], hits[i][1]);
+		if (!piece)
+			return;
+		term_text(y, x + col, piece, COLS - x - col, A_REVERSE | A_BOLD);
+		free(piece);
+	}
+}
+
+void term_status(struct tui *t, const char *left, const char *right)
+{
+	int y = LINES - 1;
+	int attr = use_color ? COLOR_PAIR(PAIR_STATUS) : A_REVERSE;
+	attron(attr);
+	mvhline(y, 0, ' ', COLS);
+	attroff(attr);
+	const char *msg = t->message[0] ? t->message : left;
+	int rw = right ? utf8_width(right, strlen(right)) : 0;
+	int room = COLS - rw - 2;
+	term_text(y, 1, msg, room > 0 ? room : 0, attr);
+	if (right && rw < COLS - 1)
+		term_text(y, COLS - rw - 1, right, rw, attr);
+	t->message[0] = '\0';
+}
+
+int term_too_small(struct tui *t)
+{
+	if (COLS >= TUI_MIN_COLS && LINES >= TUI_MIN_ROWS)
+		return 0;
+	erase();
+	char buf[160];
+	snprintf(buf, sizeof buf, i18n(t->app->lang, M_TOO_SMALL), COLS, LINES, TUI_MIN_COLS,
+		 TUI_MIN_ROWS);
+	/* Wrap the notice by hand: the screen may be a few columns wide. */
+	const char *p = buf;
+	int y = 0;
+	while (*p && y < LINES) {
+		size_t len = strlen(p), take = 0;
+		int w = 0;
+		while (take < len) {
+			uint32_t cp;
+			size_t k = utf8_decode(p + take, len - take, &cp);
+			int cw = utf8_cp_width(cp);
+			if (w + cw > COLS)
+				break;
+			w += cw;
+			take += k;
+		}
+		if (!take)
+			break;
+		char *line = strndup(p, take);
+		if (!line)
+			break;
+		term_text(y++, 0, line, COLS, A_BOLD);
+		free(line);
+		p += take;
+	}
+	refresh();
+	return 1;
+}
+
+int term_prompt(struct tui *t, const char *prompt, char *buf, size_t len)
+{
+	(void)t;
+	size_t n = strlen(buf);
+	curs_set(1);
+	for (;;) {
+		int y = LINES - 1;
+		move(y, 0);
+		clrtoeol();
+		int pw = term_text(y, 0, prompt, COLS, A_BOLD);
+		/* Show the tail of a long query. */
+		const char *shown = buf;
+		while (utf8_width(shown, strlen(shown)) > COLS - pw - 2) {
+			uint32_t cp;
+			shown += utf8_decode(shown, strlen(shown), &cp);
+		}
+		term_text(y, pw, shown, COLS - pw - 1, 0);
+		refresh();
+		wint_t ch;
+		int r = get_wch(&ch);
+		if (r == ERR)
+			continue;
+		if (r == KEY_CODE_YES) {
+			if (ch == KEY_BACKSPACE)
+				goto backspace;
+			if (ch == KEY_ENTER)
+				goto enter;
+			continue;
+		}
+		if (ch == 27) {
+			curs_set(0);
+			return 0;
+		}
+		if (ch == '\r' || ch == '\n') {
+		enter:
+			curs_set(0);
+			return 1;
+		}
+		if (ch == 127 || ch == 8) {
+		backspace:
+			while (n > 0) {
+				n--;
+				if (((unsigned char)buf[n] & 0xC0) != 0x80)
+					break;
+			}
+			buf[n] = '\0';
+			continue;
+		}
+		if (ch == 21) { /* ^U clears */
+			n = 0;
+			buf[0] = '\0';
+			continue;
+		}
+		if (ch < 0x20)
+			continue;
+		char enc[4];
+		size_t k = utf8_encode((uint32_t)ch, enc);
+		if (n + k + 1 < len) {
+			memcpy(buf + n, enc, k);
+			n += k;
+			buf[n] = '\0';
+		}
+	}
+}
