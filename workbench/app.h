@@ -29,6 +29,7 @@ struct command {
 /* Commands, one file each under cli/. */
 int cli_lessons(struct app *app, int argc, char **argv);
 int cli_lesson_show(struct app *app, int argc, char **argv);
+int cli_lab(struct app *app, int argc, char **argv);
 
 /* The interactive workbench (tui/). Returns an exit code. */
 int tui_main(struct app *app);

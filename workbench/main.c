@@ -18,6 +18,8 @@ static const struct command commands[] = {
 	{"lessons", NULL, "", "list chapters with their ids and titles", cli_lessons},
 	{"lesson", "show", "ID [--width N]", "print a chapter as laid out by the reader",
 	 cli_lesson_show},
+	{"lab", NULL, "list|run ID [--json] [--zk HOST:PORT]",
+	 "list labs, or run one (exit 0 pass, 1 fail, 2 could not run)", cli_lab},
 };
 
 static void usage(FILE *f)
@@ -119,7 +121,7 @@ int main(int argc, char **argv)
 			}
 			continue;
 		}
-		if (a[0] == '-' && a[1]) {
+		if (a[0] == '-' && a[1] && nrest == 0) {
 			fprintf(stderr, "workbench: unknown option '%s' (see workbench --help)\n",
 				a);
 			rc = EXIT_USAGE;

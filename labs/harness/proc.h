@@ -1,0 +1,52 @@
+/*
+ * proc.h - run directories and the processes a lab starts.
+ *
+ * Every run gets a fresh 0700 directory under the run base
+ * ($WORKBENCH_RUN_BASE, else /tmp/workbench-<uid>).  Every process a lab
+ * starts is spawned here: in its own process group, killed by the kernel
+ * when its parent dies (PR_SET_PDEATHSIG), and recorded with its start time
+ * in <run_dir>/pids so that a later start can reap it even after the
+ * workbench was SIGKILLed.  Nothing here knows about ZooKeeper.
+ */
+#ifndef WB_PROC_H
+#define WB_PROC_H
+
+#include <sys/types.h>
+
+/* The run base directory (created 0700).  Caller frees. */
+char *rundir_base(void);
+
+/* Creates <base>/run-XXXXXX, mode 0700, owned by this process (its pid and
+ * start time in <dir>/owner).  Returns 0 or WB_EIO; *out freed by caller. */
+int rundir_create(char **out);
+
+/* Removes a run directory and everything in it. */
+void rundir_remove(const char *dir);
+
+/* Kills the recorded processes of every run directory whose owner is no
+ * longer alive, and removes those directories.  Returns how many live
+ * processes it killed. */
+int rundir_reap_leftovers(void);
+
+/* Starts argv[0] (searched in PATH) with exactly envp, stdin from
+ * /dev/null, stdout and stderr appended to log_path (or /dev/null), in a
+ * new process group, with SIGKILL on parent death; records it in
+ * <run_dir>/pids.  Returns 0 or WB_EIO / WB_EUNAVAIL (not found). */
+int proc_spawn(const char *run_dir, char *const argv[], char *const envp[], const char *log_path,
+	       pid_t *pid);
+
+/* Sends SIGTERM to pid's group, waits up to grace_ms, then SIGKILL, and
+ * reaps it.  Returns 0, or WB_ENOENT when it was already gone. */
+int proc_stop(pid_t pid, int grace_ms);
+
+/* Kills (SIGKILL) every live process recorded in <run_dir>/pids and
+ * reaps our own children among them. */
+void proc_kill_all(const char *run_dir);
+
+/* Records an already running child of ours (e.g. a forked helper). */
+int proc_record(const char *run_dir, pid_t pid);
+
+/* Start time of pid in clock ticks since boot (from /proc), 0 if gone. */
+unsigned long long proc_start_time(pid_t pid);
+
+#endif

@@ -1,0 +1,48 @@
+/*
+ * report.h - lab events: steps, checks, evidence and the verdict, written
+ * as human-readable lines or as JSON lines (DESIGN.md §4), one event per
+ * line, flushed at once so a reader sees them live.
+ *
+ * A check states what was expected and what was observed; the verdict is
+ * pass only when every check held.  This module does not run anything.
+ */
+#ifndef WB_REPORT_H
+#define WB_REPORT_H
+
+#include <stdio.h>
+
+struct report;
+
+/* Creates a reporter writing to out (borrowed).  json selects JSON lines. */
+struct report *report_new(FILE *out, int json);
+void report_free(struct report *r);
+
+/* A step of the narrative. */
+void report_step(struct report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A check: returns ok so callers can branch on it.  expected/observed are
+ * short strings (copied). */
+int report_check(struct report *r, const char *name, int ok, const char *expected,
+		 const char *observed);
+
+/* Same, with printf-formatted observed value. */
+int report_checkf(struct report *r, const char *name, int ok, const char *expected,
+		  const char *observed_fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* A piece of evidence (key = value), e.g. a dropped xid or a zxid. */
+void report_evidence(struct report *r, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A note that something could not be done (environment, not a failed
+ * check); makes the run "could not run" unless a check already failed. */
+void report_cannot(struct report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Ends the run: writes the verdict and returns LAB_EXIT_PASS, _FAIL or
+ * _CANNOT.  run_rc is what the lab's run() returned. */
+int report_finish(struct report *r, int run_rc);
+
+/* Counters, for tests. */
+int report_checks(const struct report *r);
+int report_failed(const struct report *r);
+
+#endif

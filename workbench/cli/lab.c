@@ -1,0 +1,217 @@
+/*
+ * cli/lab.c - `workbench lab list` and `workbench lab run ID`.
+ *
+ * `lab run` is a small supervisor: it reaps leftovers of earlier runs,
+ * makes a fresh run directory, and runs the lab in a forked worker (its
+ * own process group, killed if the supervisor dies).  On SIGINT/SIGTERM or
+ * a crash of the worker, the supervisor kills every recorded process.  The
+ * run directory is removed after a pass and kept (path printed) otherwise,
+ * so server logs stay available as evidence.
+ */
+#include "app.h"
+#include "core/wb.h"
+#include "harness/proc.h"
+#include "harness/report.h"
+#include "lab.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef WB_SOURCE_DIR
+#define WB_SOURCE_DIR NULL
+#endif
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static const char *needs_text(unsigned needs)
+{
+	if (needs & LAB_NEEDS_ENSEMBLE)
+		return "zookeeper-ensemble";
+	if (needs & LAB_NEEDS_ZK)
+		return "zookeeper";
+	if (needs & LAB_NEEDS_REDIS)
+		return "redis";
+	return "sqlite";
+}
+
+static int lab_list(int argc, char **argv)
+{
+	int json = 0;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			json = 1;
+		} else {
+			fprintf(stderr, "workbench lab list: unexpected argument '%s'\n", argv[i]);
+			return EXIT_USAGE;
+		}
+	}
+	size_t n;
+	const struct lab *const *labs = lab_all(&n);
+	for (size_t i = 0; i < n; i++) {
+		if (json) {
+			json_t *o = json_pack("{s:s, s:s, s:s, s:s}", "id", labs[i]->id, "chapter",
+					      labs[i]->chapter, "title", labs[i]->title, "needs",
+					      needs_text(labs[i]->needs));
+			char *s = json_dumps(o, JSON_COMPACT);
+			printf("%s\n", s);
+			free(s);
+			json_decref(o);
+		} else {
+			printf("%-22s %-22s %s\n", labs[i]->id, labs[i]->chapter, labs[i]->title);
+		}
+	}
+	return EXIT_OK;
+}
+
+/* The worker: runs the lab and exits with its verdict. */
+static int worker(const struct lab *lab, const char *run_dir, const char *zk, int json)
+{
+	struct report *r = report_new(stdout, json);
+	if (!r)
+		return LAB_EXIT_CANNOT;
+	if (!json)
+		printf("%s: %s\n", lab->id, lab->title);
+	struct lab_ctx ctx = {
+		.lab = lab,
+		.run_dir = run_dir,
+		.zk_connect = zk,
+		.report = r,
+		.source_dir = WB_SOURCE_DIR,
+	};
+	int rc = lab->run(&ctx);
+	int verdict = report_finish(r, rc);
+	report_free(r);
+	fflush(stdout);
+	return verdict;
+}
+
+static int lab_run(int argc, char **argv)
+{
+	const char *id = NULL, *zk = NULL;
+	int json = 0;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			json = 1;
+		} else if (!strcmp(argv[i], "--zk") && i + 1 < argc) {
+			zk = argv[++i];
+		} else if (!strncmp(argv[i], "--zk=", 5)) {
+			zk = argv[i] + 5;
+		} else if (argv[i][0] != '-' && !id) {
+			id = argv[i];
+		} else {
+			fprintf(stderr,
+				"usage: workbench lab run ID [--json] [--zk HOST:PORT,...]\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (!id) {
+		fprintf(stderr, "usage: workbench lab run ID [--json] [--zk HOST:PORT,...]\n");
+		return EXIT_USAGE;
+	}
+	const struct lab *lab = lab_find(id);
+	if (!lab) {
+		fprintf(stderr, "workbench: no lab '%s' in this build (see `workbench lab list`)\n",
+			id);
+		return EXIT_USAGE;
+	}
+	if (zk && (lab->needs & (LAB_NEEDS_PROCCTL | LAB_NEEDS_ENSEMBLE))) {
+		fprintf(stderr,
+			"workbench: lab %s starts, cuts or proxies its own servers; it cannot run "
+			"against --zk %s\n",
+			id, zk);
+		return LAB_EXIT_CANNOT;
+	}
+	int reaped = rundir_reap_leftovers();
+	if (reaped > 0)
+		fprintf(stderr, "workbench: stopped %d process%s left by an earlier run\n", reaped,
+			reaped == 1 ? "" : "es");
+	char *run_dir = NULL;
+	if (rundir_create(&run_dir) != 0) {
+		fprintf(stderr, "workbench: cannot create a run directory under %s: %s\n",
+			rundir_base(), strerror(errno));
+		return LAB_EXIT_CANNOT;
+	}
+
+	struct sigaction sa = {0};
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	fflush(stdout);
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0) {
+		rundir_remove(run_dir);
+		free(run_dir);
+		return LAB_EXIT_CANNOT;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(LAB_EXIT_CANNOT);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		_exit(worker(lab, run_dir, zk, json));
+	}
+	setpgid(pid, pid);
+	proc_record(run_dir, pid);
+
+	int status = 0, verdict;
+	for (;;) {
+		pid_t w = waitpid(pid, &status, 0);
+		if (w == pid)
+			break;
+		if (w < 0 && errno == EINTR && got_signal) {
+			kill(-pid, SIGKILL);
+			proc_kill_all(run_dir);
+		}
+	}
+	proc_kill_all(run_dir); /* whatever the worker left behind */
+	if (got_signal) {
+		fprintf(stderr, "workbench: lab %s cancelled\n", id);
+		verdict = LAB_EXIT_CANNOT;
+	} else if (WIFEXITED(status)) {
+		verdict = WEXITSTATUS(status);
+	} else {
+		int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+		if (json)
+			printf("{\"t\":\"error\",\"text\":\"lab worker died of signal %d\"}\n"
+			       "{\"t\":\"verdict\",\"pass\":false,\"ms\":0}\n",
+			       sig);
+		else
+			printf("FAIL: the lab worker died of signal %d\n", sig);
+		verdict = LAB_EXIT_FAIL;
+	}
+	if (verdict == LAB_EXIT_PASS)
+		rundir_remove(run_dir);
+	else
+		fprintf(stderr, "workbench: run directory kept for inspection: %s\n", run_dir);
+	free(run_dir);
+	return verdict;
+}
+
+int cli_lab(struct app *app, int argc, char **argv)
+{
+	(void)app;
+	if (argc >= 1 && !strcmp(argv[0], "list"))
+		return lab_list(argc - 1, argv + 1);
+	if (argc >= 1 && !strcmp(argv[0], "run"))
+		return lab_run(argc - 1, argv + 1);
+	fprintf(stderr, "usage: workbench lab list [--json]\n"
+			"       workbench lab run ID [--json] [--zk HOST:PORT,...]\n");
+	return EXIT_USAGE;
+}
