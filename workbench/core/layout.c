@@ -1052,3 +1052,39 @@ void layout_print(const struct layout *lay, FILE *stream)
 		fputc('\n', stream);
 	}
 }
+
+struct wrap_collect {
+	char **lines;
+	size_t n;
+};
+
+static void wrap_collect_line(struct ctx *c, const struct run *r, size_t a, size_t b, void *arg)
+{
+	(void)c;
+	struct wrap_collect *wc = arg;
+	struct wb_buf line = {0};
+	for (size_t i = a; i < b; i++)
+		wb_buf_append(&line, r->text.data + r->g[i].off, r->g[i].len);
+	while (line.len && line.data[line.len - 1] == ' ')
+		line.data[--line.len] = '\0';
+	wc->lines = wb_xrealloc(wc->lines, (wc->n + 1) * sizeof *wc->lines);
+	wc->lines[wc->n++] = wb_buf_steal(&line);
+}
+
+size_t layout_wrap(const char *text, int width, char ***lines)
+{
+	struct run r = {0};
+	run_add(&r, text, strlen(text), 0, 0);
+	struct wrap_collect wc = {0};
+	wrap(NULL, &r, 0, r.n, width < 2 ? 2 : width, 0, wrap_collect_line, &wc);
+	run_free(&r);
+	*lines = wc.lines;
+	return wc.n;
+}
+
+void layout_wrap_free(char **lines, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+}

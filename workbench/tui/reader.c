@@ -84,6 +84,7 @@ struct reader {
 	size_t cur_hit;	 /* index of the current match */
 	int furthest;	 /* furthest point read, per mille */
 	time_t saved_at; /* last save, to save at most once a second */
+	int readonly;	 /* a source view: no place is saved, no L */
 };
 
 static int text_width(void)
@@ -114,7 +115,7 @@ static int percent_at(const struct reader *r, size_t top)
 
 static void save_place(struct tui *t, struct reader *r)
 {
-	if (!r->lay->nlines)
+	if (!r->lay->nlines || r->readonly)
 		return;
 	const struct lay_line *l = &r->lay->lines[r->top];
 	int now = percent_at(r, r->top);
@@ -366,12 +367,16 @@ static void reader_key(struct tui *t, void *self, int action, wint_t ch, int is_
 		if (r->query[0])
 			goto_hit(t, r);
 		break;
-	case R_LANG: switch_lang(t, r); break;
+	case R_LANG:
+		if (!r->readonly)
+			switch_lang(t, r);
+		break;
 	case R_LAB: {
 		for (long i = 0; i < rows && (size_t)(top + i) < r->lay->nlines; i++) {
 			const struct lay_line *l = &r->lay->lines[top + i];
 			if (l->kind == LK_LAB && l->lab_id) {
-				if (!labcat_runnable(l->lab_id))
+				if (!labcat_runnable(l->lab_id) ||
+				    lab_screen_open(t, l->lab_id, r->chapter) != 0)
 					tui_flash(t, i18n(t->app->lang, M_LAB_NOT_BUILT),
 						  l->lab_id);
 				return;
@@ -418,6 +423,72 @@ static void reader_free(void *self)
 	free(r);
 }
 
+static struct screen reader_screen(struct reader *r)
+{
+	return (struct screen){
+		.name = "reader",
+		.self = r,
+		.draw = reader_draw,
+		.key = reader_key,
+		.resize = reader_resize,
+		.leave = reader_leave,
+		.free = reader_free,
+		.keys = reader_keys,
+		.nkeys = WB_ARRAY_LEN(reader_keys),
+	};
+}
+
+int reader_open_source(struct tui *t, const char *path, const char *func)
+{
+	char *text;
+	size_t len;
+	int rc = wb_read_file(path, &text, &len);
+	if (rc)
+		return rc;
+	/* Show the file as one fenced block, with a fence longer than any
+	 * run inside it. */
+	const char *slash = strrchr(path, '/');
+	struct wb_buf md = {0};
+	wb_buf_printf(&md, "# %s\n\n~~~~~~~~~~~~ c\n", slash ? slash + 1 : path);
+	wb_buf_append(&md, text, len);
+	wb_buf_puts(&md, "\n~~~~~~~~~~~~\n");
+	free(text);
+	struct reader *r = wb_xcalloc(1, sizeof *r);
+	r->chapter = wb_xstrdup(path);
+	r->readonly = 1;
+	snprintf(r->lang, sizeof r->lang, "%s", t->app->lang);
+	rc = lesson_parse("source", t->app->lang, md.data, md.len, &r->lesson);
+	wb_buf_free(&md);
+	if (rc) {
+		reader_free(r);
+		return rc;
+	}
+	r->lay = layout_build(r->lesson, text_width());
+	/* The definition: a code line that starts in column 0 of the file,
+	 * names func followed by "(" and is not a declaration. */
+	if (func && *func) {
+		size_t flen = strlen(func);
+		for (size_t i = 0; i < r->lay->nlines; i++) {
+			const struct lay_line *l = &r->lay->lines[i];
+			const char *s = l->text;
+			const char *hit = strstr(s, func);
+			if (l->kind != LK_CODE || !hit || hit[flen] != '(' || strchr(s, ';'))
+				continue;
+			/* Code is indented by two when it fits: skip that. */
+			if (!strncmp(s, "  ", 2))
+				s += 2;
+			if (s[0] == ' ' || s[0] == '\t' || s[0] == '*')
+				continue;
+			r->top = i > 1 ? i - 1 : 0;
+			break;
+		}
+		if (r->top > max_top(r))
+			r->top = max_top(r);
+	}
+	tui_push(t, reader_screen(r));
+	return 0;
+}
+
 int reader_open(struct tui *t, const char *chapter, const char *lang)
 {
 	struct reader *r = wb_xcalloc(1, sizeof *r);
@@ -429,16 +500,6 @@ int reader_open(struct tui *t, const char *chapter, const char *lang)
 	}
 	r->lay = layout_build(r->lesson, text_width());
 	restore_place(t, r);
-	tui_push(t, (struct screen){
-			    .name = "reader",
-			    .self = r,
-			    .draw = reader_draw,
-			    .key = reader_key,
-			    .resize = reader_resize,
-			    .leave = reader_leave,
-			    .free = reader_free,
-			    .keys = reader_keys,
-			    .nkeys = WB_ARRAY_LEN(reader_keys),
-		    });
+	tui_push(t, reader_screen(r));
 	return 0;
 }

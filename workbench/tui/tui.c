@@ -85,9 +85,15 @@ int tui_main(struct app *app)
 	}
 	tui_push(&t, home_screen(&t));
 	/* A timeout lets the loop notice a signal while waiting for a key. */
-	timeout(250);
 	while (!t.quit && !stop_requested && t.depth > 0) {
 		struct screen *s = &t.stack[t.depth - 1];
+		int wait_ms = 250;
+		if (s->tick) {
+			int want = s->tick(&t, s->self);
+			if (want > 0)
+				wait_ms = want;
+		}
+		timeout(wait_ms);
 		if (!term_too_small(&t)) {
 			s->draw(&t, s->self);
 			if (t.help_open)

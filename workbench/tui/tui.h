@@ -36,6 +36,10 @@ struct screen {
 	void (*resize)(struct tui *t, void *self); /* terminal size changed */
 	void (*leave)(struct tui *t, void *self);  /* popped or program exits */
 	void (*free)(void *self);
+	/* Optional: called once per loop iteration before draw, for screens
+	 * that follow a child process.  Returns the wait in ms it wants for
+	 * the next key (0: default). */
+	int (*tick)(struct tui *t, void *self);
 	const struct keybind *keys; /* bindings, for dispatch and help */
 	size_t nkeys;
 };
@@ -74,6 +78,11 @@ int term_prompt(struct tui *t, const char *prompt, char *buf, size_t len);
 struct screen home_screen(struct tui *t);
 /* Opens the reader on chapter id in lang; returns 0 or a WB_E code. */
 int reader_open(struct tui *t, const char *chapter, const char *lang);
+/* Opens a read-only view of a source file, scrolled to the definition of
+ * func when given.  Nothing is saved.  Returns 0 or a WB_E code. */
+int reader_open_source(struct tui *t, const char *path, const char *func);
+/* Runs a lab in place (a child `workbench lab run ID --json`). */
+int lab_screen_open(struct tui *t, const char *lab_id, const char *chapter);
 void help_draw(struct tui *t, const struct screen *s);
 
 #define TUI_MIN_COLS 40

@@ -1,0 +1,448 @@
+/*
+ * lab.c - a lab run in place: the screen starts `workbench lab run ID
+ * --json` as a child in its own process group, reads its JSON lines as
+ * they come and shows steps, checks (✔/✘ with expected and observed),
+ * evidence and the verdict.  Esc cancels by signalling the child's group;
+ * the child's supervisor then kills every process the lab started.
+ *
+ * The lab never runs inside the TUI process: a crash or a hang of a lab
+ * cannot take the workbench with it.  This file parses no lab logic; it
+ * only reads the event stream that the CLI also prints.
+ */
+#define _GNU_SOURCE /* pipe2 */
+#include "tui/tui.h"
+#include "app.h"
+#include "core/i18n.h"
+#include "core/labcat.h"
+#include "core/layout.h"
+#include "core/store.h"
+#include "core/utf8.h"
+#include "core/wb.h"
+#include "lab.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { L_DOWN, L_UP, L_CANCEL, L_BACK, L_RERUN, L_SOURCE, L_TOP, L_BOTTOM };
+
+static const struct keybind lab_keys[] = {
+	{'j', 0, "j", L_DOWN, "scroll down", "向下滚动"},
+	{KEY_DOWN, 1, "↓", L_DOWN, "scroll down", "向下滚动"},
+	{'k', 0, "k", L_UP, "scroll up", "向上滚动"},
+	{KEY_UP, 1, "↑", L_UP, "scroll up", "向上滚动"},
+	{'g', 0, "g", L_TOP, "first event", "第一条事件"},
+	{'G', 0, "G", L_BOTTOM, "last event", "最后一条事件"},
+	{27, 0, "Esc", L_CANCEL, "cancel the running lab", "取消正在运行的实验"},
+	{'r', 0, "r", L_RERUN, "run it again", "再运行一次"},
+	{'s', 0, "s", L_SOURCE, "read the recipe source it exercises", "阅读它所用的配方源码"},
+	{'q', 0, "q", L_BACK, "back to the lesson (cancels a run)", "返回课文（会取消运行）"},
+	{KEY_LEFT, 1, "←", L_BACK, "back to the lesson (cancels a run)", "返回课文（会取消运行）"},
+};
+
+struct event {
+	char kind;	/* 's' step, 'c' check, 'e' evidence, '!' error, 'v' verdict, 'l' log */
+	int ok;		/* checks and verdict */
+	char *text;	/* step text, check name, evidence key, message */
+	char *expected; /* checks */
+	char *observed; /* checks; evidence value */
+};
+
+struct labscr {
+	const struct lab *lab; /* descriptor (this build has it) */
+	char *chapter;	       /* chapter the card was opened from */
+	pid_t pid;	       /* running child, 0 when none */
+	int fd;		       /* read end of the child's output, -1 when closed */
+	struct wb_buf partial; /* bytes of an unfinished line */
+	struct event *ev;
+	size_t nev;
+	int top;	       /* first display line */
+	int follow;	       /* keep the end in view while running */
+	int finished;	       /* verdict seen or child gone */
+	int cancelled;	       /* Esc pressed */
+	int passed;	       /* verdict */
+	long ms;	       /* verdict's elapsed time */
+	struct timespec start; /* for the live elapsed time */
+	int exit_code;	       /* child's exit status */
+};
+
+static void add_event(struct labscr *l, struct event e)
+{
+	l->ev = wb_xrealloc(l->ev, (l->nev + 1) * sizeof *l->ev);
+	l->ev[l->nev++] = e;
+}
+
+static char *jstr(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return wb_xstrdup(s ? s : "");
+}
+
+static void parse_line(struct labscr *l, const char *line)
+{
+	json_error_t err;
+	json_t *o = json_loads(line, 0, &err);
+	const char *t = o ? json_string_value(json_object_get(o, "t")) : NULL;
+	struct event e = {0};
+	if (!t) {
+		if (*line)
+			add_event(l, (struct event){'l', 0, wb_xstrdup(line), NULL, NULL});
+		json_decref(o);
+		return;
+	}
+	if (!strcmp(t, "step")) {
+		e.kind = 's';
+		e.text = jstr(o, "text");
+	} else if (!strcmp(t, "check")) {
+		e.kind = 'c';
+		e.ok = json_is_true(json_object_get(o, "ok"));
+		e.text = jstr(o, "name");
+		e.expected = jstr(o, "expected");
+		e.observed = jstr(o, "observed");
+	} else if (!strcmp(t, "evidence")) {
+		e.kind = 'e';
+		e.text = jstr(o, "key");
+		e.observed = jstr(o, "value");
+	} else if (!strcmp(t, "verdict")) {
+		e.kind = 'v';
+		e.ok = json_is_true(json_object_get(o, "pass"));
+		l->passed = e.ok;
+		l->ms = (long)json_integer_value(json_object_get(o, "ms"));
+		l->finished = 1;
+		e.text = wb_xstrdup("");
+	} else {
+		e.kind = '!';
+		e.text = jstr(o, "text");
+	}
+	add_event(l, e);
+	json_decref(o);
+}
+
+static void free_events(struct labscr *l)
+{
+	for (size_t i = 0; i < l->nev; i++) {
+		free(l->ev[i].text);
+		free(l->ev[i].expected);
+		free(l->ev[i].observed);
+	}
+	free(l->ev);
+	l->ev = NULL;
+	l->nev = 0;
+}
+
+static int start_child(struct tui *t, struct labscr *l)
+{
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return WB_EIO;
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return WB_EIO;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(2);
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		int in = open("/dev/null", O_RDONLY);
+		if (in >= 0)
+			dup2(in, 0);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		char *argv[] = {"workbench", "--db", t->app->db_path,
+				"lab",	     "run",  (char *)l->lab->id,
+				"--json",    NULL};
+		execv("/proc/self/exe", argv);
+		_exit(2);
+	}
+	setpgid(pid, pid);
+	close(fds[1]);
+	fcntl(fds[0], F_SETFL, O_NONBLOCK);
+	l->pid = pid;
+	l->fd = fds[0];
+	l->finished = l->cancelled = l->passed = 0;
+	l->follow = 1;
+	l->top = 0;
+	l->ms = 0;
+	wb_buf_free(&l->partial);
+	free_events(l);
+	clock_gettime(CLOCK_MONOTONIC, &l->start);
+	return 0;
+}
+
+static void reap(struct labscr *l, int block)
+{
+	if (!l->pid)
+		return;
+	int status;
+	pid_t r = waitpid(l->pid, &status, block ? 0 : WNOHANG);
+	if (r == l->pid || (r < 0 && errno == ECHILD)) {
+		l->exit_code = r == l->pid && WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+		l->pid = 0;
+		if (!l->finished) {
+			l->finished = 1;
+			l->passed = 0;
+		}
+	}
+}
+
+static void cancel(struct labscr *l)
+{
+	if (!l->pid)
+		return;
+	l->cancelled = 1;
+	kill(-l->pid, SIGTERM);
+	/* The supervisor cleans up and exits at once; give it a moment, then
+	 * make sure nothing of the group is left. */
+	struct timespec tick = {0, 20 * 1000 * 1000};
+	for (int i = 0; i < 150 && l->pid; i++) {
+		reap(l, 0);
+		if (l->pid)
+			nanosleep(&tick, NULL);
+	}
+	if (l->pid) {
+		kill(-l->pid, SIGKILL);
+		reap(l, 1);
+	}
+	if (l->fd >= 0) {
+		close(l->fd);
+		l->fd = -1;
+	}
+}
+
+static int lab_tick(struct tui *t, void *self)
+{
+	(void)t;
+	struct labscr *l = self;
+	if (l->fd >= 0) {
+		char buf[4096];
+		for (;;) {
+			ssize_t n = read(l->fd, buf, sizeof buf);
+			if (n > 0) {
+				wb_buf_append(&l->partial, buf, (size_t)n);
+				continue;
+			}
+			if (n == 0) {
+				close(l->fd);
+				l->fd = -1;
+			}
+			break;
+		}
+		char *start = l->partial.data;
+		char *nl;
+		while (start && (nl = strchr(start, '\n'))) {
+			*nl = '\0';
+			parse_line(l, start);
+			start = nl + 1;
+		}
+		if (start) {
+			char *rest = wb_xstrdup(start);
+			wb_buf_free(&l->partial);
+			wb_buf_puts(&l->partial, rest);
+			free(rest);
+		}
+	}
+	reap(l, 0);
+	return l->pid ? 50 : 0;
+}
+
+/* One event as display lines (wrapped to width); returns lines added. */
+static size_t event_lines(const struct event *e, int width, const char *lang, char ***out)
+{
+	int zh = !strcmp(lang, "zh");
+	char *text;
+	switch (e->kind) {
+	case 's': text = wb_xasprintf("• %s", e->text); break;
+	case 'c':
+		text = wb_xasprintf("%s %s\n    %s%s\n    %s%s", e->ok ? "✔" : "✘", e->text,
+				    zh ? "预期：" : "expected: ", e->expected,
+				    zh ? "实际：" : "observed: ", e->observed);
+		break;
+	case 'e': text = wb_xasprintf("  · %s = %s", e->text, e->observed); break;
+	case 'v': text = wb_xstrdup(""); break;
+	case 'l': text = wb_xasprintf("  %s", e->text); break;
+	default: text = wb_xasprintf("! %s", e->text); break;
+	}
+	size_t n = layout_wrap(text, width, out);
+	free(text);
+	return n;
+}
+
+static int event_attr(const struct event *e)
+{
+	switch (e->kind) {
+	case 'c': return e->ok ? A_NORMAL : A_BOLD;
+	case 'e': return A_DIM;
+	case '!': return A_BOLD;
+	case 'l': return A_DIM;
+	default: return 0;
+	}
+}
+
+static void lab_draw(struct tui *t, void *self)
+{
+	struct labscr *l = self;
+	const char *lang = t->app->lang;
+	int zh = !strcmp(lang, "zh");
+	erase();
+	char *title = wb_xasprintf("%s %s — %s", zh ? "实验" : "Lab", l->lab->id, l->lab->title);
+	term_text(0, 1, title, COLS - 2, term_attr_heading());
+	free(title);
+
+	/* Lay out every event; small enough to redo each frame. */
+	int width = COLS - 2;
+	char **all = NULL;
+	int *attrs = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < l->nev; i++) {
+		char **lines;
+		size_t k = event_lines(&l->ev[i], width, lang, &lines);
+		all = wb_xrealloc(all, (n + k) * sizeof *all);
+		attrs = wb_xrealloc(attrs, (n + k) * sizeof *attrs);
+		for (size_t j = 0; j < k; j++) {
+			all[n + j] = lines[j];
+			attrs[n + j] = event_attr(&l->ev[i]);
+		}
+		free(lines);
+		n += k;
+	}
+	int rows = LINES - 3;
+	int maxtop = (int)n > rows ? (int)n - rows : 0;
+	if (l->follow || l->top > maxtop)
+		l->top = maxtop;
+	for (int i = 0; i < rows && l->top + i < (int)n; i++)
+		term_text(2 + i, 1, all[l->top + i], width, attrs[l->top + i]);
+	layout_wrap_free(all, n);
+	free(attrs);
+
+	char left[256], right[64];
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	long ms = l->finished && l->ms ? l->ms
+				       : (now.tv_sec - l->start.tv_sec) * 1000 +
+						 (now.tv_nsec - l->start.tv_nsec) / 1000000;
+	int checks = 0, failed = 0;
+	for (size_t i = 0; i < l->nev; i++)
+		if (l->ev[i].kind == 'c') {
+			checks++;
+			failed += !l->ev[i].ok;
+		}
+	const char *state;
+	if (l->pid && !l->finished)
+		state = zh ? "运行中… Esc 取消" : "running… Esc cancels";
+	else if (l->cancelled)
+		state = zh ? "已取消" : "cancelled";
+	else if (l->passed)
+		state = zh ? "通过 ✔" : "PASS ✔";
+	else if (l->exit_code == LAB_EXIT_CANNOT)
+		state = zh ? "无法运行" : "could not run";
+	else
+		state = zh ? "未通过 ✘" : "FAIL ✘";
+	snprintf(left, sizeof left, "%s  %d/%d %s", state, checks - failed, checks,
+		 zh ? "项检查成立" : "checks held");
+	snprintf(right, sizeof right, "%.1f s  ? %s", ms / 1000.0, zh ? "帮助" : "help");
+	term_status(t, left, right);
+}
+
+static void lab_key(struct tui *t, void *self, int action, wint_t ch, int is_code)
+{
+	(void)ch;
+	(void)is_code;
+	struct labscr *l = self;
+	switch (action) {
+	case L_DOWN:
+		l->top++;
+		l->follow = 0;
+		break;
+	case L_UP:
+		if (l->top > 0)
+			l->top--;
+		l->follow = 0;
+		break;
+	case L_TOP:
+		l->top = 0;
+		l->follow = 0;
+		break;
+	case L_BOTTOM: l->follow = 1; break;
+	case L_CANCEL: cancel(l); break;
+	case L_RERUN:
+		cancel(l);
+		if (start_child(t, l) != 0)
+			tui_flash(t, "cannot start the lab: %s", strerror(errno));
+		break;
+	case L_SOURCE:
+		if (l->lab->recipe_file) {
+			char *path = wb_xasprintf("%s/%s", t->app->content, l->lab->recipe_file);
+			if (reader_open_source(t, path, l->lab->recipe_func) != 0)
+				tui_flash(t, "%s: %s", path, wb_strerror(WB_ENOENT));
+			free(path);
+		} else {
+			tui_flash(t, "%s",
+				  !strcmp(t->app->lang, "zh") ? "这个实验没有单独的配方源码"
+							      : "This lab has no separate recipe");
+		}
+		break;
+	case L_BACK:
+		cancel(l);
+		tui_pop(t);
+		break;
+	}
+}
+
+static void lab_leave(struct tui *t, void *self)
+{
+	(void)t;
+	cancel(self);
+}
+
+static void lab_free(void *self)
+{
+	struct labscr *l = self;
+	cancel(l);
+	free_events(l);
+	wb_buf_free(&l->partial);
+	free(l->chapter);
+	free(l);
+}
+
+int lab_screen_open(struct tui *t, const char *lab_id, const char *chapter)
+{
+	const struct lab *lab = lab_find(lab_id);
+	if (!lab)
+		return WB_ENOENT;
+	struct labscr *l = wb_xcalloc(1, sizeof *l);
+	l->lab = lab;
+	l->fd = -1;
+	l->chapter = wb_xstrdup(chapter ? chapter : "");
+	if (start_child(t, l) != 0) {
+		lab_free(l);
+		return WB_EIO;
+	}
+	tui_push(t, (struct screen){
+			    .name = "lab",
+			    .self = l,
+			    .draw = lab_draw,
+			    .key = lab_key,
+			    .tick = lab_tick,
+			    .leave = lab_leave,
+			    .free = lab_free,
+			    .keys = lab_keys,
+			    .nkeys = WB_ARRAY_LEN(lab_keys),
+		    });
+	return 0;
+}
