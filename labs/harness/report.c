@@ -16,6 +16,7 @@
 struct report {
 	FILE *out;	       /* borrowed stream */
 	int json;	       /* JSON lines instead of text */
+	FILE *tee;	       /* borrowed: a JSON copy of every event, or NULL */
 	int checks;	       /* checks made */
 	int failed;	       /* checks that did not hold */
 	int cannot;	       /* the environment prevented the run */
@@ -38,15 +39,30 @@ void report_free(struct report *r)
 	free(r);
 }
 
-static void emit_json(struct report *r, json_t *obj)
+void report_tee(struct report *r, FILE *tee)
+{
+	r->tee = tee;
+}
+
+static void write_json(FILE *f, json_t *obj)
 {
 	char *s = json_dumps(obj, JSON_COMPACT | JSON_ENSURE_ASCII);
 	if (s) {
-		fprintf(r->out, "%s\n", s);
+		fprintf(f, "%s\n", s);
 		free(s);
 	}
+	fflush(f);
+}
+
+/* Writes obj to the tee, and to the main stream when it is JSON; then
+ * drops the reference. */
+static void emit_json(struct report *r, json_t *obj)
+{
+	if (r->json)
+		write_json(r->out, obj);
+	if (r->tee)
+		write_json(r->tee, obj);
 	json_decref(obj);
-	fflush(r->out);
 }
 
 static char *vfmt(const char *fmt, va_list ap)
@@ -71,9 +87,8 @@ void report_step(struct report *r, const char *fmt, ...)
 	va_end(ap);
 	if (!s)
 		return;
-	if (r->json) {
-		emit_json(r, json_pack("{s:s, s:s}", "t", "step", "text", s));
-	} else {
+	emit_json(r, json_pack("{s:s, s:s}", "t", "step", "text", s));
+	if (!r->json) {
 		fprintf(r->out, "  • %s\n", s);
 		fflush(r->out);
 	}
@@ -90,10 +105,9 @@ int report_check(struct report *r, const char *name, int ok, const char *expecte
 		expected = "";
 	if (!observed)
 		observed = "";
-	if (r->json) {
-		emit_json(r, json_pack("{s:s, s:s, s:b, s:s, s:s}", "t", "check", "name", name,
-				       "ok", ok, "expected", expected, "observed", observed));
-	} else {
+	emit_json(r, json_pack("{s:s, s:s, s:b, s:s, s:s}", "t", "check", "name", name, "ok", ok,
+			       "expected", expected, "observed", observed));
+	if (!r->json) {
 		fprintf(r->out, "  %s %s\n      expected: %s\n      observed: %s\n", ok ? "✔" : "✘",
 			name, expected, observed);
 		fflush(r->out);
@@ -121,9 +135,8 @@ void report_evidence(struct report *r, const char *key, const char *fmt, ...)
 	va_end(ap);
 	if (!s)
 		return;
-	if (r->json) {
-		emit_json(r, json_pack("{s:s, s:s, s:s}", "t", "evidence", "key", key, "value", s));
-	} else {
+	emit_json(r, json_pack("{s:s, s:s, s:s}", "t", "evidence", "key", key, "value", s));
+	if (!r->json) {
 		fprintf(r->out, "    · %s = %s\n", key, s);
 		fflush(r->out);
 	}
@@ -139,9 +152,8 @@ void report_cannot(struct report *r, const char *fmt, ...)
 	if (!s)
 		return;
 	r->cannot = 1;
-	if (r->json) {
-		emit_json(r, json_pack("{s:s, s:s}", "t", "error", "text", s));
-	} else {
+	emit_json(r, json_pack("{s:s, s:s}", "t", "error", "text", s));
+	if (!r->json) {
 		fprintf(r->out, "  ! %s\n", s);
 		fflush(r->out);
 	}
@@ -163,14 +175,15 @@ int report_finish(struct report *r, int run_rc)
 		verdict = LAB_EXIT_FAIL; /* a lab that checked nothing proved nothing */
 	else
 		verdict = LAB_EXIT_PASS;
-	if (r->json) {
+	{
 		json_t *o = json_pack("{s:s, s:b, s:I, s:i, s:i}", "t", "verdict", "pass",
 				      verdict == LAB_EXIT_PASS, "ms", (json_int_t)ms, "checks",
 				      r->checks, "failed", r->failed);
 		if (verdict == LAB_EXIT_CANNOT)
 			json_object_set_new(o, "cannot", json_true());
 		emit_json(r, o);
-	} else {
+	}
+	if (!r->json) {
 		fprintf(r->out, "%s: %d check%s, %d failed (%ld ms)\n",
 			verdict == LAB_EXIT_PASS   ? "PASS"
 			: verdict == LAB_EXIT_FAIL ? "FAIL"

@@ -17,6 +17,10 @@ struct report;
 struct report *report_new(FILE *out, int json);
 void report_free(struct report *r);
 
+/* Also writes every event as a JSON line to tee (borrowed), whatever the
+ * main format; the supervisor reads it back to store the run. */
+void report_tee(struct report *r, FILE *tee);
+
 /* A step of the narrative. */
 void report_step(struct report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

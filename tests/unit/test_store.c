@@ -175,6 +175,26 @@ static void test_position_across_reopen(void **state)
 	store_close(s);
 }
 
+static void test_lab_runs(void **state)
+{
+	(void)state;
+	const char *p = path_of("labs.db");
+	char err[512];
+	struct store *s;
+	assert_int_equal(store_open(p, &s, err, sizeof err), 0);
+	assert_int_equal(store_lab_passed(s, "zk-cas"), 0);
+	assert_int_equal(store_add_lab_run(s, "zk-cas", 1, 900, "[]"), 0);
+	assert_int_equal(store_lab_passed(s, "zk-cas"), 0);
+	assert_int_equal(store_add_lab_run(s, "zk-cas", 0, 812, "[{\"t\":\"verdict\"}]"), 0);
+	assert_int_equal(store_lab_passed(s, "zk-cas"), 1);
+	assert_int_equal(store_lab_passed(s, "zk-cas'--"), 0);
+	store_close(s);
+	/* Runs survive a reopen. */
+	assert_int_equal(store_open(p, &s, err, sizeof err), 0);
+	assert_int_equal(store_lab_passed(s, "zk-cas"), 1);
+	store_close(s);
+}
+
 static void test_default_path(void **state)
 {
 	(void)state;
@@ -205,6 +225,7 @@ int main(void)
 		cmocka_unit_test(test_newer_refused_untouched),
 		cmocka_unit_test(test_not_a_database),
 		cmocka_unit_test(test_position_across_reopen),
+		cmocka_unit_test(test_lab_runs),
 		cmocka_unit_test(test_default_path),
 	};
 	return cmocka_run_group_tests_name("store", tests, setup, teardown);

@@ -9,6 +9,7 @@
  * so server logs stay available as evidence.
  */
 #include "app.h"
+#include "core/store.h"
 #include "core/wb.h"
 #include "harness/proc.h"
 #include "harness/report.h"
@@ -81,6 +82,11 @@ static int worker(const struct lab *lab, const char *run_dir, const char *zk, in
 	struct report *r = report_new(stdout, json);
 	if (!r)
 		return LAB_EXIT_CANNOT;
+	char *events = wb_xasprintf("%s/events.jsonl", run_dir);
+	FILE *tee = fopen(events, "w");
+	free(events);
+	if (tee)
+		report_tee(r, tee);
 	if (!json)
 		printf("%s: %s\n", lab->id, lab->title);
 	struct lab_ctx ctx = {
@@ -93,11 +99,51 @@ static int worker(const struct lab *lab, const char *run_dir, const char *zk, in
 	int rc = lab->run(&ctx);
 	int verdict = report_finish(r, rc);
 	report_free(r);
+	if (tee)
+		fclose(tee);
 	fflush(stdout);
 	return verdict;
 }
 
-static int lab_run(int argc, char **argv)
+/* Stores the run (verdict, time, every event as evidence) in the
+ * progress database.  A database that cannot be opened is reported and
+ * does not change the lab's exit code. */
+static void record_run(struct app *app, const char *id, const char *run_dir, int verdict)
+{
+	char *path = wb_xasprintf("%s/events.jsonl", run_dir);
+	char *text = NULL;
+	size_t len = 0;
+	json_t *all = json_array();
+	long ms = 0;
+	if (wb_read_file(path, &text, &len) == 0) {
+		for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+			json_t *o = json_loads(line, 0, NULL);
+			if (!o)
+				continue;
+			const char *t = json_string_value(json_object_get(o, "t"));
+			if (t && !strcmp(t, "verdict"))
+				ms = (long)json_integer_value(json_object_get(o, "ms"));
+			json_array_append_new(all, o);
+		}
+	}
+	free(text);
+	free(path);
+	char *evidence = json_dumps(all, JSON_COMPACT);
+	json_decref(all);
+	char err[512];
+	struct store *s;
+	if (store_open(app->db_path, &s, err, sizeof err) == 0) {
+		if (store_add_lab_run(s, id, verdict, ms, evidence) != 0)
+			fprintf(stderr, "workbench: could not record the run: %s\n",
+				store_errmsg(s));
+		store_close(s);
+	} else {
+		fprintf(stderr, "workbench: run not recorded: %s\n", err);
+	}
+	free(evidence);
+}
+
+static int lab_run(struct app *app, int argc, char **argv)
 {
 	const char *id = NULL, *zk = NULL;
 	int json = 0;
@@ -196,6 +242,8 @@ static int lab_run(int argc, char **argv)
 			printf("FAIL: the lab worker died of signal %d\n", sig);
 		verdict = LAB_EXIT_FAIL;
 	}
+	if (!got_signal)
+		record_run(app, id, run_dir, verdict);
 	if (verdict == LAB_EXIT_PASS)
 		rundir_remove(run_dir);
 	else
@@ -206,11 +254,10 @@ static int lab_run(int argc, char **argv)
 
 int cli_lab(struct app *app, int argc, char **argv)
 {
-	(void)app;
 	if (argc >= 1 && !strcmp(argv[0], "list"))
 		return lab_list(argc - 1, argv + 1);
 	if (argc >= 1 && !strcmp(argv[0], "run"))
-		return lab_run(argc - 1, argv + 1);
+		return lab_run(app, argc - 1, argv + 1);
 	fprintf(stderr, "usage: workbench lab list [--json]\n"
 			"       workbench lab run ID [--json] [--zk HOST:PORT,...]\n");
 	return EXIT_USAGE;

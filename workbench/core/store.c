@@ -34,6 +34,17 @@ static const char *migrations[] = {
 	"  updated_at INTEGER NOT NULL,"
 	"  PRIMARY KEY (chapter, lang)"
 	");",
+	/* 1 -> 2: lab runs, one row per finished run */
+	"CREATE TABLE lab_runs ("
+	"  id INTEGER PRIMARY KEY,"
+	"  lab TEXT NOT NULL,"
+	"  passed INTEGER NOT NULL,"
+	"  verdict INTEGER NOT NULL,"
+	"  ms INTEGER NOT NULL,"
+	"  evidence TEXT NOT NULL DEFAULT '[]',"
+	"  finished_at INTEGER NOT NULL"
+	");"
+	"CREATE INDEX lab_runs_lab ON lab_runs (lab, passed);",
 };
 
 char *store_default_path(const char *explicit_path)
@@ -236,4 +247,46 @@ int store_set_position(struct store *s, const char *chapter, const char *lang,
 		return map_rc(rc);
 	}
 	return exec(s->db, "COMMIT") ? map_rc(sqlite3_errcode(s->db)) : 0;
+}
+
+int store_add_lab_run(struct store *s, const char *lab, int verdict, long ms,
+		      const char *evidence_json)
+{
+	if (exec(s->db, "BEGIN IMMEDIATE"))
+		return map_rc(sqlite3_errcode(s->db));
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db,
+				    "INSERT INTO lab_runs (lab, passed, verdict, ms, evidence, "
+				    "finished_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+				    -1, &st, NULL);
+	if (rc != SQLITE_OK) {
+		exec(s->db, "ROLLBACK");
+		return map_rc(rc);
+	}
+	sqlite3_bind_text(st, 1, lab, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, verdict == 0);
+	sqlite3_bind_int(st, 3, verdict);
+	sqlite3_bind_int64(st, 4, ms);
+	sqlite3_bind_text(st, 5, evidence_json ? evidence_json : "[]", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)time(NULL));
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		exec(s->db, "ROLLBACK");
+		return map_rc(rc);
+	}
+	return exec(s->db, "COMMIT") ? map_rc(sqlite3_errcode(s->db)) : 0;
+}
+
+int store_lab_passed(struct store *s, const char *lab)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT 1 FROM lab_runs WHERE lab = ?1 AND passed = 1 LIMIT 1", -1,
+			       &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, lab, -1, SQLITE_STATIC);
+	int yes = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return yes;
 }

@@ -15,7 +15,7 @@
 struct store;
 
 /* The schema version this build writes. */
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 /* Default path: $WORKBENCH_DB, else $XDG_DATA_HOME/workbench/progress.db,
  * else ~/.local/share/workbench/progress.db.  explicit (--db) wins.
@@ -46,6 +46,14 @@ int store_get_position(struct store *s, const char *chapter, const char *lang,
 /* Saves the place; the furthest point only ever grows.  0 or WB_EIO. */
 int store_set_position(struct store *s, const char *chapter, const char *lang,
 		       const struct store_position *pos);
+
+/* Records a finished lab run: verdict is the `lab run` exit code (0 pass,
+ * 1 fail, 2 could not run), evidence a JSON array (copied).  0 or WB_E*. */
+int store_add_lab_run(struct store *s, const char *lab, int verdict, long ms,
+		      const char *evidence_json);
+
+/* 1 when lab has at least one passing run, else 0. */
+int store_lab_passed(struct store *s, const char *lab);
 
 /* The last error message from SQLite, for reports. */
 const char *store_errmsg(const struct store *s);
