@@ -25,6 +25,7 @@ static const char *const strings[M_COUNT][2] = {
 	[M_LAB_NOT_BUILT] = {"Lab %s is not in this build yet", "本版本尚未包含实验 %s"},
 	[M_READER_HINT] = {"? help", "? 帮助"},
 	[M_NO_SECTIONS] = {"This chapter has no sections", "这一章没有小节"},
+	[M_LABS] = {"labs", "实验"},
 	[M_LOAD_FAILED] = {"Cannot open %s: %s", "无法打开 %s：%s"},
 };
 

@@ -24,6 +24,7 @@ enum msg {
 	M_READER_HINT,
 	M_NO_SECTIONS,
 	M_LOAD_FAILED,
+	M_LABS,
 	M_COUNT
 };
 

@@ -6,6 +6,7 @@
 #include "app.h"
 #include "core/content.h"
 #include "core/i18n.h"
+#include "core/labcat.h"
 #include "core/store.h"
 #include "core/utf8.h"
 #include "core/wb.h"
@@ -47,6 +48,23 @@ static void home_load(struct tui *t, struct home *h)
 		h->sel = h->chapters.n ? (int)h->chapters.n - 1 : 0;
 }
 
+/* Catalogue labs of a chapter ("01-..." matches "01" in the entry's
+ * chapter list) and how many of them have a passing run. */
+static int chapter_labs(struct tui *t, const char *chapter, int *passed)
+{
+	size_t n;
+	const struct labcat_entry *all = labcat_all(&n);
+	int total = 0;
+	*passed = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!strstr(all[i].chapters, (char[]){chapter[0], chapter[1], 0}))
+			continue;
+		total++;
+		*passed += store_lab_passed(t->store, all[i].id);
+	}
+	return total;
+}
+
 static void home_draw(struct tui *t, void *self)
 {
 	struct home *h = self;
@@ -68,8 +86,13 @@ static void home_draw(struct tui *t, void *self)
 		int pct = 0;
 		if (store_get_position(t->store, c->id, lang, &pos) == 0)
 			pct = pos.furthest_permille / 10;
-		char right[32];
-		snprintf(right, sizeof right, "%3d%% %s", pct, i18n(lang, M_READ));
+		int passed, total = chapter_labs(t, c->id, &passed);
+		char right[64];
+		if (total)
+			snprintf(right, sizeof right, "%s %d/%d  %3d%% %s", i18n(lang, M_LABS), passed,
+				 total, pct, i18n(lang, M_READ));
+		else
+			snprintf(right, sizeof right, "%3d%% %s", pct, i18n(lang, M_READ));
 		int rw = utf8_width(right, strlen(right));
 		int y = 2 + i - first;
 		int attr = i == h->sel ? term_attr_select() : 0;
