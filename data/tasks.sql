@@ -1,0 +1,69 @@
+-- tasks.sql - the durable task table of chapter 01 ("The task table: due,
+-- state, claim, lease, attempt") and the clock it is judged by.
+--
+-- labs/recipes/tasktable.c applies this file once to a fresh database,
+-- inside one BEGIN IMMEDIATE transaction, when PRAGMA user_version is 0.
+-- It deliberately holds no data and no statements the recipe runs: the
+-- conditional UPDATEs live in the recipe, next to the rules they enforce.
+--
+-- Invariants the schema itself enforces (the recipe enforces the rest):
+-- * state is one of the five states; RUNNING always has an owner, a
+--   claim_id, a positive claim_version and a lease_until.
+-- * claim_version and attempt never go below 0; max_attempts is 1..30 and
+--   backoff_ms at most a day, so backoff_ms << (attempt - 1) fits 64 bits.
+-- * A claim_id appears on at most one row: every claim request has a fresh
+--   one, and recovery looks a claim up by it alone.
+-- * Time is an integer in milliseconds of the database's clock (db_now),
+--   never a worker's wall clock.
+
+-- The time authority.  One row.  fixed_ms NULL means the real clock; a lab
+-- sets fixed_ms to replay a trace ("the claim store's clock reads 100").
+CREATE TABLE task_clock (
+	id       INTEGER PRIMARY KEY CHECK (id = 1),
+	fixed_ms INTEGER
+) STRICT;
+INSERT INTO task_clock (id, fixed_ms) VALUES (1, NULL);
+
+-- "now" as every statement of the recipe reads it, inside the statement
+-- that uses it.  julianday('now') is fixed for the duration of one
+-- sqlite3_step(), so one statement sees one instant.
+CREATE VIEW db_now (now) AS
+SELECT COALESCE((SELECT fixed_ms FROM task_clock WHERE id = 1),
+		CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER));
+
+CREATE TABLE task (
+	task_id          TEXT PRIMARY KEY NOT NULL
+	                 CHECK (length(task_id) BETWEEN 1 AND 63),
+	due              INTEGER NOT NULL,          -- earliest claim time (db ms)
+	state            TEXT NOT NULL DEFAULT 'READY'
+	                 CHECK (state IN ('READY', 'RUNNING', 'SUCCEEDED',
+	                                  'FAILED', 'CANCELLED')),
+	owner            TEXT,                      -- current (or last) holder
+	claim_id         TEXT,                      -- that holder's claim request
+	claim_version    INTEGER NOT NULL DEFAULT 0 CHECK (claim_version >= 0),
+	lease_until      INTEGER,                   -- NULL unless RUNNING
+	claimed_at       INTEGER,                   -- db time of the last claim
+	attempt          INTEGER NOT NULL DEFAULT 0 CHECK (attempt >= 0),
+	max_attempts     INTEGER NOT NULL DEFAULT 3
+	                 CHECK (max_attempts BETWEEN 1 AND 30),
+	backoff_ms       INTEGER NOT NULL DEFAULT 1000
+	                 CHECK (backoff_ms BETWEEN 0 AND 86400000),
+	backoff_max_ms   INTEGER NOT NULL DEFAULT 60000 CHECK (backoff_max_ms >= 0),
+	cancel_requested INTEGER NOT NULL DEFAULT 0
+	                 CHECK (cancel_requested IN (0, 1)),
+	last_error       TEXT,
+	finished_at      INTEGER,                   -- db time of the terminal move
+	CHECK (state <> 'RUNNING' OR (owner IS NOT NULL AND claim_id IS NOT NULL
+	                              AND claim_version > 0
+	                              AND lease_until IS NOT NULL))
+) STRICT;
+
+-- Due scanning: "WHERE state = 'READY' AND due <= now ORDER BY due" and the
+-- oldest-due-age alarm (MIN(due)) read one index range from its start.
+CREATE INDEX task_state_due ON task (state, due);
+-- Takeover and sweeping: expired leases, oldest first.
+CREATE INDEX task_state_lease ON task (state, lease_until);
+-- Recovery of a claim whose reply was lost: by claim_id, never by owner.
+CREATE UNIQUE INDEX task_claim_id ON task (claim_id) WHERE claim_id IS NOT NULL;
+
+PRAGMA user_version = 1;

@@ -1,0 +1,864 @@
+/*
+ * tasktable.c - the durable task table on SQLite (see tasktable.h for the
+ * contract and data/tasks.sql for the schema).
+ *
+ * Design notes
+ * - One statement decides.  Each transition is a single UPDATE whose WHERE
+ *   clause is the whole precondition (state, due, lease, version, cancel
+ *   flag, attempt budget) and whose RETURNING clause hands back what the
+ *   caller needs, so nothing is read in one statement and written in
+ *   another.  Candidate lists (tasktable_due) are only hints.
+ * - BEGIN IMMEDIATE around each write takes SQLite's write lock first, so
+ *   concurrent claimers queue on the lock (busy timeout) instead of failing
+ *   late on a lock upgrade; the transaction is also where the lost-reply
+ *   hook sits: after COMMIT returned, before the caller learns the result.
+ * - Time: every statement reads (SELECT now FROM db_now) itself.  The
+ *   health read is the one exception: it reads now once in a read
+ *   transaction and binds it to its queries so all figures share an
+ *   instant.
+ * - "Exactly one row" is checked with sqlite3_changes() as well as the
+ *   RETURNING row; task_id is the primary key, so more than one row would
+ *   mean a damaged database (WB_ECORRUPT).
+ *
+ * Invariants kept here (the schema keeps the others): claim_version only
+ * grows, by 1 per successful claim; attempt grows by 1 per claim; a task
+ * with cancel_requested is never claimed again; no UPDATE below matches a
+ * SUCCEEDED, FAILED or CANCELLED row, so terminal states stay terminal.
+ */
+#include "recipes/tasktable.h"
+#include "core/content.h"
+#include "core/wb.h"
+#include "harness/sqlitex.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+/* ---- SQL ------------------------------------------------------------- */
+
+#define NOW "(SELECT now FROM db_now)"
+
+/* The claim: the lesson's statement, with the attempt budget added. */
+#define CLAIM_SET                                                                                  \
+	"UPDATE task"                                                                              \
+	"   SET state = 'RUNNING', owner = :owner, claim_id = :claim_id,"                          \
+	"       claim_version = claim_version + 1, attempt = attempt + 1,"                         \
+	"       lease_until = c.now + :lease_ms, claimed_at = c.now"                               \
+	"  FROM db_now AS c"
+#define CLAIM_COND                                                                                 \
+	"   AND task.due <= c.now"                                                                 \
+	"   AND task.cancel_requested = 0"                                                         \
+	"   AND task.attempt < task.max_attempts"                                                  \
+	"   AND (task.state = 'READY'"                                                             \
+	"        OR (task.state = 'RUNNING' AND task.lease_until <= c.now))"
+#define CLAIM_RETURNING " RETURNING task_id, claim_version, attempt, lease_until, claimed_at"
+
+/* The current claim, as renew/complete/fail name it. */
+#define GUARD                                                                                      \
+	" WHERE task.task_id = :task_id AND task.owner = :owner"                                   \
+	"   AND task.claim_version = :version"                                                     \
+	"   AND task.state = 'RUNNING' AND task.lease_until > c.now"
+
+enum q {
+	Q_CLOCK_SET,
+	Q_NOW,
+	Q_ADD,
+	Q_ADD_OPTS,
+	Q_GET,
+	Q_DUE,
+	Q_CLAIM,
+	Q_CLAIM_NEXT,
+	Q_RECOVER,
+	Q_RENEW,
+	Q_COMPLETE,
+	Q_FAIL,
+	Q_CHECK,
+	Q_STOP_CANCELLED,
+	Q_CANCEL_READY,
+	Q_CANCEL_RUNNING,
+	Q_STATE,
+	Q_SWEEP,
+	Q_H_OLDEST_DUE,
+	Q_H_OLDEST_EXPIRED,
+	Q_H_DUE_READY,
+	Q_H_COUNTS,
+	Q__N
+};
+
+static const char *const sql_text[Q__N] = {
+	[Q_CLOCK_SET] = "UPDATE task_clock SET fixed_ms = :ms WHERE id = 1",
+	[Q_NOW] = "SELECT now FROM db_now",
+	[Q_ADD] = "INSERT INTO task (task_id, due) VALUES (:task_id, :due)",
+	/* Defaults live in the schema only: NULL keeps them. */
+	[Q_ADD_OPTS] = "UPDATE task SET max_attempts = COALESCE(:max_attempts, max_attempts),"
+		       "  backoff_ms = COALESCE(:backoff_ms, backoff_ms),"
+		       "  backoff_max_ms = COALESCE(:backoff_max_ms, backoff_max_ms)"
+		       " WHERE task_id = :task_id",
+	[Q_GET] = "SELECT task_id, state, due, owner, claim_id, claim_version, lease_until,"
+		  "       attempt, max_attempts, cancel_requested, last_error"
+		  "  FROM task WHERE task_id = :task_id",
+	[Q_DUE] = "SELECT task_id FROM task"
+		  " WHERE state = 'READY' AND due <= " NOW " ORDER BY due LIMIT :max",
+	[Q_CLAIM] = CLAIM_SET " WHERE task.task_id = :task_id" CLAIM_COND CLAIM_RETURNING,
+	/* Oldest due READY task or oldest expired lease, whichever waited
+	 * longer; each branch reads one index range from its start. */
+	[Q_CLAIM_NEXT] =
+		CLAIM_SET " WHERE task.task_id = (SELECT task_id FROM ("
+			  "   SELECT * FROM (SELECT task_id, due AS since FROM task"
+			  "                   WHERE state = 'READY' AND due <= " NOW
+			  "                     AND cancel_requested = 0 AND attempt < max_attempts"
+			  "                   ORDER BY due LIMIT 1)"
+			  "   UNION ALL"
+			  "   SELECT * FROM (SELECT task_id, lease_until AS since FROM task"
+			  "                   WHERE state = 'RUNNING' AND lease_until <= " NOW
+			  "                     AND cancel_requested = 0 AND attempt < max_attempts"
+			  "                   ORDER BY lease_until LIMIT 1))"
+			  "  ORDER BY since LIMIT 1)" CLAIM_COND CLAIM_RETURNING,
+	/* By claim_id only; owner names are not identities of a claim. */
+	[Q_RECOVER] = "SELECT task_id, owner, claim_version, attempt, lease_until, claimed_at"
+		      "  FROM task WHERE claim_id = :claim_id"
+		      "   AND (:task_id IS NULL OR task_id = :task_id)"
+		      "   AND state = 'RUNNING' AND lease_until > " NOW,
+	[Q_RENEW] = "UPDATE task SET lease_until = c.now + :lease_ms FROM db_now AS c" GUARD
+		    " RETURNING lease_until, cancel_requested",
+	[Q_COMPLETE] = "UPDATE task SET state = 'SUCCEEDED', lease_until = NULL,"
+		       "       finished_at = c.now FROM db_now AS c" GUARD " RETURNING task_id",
+	/* Old values on the right of SET: attempt is this attempt's number. */
+	[Q_FAIL] = "UPDATE task SET"
+		   "  state = CASE WHEN cancel_requested = 1 THEN 'CANCELLED'"
+		   "               WHEN attempt >= max_attempts THEN 'FAILED'"
+		   "               ELSE 'READY' END,"
+		   "  due = CASE WHEN cancel_requested = 0 AND attempt < max_attempts"
+		   "             THEN c.now + MIN(backoff_ms << (attempt - 1), backoff_max_ms)"
+		   "             ELSE due END,"
+		   "  finished_at = CASE WHEN cancel_requested = 1 OR attempt >= max_attempts"
+		   "                     THEN c.now END,"
+		   "  lease_until = NULL, last_error = :error"
+		   " FROM db_now AS c" GUARD " RETURNING state, due",
+	[Q_CHECK] = "SELECT cancel_requested FROM task, db_now AS c" GUARD,
+	/* No lease condition: a task with cancel_requested cannot be claimed
+	 * by anyone else, so the version alone says it is still ours. */
+	[Q_STOP_CANCELLED] = "UPDATE task SET state = 'CANCELLED', lease_until = NULL,"
+			     "       finished_at = c.now FROM db_now AS c"
+			     " WHERE task.task_id = :task_id AND task.owner = :owner"
+			     "   AND task.claim_version = :version AND task.state = 'RUNNING'"
+			     "   AND task.cancel_requested = 1 RETURNING task_id",
+	[Q_CANCEL_READY] = "UPDATE task SET state = 'CANCELLED', finished_at = c.now"
+			   "  FROM db_now AS c"
+			   " WHERE task.task_id = :task_id AND task.state = 'READY'"
+			   " RETURNING attempt",
+	[Q_CANCEL_RUNNING] = "UPDATE task SET cancel_requested = 1"
+			     " WHERE task_id = :task_id AND state = 'RUNNING' RETURNING attempt",
+	[Q_STATE] = "SELECT state, attempt FROM task WHERE task_id = :task_id",
+	[Q_SWEEP] = "UPDATE task SET"
+		    "  state = CASE WHEN cancel_requested = 1 THEN 'CANCELLED' ELSE 'FAILED' END,"
+		    "  lease_until = NULL, finished_at = c.now,"
+		    "  last_error = COALESCE(last_error, 'lease expired, no attempt left')"
+		    "  FROM db_now AS c"
+		    " WHERE task.state = 'RUNNING' AND task.lease_until <= c.now"
+		    "   AND (task.cancel_requested = 1 OR task.attempt >= task.max_attempts)"
+		    " RETURNING state",
+	[Q_H_OLDEST_DUE] = "SELECT due FROM task WHERE state = 'READY' AND due <= :now"
+			   " ORDER BY due LIMIT 1",
+	[Q_H_OLDEST_EXPIRED] = "SELECT lease_until FROM task"
+			       " WHERE state = 'RUNNING' AND lease_until <= :now"
+			       " ORDER BY lease_until LIMIT 1",
+	[Q_H_DUE_READY] = "SELECT count(*) FROM task WHERE state = 'READY' AND due <= :now",
+	[Q_H_COUNTS] = "SELECT state, count(*) FROM task GROUP BY state",
+};
+
+/* ---- the handle ------------------------------------------------------ */
+
+struct tasktable {
+	sqlite3 *db;		/* our connection */
+	sqlite3_stmt *st[Q__N]; /* prepared lazily, reset after each use */
+	char err[256];		/* last error message */
+	task_claim_hook hook;	/* lost-reply hook, or NULL */
+	void *hook_arg;		/* its argument */
+};
+
+static const char *const state_names[] = {"READY", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED"};
+
+const char *tasktable_state_name(enum task_state s)
+{
+	return (unsigned)s < WB_ARRAY_LEN(state_names) ? state_names[s] : "?";
+}
+
+static enum task_state parse_state(const unsigned char *s)
+{
+	for (size_t i = 0; s && i < WB_ARRAY_LEN(state_names); i++)
+		if (!strcmp((const char *)s, state_names[i]))
+			return (enum task_state)i;
+	return TASK_FAILED; /* the CHECK constraint makes this unreachable */
+}
+
+static int fail_with(struct tasktable *tt, int rc, const char *what)
+{
+	snprintf(tt->err, sizeof tt->err, "%s: %s", what,
+		 rc == TASK_ELOST ? "0 rows: not the current claim"
+				  : (tt->db ? sqlite3_errmsg(tt->db) : wb_strerror(rc)));
+	return rc;
+}
+
+const char *tasktable_errmsg(const struct tasktable *tt)
+{
+	return tt ? tt->err : "";
+}
+
+sqlite3 *tasktable_db(struct tasktable *tt)
+{
+	return tt->db;
+}
+
+void tasktable_set_claim_hook(struct tasktable *tt, task_claim_hook hook, void *arg)
+{
+	tt->hook = hook;
+	tt->hook_arg = arg;
+}
+
+/* The prepared statement for q, reset and unbound; NULL with tt->err set. */
+static sqlite3_stmt *stmt(struct tasktable *tt, enum q q)
+{
+	if (!tt->st[q] && sqlitex_prepare(tt->db, sql_text[q], &tt->st[q]) != 0) {
+		fail_with(tt, WB_EIO, "prepare");
+		return NULL;
+	}
+	sqlite3_reset(tt->st[q]);
+	sqlite3_clear_bindings(tt->st[q]);
+	return tt->st[q];
+}
+
+static void bind_text(sqlite3_stmt *st, const char *name, const char *v)
+{
+	int i = sqlite3_bind_parameter_index(st, name);
+	if (i > 0) {
+		if (v)
+			sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
+		else
+			sqlite3_bind_null(st, i);
+	}
+}
+
+static void bind_int(sqlite3_stmt *st, const char *name, long long v)
+{
+	int i = sqlite3_bind_parameter_index(st, name);
+	if (i > 0)
+		sqlite3_bind_int64(st, i, v);
+}
+
+/* Binds v, or NULL when v is 0 (an unset option). */
+static void bind_opt(sqlite3_stmt *st, const char *name, long long v)
+{
+	int i = sqlite3_bind_parameter_index(st, name);
+	if (i > 0) {
+		if (v)
+			sqlite3_bind_int64(st, i, v);
+		else
+			sqlite3_bind_null(st, i);
+	}
+}
+
+static void copy_col(char *dst, size_t n, sqlite3_stmt *st, int col)
+{
+	const unsigned char *s = sqlite3_column_text(st, col);
+	snprintf(dst, n, "%s", s ? (const char *)s : "");
+}
+
+static int valid_name(const char *s)
+{
+	return s && *s && strlen(s) < TASK_ID_MAX;
+}
+
+/* Finishes a statement whose first sqlite3_step gave s: returns 0 when it
+ * completed (after at most one RETURNING row, already read by the
+ * caller), else the mapped error. */
+static int finish(struct tasktable *tt, sqlite3_stmt *st, int s, const char *what)
+{
+	if (s == SQLITE_ROW)
+		s = sqlite3_step(st);
+	if (s == SQLITE_ROW)
+		return fail_with(tt, WB_ECORRUPT, what); /* a second row */
+	if (s != SQLITE_DONE)
+		return fail_with(tt, sqlitex_err(s), what);
+	return 0;
+}
+
+/* ---- open and close -------------------------------------------------- */
+
+char *tasktable_schema_path(void)
+{
+	char *root = content_root(NULL);
+	char *p = wb_xasprintf("%s/data/tasks.sql", root);
+	free(root);
+	return p;
+}
+
+static int apply_schema(struct tasktable *tt, const char *schema_path, char *errbuf, size_t errlen)
+{
+	long long version = 0;
+	char *sql = NULL;
+	char *own_path = schema_path ? NULL : tasktable_schema_path();
+	const char *path = schema_path ? schema_path : own_path;
+	int rc = sqlitex_int(tt->db, "PRAGMA user_version", &version);
+	if (rc == 0 && version == TASKTABLE_SCHEMA_VERSION)
+		goto out;
+	/* Re-read under the write lock: another process may be applying it. */
+	rc = sqlitex_begin_immediate(tt->db);
+	if (rc == 0)
+		rc = sqlitex_int(tt->db, "PRAGMA user_version", &version);
+	if (rc == 0 && version > TASKTABLE_SCHEMA_VERSION) {
+		snprintf(errbuf, errlen, "task database has schema %lld; this build knows %d",
+			 version, TASKTABLE_SCHEMA_VERSION);
+		rc = WB_ENEWER;
+	} else if (rc == 0 && version == 0) {
+		size_t len;
+		rc = wb_read_file(path, &sql, &len);
+		if (rc)
+			snprintf(errbuf, errlen, "%s: cannot read the task schema", path);
+		else
+			rc = sqlitex_exec_script(tt->db, sql, path, errbuf, errlen);
+	} else if (rc == 0 && version != TASKTABLE_SCHEMA_VERSION) {
+		snprintf(errbuf, errlen, "task database has unknown schema %lld", version);
+		rc = WB_ECORRUPT;
+	} else if (rc) {
+		snprintf(errbuf, errlen, "schema: %s", sqlite3_errmsg(tt->db));
+	}
+	rc = sqlitex_end(tt->db, rc);
+out:
+	free(sql);
+	free(own_path);
+	return rc;
+}
+
+int tasktable_open(const char *db_path, const char *schema_path, const struct sqlitex_opts *opts,
+		   struct tasktable **out, char *errbuf, size_t errlen)
+{
+	char dummy[8];
+	if (!errbuf || !errlen) {
+		errbuf = dummy;
+		errlen = sizeof dummy;
+	}
+	*errbuf = '\0';
+	*out = NULL;
+	struct tasktable *tt = wb_xcalloc(1, sizeof *tt);
+	int rc = sqlitex_open(db_path, opts, &tt->db, errbuf, errlen);
+	if (rc == 0)
+		rc = apply_schema(tt, schema_path, errbuf, errlen);
+	if (rc) {
+		tasktable_close(tt);
+		return rc;
+	}
+	*out = tt;
+	return 0;
+}
+
+void tasktable_close(struct tasktable *tt)
+{
+	if (!tt)
+		return;
+	for (int i = 0; i < Q__N; i++)
+		sqlite3_finalize(tt->st[i]);
+	sqlite3_close_v2(tt->db);
+	free(tt);
+}
+
+/* ---- clock and rows -------------------------------------------------- */
+
+static int clock_write(struct tasktable *tt, const long long *ms)
+{
+	sqlite3_stmt *st = stmt(tt, Q_CLOCK_SET);
+	if (!st)
+		return WB_EIO;
+	if (ms)
+		bind_int(st, ":ms", *ms);
+	int rc = sqlitex_begin_immediate(tt->db);
+	if (rc == 0)
+		rc = finish(tt, st, sqlite3_step(st), "clock");
+	sqlite3_reset(st);
+	return sqlitex_end(tt->db, rc);
+}
+
+int tasktable_clock_set(struct tasktable *tt, long long ms)
+{
+	return clock_write(tt, &ms);
+}
+
+int tasktable_clock_real(struct tasktable *tt)
+{
+	return clock_write(tt, NULL);
+}
+
+int tasktable_now(struct tasktable *tt, long long *now)
+{
+	sqlite3_stmt *st = stmt(tt, Q_NOW);
+	if (!st)
+		return WB_EIO;
+	int s = sqlite3_step(st);
+	if (s == SQLITE_ROW)
+		*now = sqlite3_column_int64(st, 0);
+	int rc = finish(tt, st, s, "now");
+	sqlite3_reset(st);
+	return rc;
+}
+
+int tasktable_add(struct tasktable *tt, const char *task_id, long long due,
+		  const struct task_opts *opts)
+{
+	if (!valid_name(task_id))
+		return fail_with(tt, WB_EINVAL, "add: task_id must be 1..63 bytes");
+	int rc = sqlitex_begin_immediate(tt->db);
+	if (rc)
+		return fail_with(tt, rc, "add");
+	sqlite3_stmt *st = stmt(tt, Q_ADD);
+	if (!st) {
+		rc = WB_EIO;
+		goto out;
+	}
+	bind_text(st, ":task_id", task_id);
+	bind_int(st, ":due", due);
+	rc = finish(tt, st, sqlite3_step(st), "add");
+	sqlite3_reset(st);
+	if (rc == 0 && opts) {
+		st = stmt(tt, Q_ADD_OPTS);
+		if (!st) {
+			rc = WB_EIO;
+			goto out;
+		}
+		bind_text(st, ":task_id", task_id);
+		bind_opt(st, ":max_attempts", opts->max_attempts);
+		bind_opt(st, ":backoff_ms", opts->backoff_ms);
+		bind_opt(st, ":backoff_max_ms", opts->backoff_max_ms);
+		rc = finish(tt, st, sqlite3_step(st), "add options");
+		sqlite3_reset(st);
+	}
+out:
+	return sqlitex_end(tt->db, rc);
+}
+
+int tasktable_get(struct tasktable *tt, const char *task_id, struct task_row *out)
+{
+	sqlite3_stmt *st = stmt(tt, Q_GET);
+	if (!st)
+		return WB_EIO;
+	memset(out, 0, sizeof *out);
+	bind_text(st, ":task_id", task_id);
+	int s = sqlite3_step(st);
+	int rc;
+	if (s == SQLITE_ROW) {
+		copy_col(out->task_id, sizeof out->task_id, st, 0);
+		out->state = parse_state(sqlite3_column_text(st, 1));
+		out->due = sqlite3_column_int64(st, 2);
+		copy_col(out->owner, sizeof out->owner, st, 3);
+		copy_col(out->claim_id, sizeof out->claim_id, st, 4);
+		out->claim_version = sqlite3_column_int64(st, 5);
+		out->lease_until = sqlite3_column_type(st, 6) == SQLITE_NULL
+					   ? -1
+					   : sqlite3_column_int64(st, 6);
+		out->attempt = sqlite3_column_int64(st, 7);
+		out->max_attempts = sqlite3_column_int64(st, 8);
+		out->cancel_requested = sqlite3_column_int(st, 9);
+		copy_col(out->last_error, sizeof out->last_error, st, 10);
+		rc = finish(tt, st, s, "get");
+	} else {
+		rc = s == SQLITE_DONE ? WB_ENOENT : fail_with(tt, sqlitex_err(s), "get");
+	}
+	sqlite3_reset(st);
+	return rc;
+}
+
+int tasktable_due(struct tasktable *tt, char (*ids)[TASK_ID_MAX], int max, int *n)
+{
+	*n = 0;
+	sqlite3_stmt *st = stmt(tt, Q_DUE);
+	if (!st)
+		return WB_EIO;
+	bind_int(st, ":max", max);
+	int s;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW && *n < max)
+		copy_col(ids[(*n)++], TASK_ID_MAX, st, 0);
+	int rc = s == SQLITE_DONE || s == SQLITE_ROW ? 0 : fail_with(tt, sqlitex_err(s), "due");
+	sqlite3_reset(st);
+	return rc;
+}
+
+/* ---- claim ----------------------------------------------------------- */
+
+/* 32 hex digits from the kernel's CSPRNG: unique per request without any
+ * coordination, which is all a claim_id must be. */
+static int new_claim_id(char out[TASK_CLAIM_ID_LEN])
+{
+	unsigned char b[16];
+	size_t got = 0;
+	while (got < sizeof b) {
+		ssize_t n = getrandom(b + got, sizeof b - got, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return WB_EIO;
+		got += (size_t)n;
+	}
+	for (size_t i = 0; i < sizeof b; i++)
+		snprintf(out + 2 * i, 3, "%02x", b[i]);
+	return 0;
+}
+
+static int claim(struct tasktable *tt, enum q q, const char *task_id, const char *owner,
+		 long long lease_ms, struct task_claim *out)
+{
+	memset(out, 0, sizeof *out);
+	out->outcome = TASK_OUTCOME_LOST;
+	if ((q == Q_CLAIM && !valid_name(task_id)) || !valid_name(owner) || lease_ms <= 0)
+		return fail_with(tt, WB_EINVAL, "claim: bad task_id, owner or lease");
+	if (task_id)
+		snprintf(out->task_id, sizeof out->task_id, "%s", task_id);
+	snprintf(out->owner, sizeof out->owner, "%s", owner);
+	/* The id exists before the request does: whatever happens to the
+	 * reply, the claimer can ask about this exact claim. */
+	if (new_claim_id(out->claim_id) != 0)
+		return fail_with(tt, WB_EIO, "claim: no randomness for a claim_id");
+
+	sqlite3_stmt *st = stmt(tt, q);
+	if (!st)
+		return WB_EIO;
+	int rc = sqlitex_begin_immediate(tt->db);
+	if (rc)
+		return fail_with(tt, rc, "claim: begin");
+	out->outcome = TASK_OUTCOME_UNKNOWN; /* from here on it may apply */
+	bind_text(st, ":owner", owner);
+	bind_text(st, ":claim_id", out->claim_id);
+	bind_int(st, ":lease_ms", lease_ms);
+	if (task_id)
+		bind_text(st, ":task_id", task_id);
+	int s = sqlite3_step(st);
+	int got = s == SQLITE_ROW;
+	if (got) {
+		copy_col(out->task_id, sizeof out->task_id, st, 0);
+		out->version = sqlite3_column_int64(st, 1);
+		out->attempt = sqlite3_column_int64(st, 2);
+		out->lease_until = sqlite3_column_int64(st, 3);
+		out->claimed_at = sqlite3_column_int64(st, 4);
+	}
+	rc = finish(tt, st, s, "claim");
+	int changes = sqlite3_changes(tt->db);
+	sqlite3_reset(st);
+	if (rc == 0 && got != (changes == 1))
+		rc = fail_with(tt, WB_ECORRUPT, "claim: RETURNING and changes() disagree");
+	int committed = sqlitex_end(tt->db, rc);
+	if (rc) {
+		out->outcome = TASK_OUTCOME_LOST; /* rolled back, nothing applied */
+		return rc;
+	}
+	if (committed)
+		return fail_with(tt, committed, "claim: commit"); /* outcome UNKNOWN */
+	if (!got) {
+		out->outcome = TASK_OUTCOME_LOST;
+		if (q == Q_CLAIM_NEXT)
+			out->task_id[0] = '\0';
+		return fail_with(tt, TASK_ELOST, "claim");
+	}
+	out->outcome = TASK_OUTCOME_WON;
+	if (tt->hook && tt->hook(tt->hook_arg, out)) {
+		/* The reply is lost: the caller keeps only what it sent. */
+		out->outcome = TASK_OUTCOME_UNKNOWN;
+		out->version = out->attempt = out->lease_until = out->claimed_at = 0;
+		if (q == Q_CLAIM_NEXT)
+			out->task_id[0] = '\0';
+		snprintf(tt->err, sizeof tt->err, "claim: reply lost after COMMIT");
+		return WB_EIO;
+	}
+	return 0;
+}
+
+int tasktable_claim(struct tasktable *tt, const char *task_id, const char *owner,
+		    long long lease_ms, struct task_claim *out)
+{
+	return claim(tt, Q_CLAIM, task_id, owner, lease_ms, out);
+}
+
+int tasktable_claim_next(struct tasktable *tt, const char *owner, long long lease_ms,
+			 struct task_claim *out)
+{
+	return claim(tt, Q_CLAIM_NEXT, NULL, owner, lease_ms, out);
+}
+
+int tasktable_recover_by_claim_id(struct tasktable *tt, const char *task_id, const char *claim_id,
+				  struct task_claim *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!claim_id || strlen(claim_id) != TASK_CLAIM_ID_LEN - 1)
+		return fail_with(tt, WB_EINVAL, "recover: bad claim_id");
+	snprintf(out->claim_id, sizeof out->claim_id, "%s", claim_id);
+	out->outcome = TASK_OUTCOME_LOST;
+	sqlite3_stmt *st = stmt(tt, Q_RECOVER);
+	if (!st)
+		return WB_EIO;
+	bind_text(st, ":claim_id", claim_id);
+	bind_text(st, ":task_id", task_id);
+	int s = sqlite3_step(st);
+	int got = s == SQLITE_ROW;
+	if (got) {
+		copy_col(out->task_id, sizeof out->task_id, st, 0);
+		copy_col(out->owner, sizeof out->owner, st, 1);
+		out->version = sqlite3_column_int64(st, 2);
+		out->attempt = sqlite3_column_int64(st, 3);
+		out->lease_until = sqlite3_column_int64(st, 4);
+		out->claimed_at = sqlite3_column_int64(st, 5);
+	}
+	int rc = finish(tt, st, s, "recover");
+	sqlite3_reset(st);
+	if (rc)
+		return rc;
+	if (!got)
+		return fail_with(tt, TASK_ELOST, "recover");
+	out->outcome = TASK_OUTCOME_WON;
+	return 0;
+}
+
+/* ---- the holder's calls ---------------------------------------------- */
+
+/* Runs a GUARDed statement q for claim c in its own write transaction.
+ * cols receives the RETURNING row's first ncols integers (text columns
+ * are returned through state).  0, TASK_ELOST or WB_E*. */
+static int guarded(struct tasktable *tt, enum q q, const struct task_claim *c, long long lease_ms,
+		   const char *error, long long *cols, int ncols, enum task_state *state,
+		   const char *what)
+{
+	if (!valid_name(c->task_id) || !valid_name(c->owner) || c->version <= 0)
+		return fail_with(tt, WB_EINVAL, what);
+	sqlite3_stmt *st = stmt(tt, q);
+	if (!st)
+		return WB_EIO;
+	int rc = sqlitex_begin_immediate(tt->db);
+	if (rc)
+		return fail_with(tt, rc, what);
+	bind_text(st, ":task_id", c->task_id);
+	bind_text(st, ":owner", c->owner);
+	bind_int(st, ":version", c->version);
+	bind_int(st, ":lease_ms", lease_ms);
+	bind_text(st, ":error", error);
+	int s = sqlite3_step(st);
+	int got = s == SQLITE_ROW;
+	if (got) {
+		for (int i = 0; i < ncols; i++)
+			cols[i] = sqlite3_column_int64(st, i);
+		if (state)
+			*state = parse_state(sqlite3_column_text(st, 0));
+	}
+	rc = finish(tt, st, s, what);
+	sqlite3_reset(st);
+	rc = sqlitex_end(tt->db, rc);
+	if (rc)
+		return rc;
+	return got ? 0 : fail_with(tt, TASK_ELOST, what);
+}
+
+int tasktable_renew(struct tasktable *tt, const struct task_claim *c, long long lease_ms,
+		    long long *lease_until, int *cancel_requested)
+{
+	if (lease_ms <= 0)
+		return fail_with(tt, WB_EINVAL, "renew: lease must be positive");
+	long long cols[2] = {0, 0};
+	int rc = guarded(tt, Q_RENEW, c, lease_ms, NULL, cols, 2, NULL, "renew");
+	if (rc == 0 && lease_until)
+		*lease_until = cols[0];
+	if (rc == 0 && cancel_requested)
+		*cancel_requested = (int)cols[1];
+	return rc;
+}
+
+int tasktable_complete(struct tasktable *tt, const struct task_claim *c)
+{
+	return guarded(tt, Q_COMPLETE, c, 0, NULL, NULL, 0, NULL, "complete");
+}
+
+int tasktable_fail(struct tasktable *tt, const struct task_claim *c, const char *error,
+		   enum task_state *state, long long *next_due)
+{
+	long long cols[2] = {0, 0};
+	enum task_state s = TASK_READY;
+	int rc = guarded(tt, Q_FAIL, c, 0, error, cols, 2, &s, "fail");
+	if (rc == 0 && state)
+		*state = s;
+	if (rc == 0 && next_due)
+		*next_due = cols[1];
+	return rc;
+}
+
+int tasktable_stop_cancelled(struct tasktable *tt, const struct task_claim *c)
+{
+	return guarded(tt, Q_STOP_CANCELLED, c, 0, NULL, NULL, 0, NULL, "stop (cancelled)");
+}
+
+int tasktable_check(struct tasktable *tt, const struct task_claim *c, int *requested)
+{
+	*requested = 0;
+	if (!valid_name(c->task_id) || !valid_name(c->owner) || c->version <= 0)
+		return fail_with(tt, WB_EINVAL, "check");
+	sqlite3_stmt *st = stmt(tt, Q_CHECK);
+	if (!st)
+		return WB_EIO;
+	bind_text(st, ":task_id", c->task_id);
+	bind_text(st, ":owner", c->owner);
+	bind_int(st, ":version", c->version);
+	int s = sqlite3_step(st);
+	int got = s == SQLITE_ROW;
+	if (got)
+		*requested = sqlite3_column_int(st, 0);
+	int rc = finish(tt, st, s, "check");
+	sqlite3_reset(st);
+	if (rc)
+		return rc;
+	return got ? 0 : fail_with(tt, TASK_ELOST, "check");
+}
+
+/* ---- cancel, sweep, health ------------------------------------------- */
+
+/* Steps q bound to task_id; *got and the first integer column. */
+static int step_task(struct tasktable *tt, enum q q, const char *task_id, int *got, long long *col0,
+		     enum task_state *state, const char *what)
+{
+	sqlite3_stmt *st = stmt(tt, q);
+	if (!st)
+		return WB_EIO;
+	bind_text(st, ":task_id", task_id);
+	int s = sqlite3_step(st);
+	*got = s == SQLITE_ROW;
+	if (*got && state) {
+		*state = parse_state(sqlite3_column_text(st, 0));
+		*col0 = sqlite3_column_int64(st, 1);
+	} else if (*got) {
+		*col0 = sqlite3_column_int64(st, 0);
+	}
+	int rc = finish(tt, st, s, what);
+	sqlite3_reset(st);
+	return rc;
+}
+
+int tasktable_cancel(struct tasktable *tt, const char *task_id, struct task_cancel *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!valid_name(task_id))
+		return fail_with(tt, WB_EINVAL, "cancel: bad task_id");
+	int rc = sqlitex_begin_immediate(tt->db);
+	if (rc)
+		return fail_with(tt, rc, "cancel");
+	int got = 0;
+	long long attempt = 0;
+	/* The same row a claim would change: whichever commits first wins. */
+	rc = step_task(tt, Q_CANCEL_READY, task_id, &got, &attempt, NULL, "cancel");
+	if (rc == 0 && got) {
+		out->result = TASK_CANCEL_DONE;
+		out->state = TASK_CANCELLED;
+		out->attempt = attempt;
+		/* A READY task with earlier attempts may have had effects. */
+		out->never_ran = attempt == 0;
+		goto out;
+	}
+	if (rc == 0)
+		rc = step_task(tt, Q_CANCEL_RUNNING, task_id, &got, &attempt, NULL, "cancel");
+	if (rc == 0 && got) {
+		out->result = TASK_CANCEL_REQUESTED;
+		out->state = TASK_RUNNING;
+		out->attempt = attempt;
+		goto out;
+	}
+	enum task_state state = TASK_READY;
+	if (rc == 0)
+		rc = step_task(tt, Q_STATE, task_id, &got, &attempt, &state, "cancel");
+	if (rc == 0 && !got)
+		rc = fail_with(tt, WB_ENOENT, "cancel: no such task");
+	if (rc == 0) {
+		out->result = TASK_CANCEL_TOO_LATE;
+		out->state = state;
+		out->attempt = attempt;
+	}
+out:
+	return sqlitex_end(tt->db, rc);
+}
+
+int tasktable_sweep(struct tasktable *tt, int *cancelled, int *failed)
+{
+	int nc = 0, nf = 0;
+	sqlite3_stmt *st = stmt(tt, Q_SWEEP);
+	if (!st)
+		return WB_EIO;
+	int rc = sqlitex_begin_immediate(tt->db);
+	if (rc)
+		return fail_with(tt, rc, "sweep");
+	int s;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		if (parse_state(sqlite3_column_text(st, 0)) == TASK_CANCELLED)
+			nc++;
+		else
+			nf++;
+	}
+	if (s != SQLITE_DONE)
+		rc = fail_with(tt, sqlitex_err(s), "sweep");
+	sqlite3_reset(st);
+	rc = sqlitex_end(tt->db, rc);
+	if (rc == 0 && cancelled)
+		*cancelled = nc;
+	if (rc == 0 && failed)
+		*failed = nf;
+	return rc;
+}
+
+/* One integer from q bound to :now; *v unchanged when there is no row. */
+static int health_int(struct tasktable *tt, enum q q, long long now, long long *v, int *got)
+{
+	sqlite3_stmt *st = stmt(tt, q);
+	if (!st)
+		return WB_EIO;
+	bind_int(st, ":now", now);
+	int s = sqlite3_step(st);
+	*got = s == SQLITE_ROW;
+	if (*got)
+		*v = sqlite3_column_int64(st, 0);
+	int rc = finish(tt, st, s, "health");
+	sqlite3_reset(st);
+	return rc;
+}
+
+int tasktable_health(struct tasktable *tt, struct task_health *out)
+{
+	memset(out, 0, sizeof *out);
+	int rc = sqlitex_exec(tt->db, "BEGIN"); /* one snapshot for every figure */
+	if (rc)
+		return fail_with(tt, rc, "health");
+	rc = tasktable_now(tt, &out->now);
+	long long v = 0;
+	int got = 0;
+	if (rc == 0)
+		rc = health_int(tt, Q_H_OLDEST_DUE, out->now, &v, &got);
+	if (rc == 0 && got)
+		out->oldest_due_age = out->now - v;
+	if (rc == 0)
+		rc = health_int(tt, Q_H_OLDEST_EXPIRED, out->now, &v, &got);
+	if (rc == 0 && got)
+		out->oldest_expired_age = out->now - v;
+	if (rc == 0)
+		rc = health_int(tt, Q_H_DUE_READY, out->now, &out->due_ready, &got);
+	sqlite3_stmt *st = rc == 0 ? stmt(tt, Q_H_COUNTS) : NULL;
+	if (rc == 0 && !st)
+		rc = WB_EIO;
+	if (st) {
+		int s;
+		while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+			long long n = sqlite3_column_int64(st, 1);
+			switch (parse_state(sqlite3_column_text(st, 0))) {
+			case TASK_READY: out->ready = n; break;
+			case TASK_RUNNING: out->running = n; break;
+			case TASK_SUCCEEDED: out->succeeded = n; break;
+			case TASK_FAILED: out->failed = n; break;
+			case TASK_CANCELLED: out->cancelled = n; break;
+			}
+		}
+		if (s != SQLITE_DONE)
+			rc = fail_with(tt, sqlitex_err(s), "health");
+		sqlite3_reset(st);
+	}
+	return sqlitex_end(tt->db, rc);
+}
