@@ -1,0 +1,50 @@
+/*
+ * zklab.h - what every ZooKeeper lab does first and last: choose the target
+ * (the --zk ensemble, or a fresh local server in the run directory), make a
+ * unique base path for this run, and remove it again at the end.
+ *
+ * Failures to set up are reported once through report_cannot (the lab
+ * then exits 2, "could not run"), with the package to install when java or
+ * the server jars are missing.  Nothing here makes checks.
+ */
+#ifndef WB_ZKLAB_H
+#define WB_ZKLAB_H
+
+struct lab_ctx;
+struct zkserver;
+struct zkc;
+
+struct zklab {
+	struct lab_ctx *ctx;	 /* borrowed */
+	struct zkserver *server; /* our own server, or NULL under --zk */
+	const char *connect;	 /* host string for clients (borrowed from ctx or server) */
+	char *base;		 /* this run's base path, e.g. "/workbench/zk-cas-3f2a9c1e" */
+	struct zkc *admin;	 /* a connected client used for set-up and clean-up */
+};
+
+/* Session timeout labs ask for by default (ms): about one second, granted
+ * by our server's tickTime of 200 ms. */
+#define ZKLAB_SESSION_MS 1000
+/* How long labs wait for a connection or an event before giving up (ms). */
+#define ZKLAB_WAIT_MS 10000
+
+/* Sets up the target and creates base (and its parents).  Narrates a step
+ * and records evidence (server port and start time, or the --zk target).
+ * Returns 0, or a negative WB_E* code after report_cannot; *out is freed
+ * with zklab_close either way (it may be NULL on error). */
+int zklab_open(struct lab_ctx *ctx, struct zklab **out);
+
+/* Deletes base recursively (best effort, so --zk ensembles are left as they
+ * were), closes the admin client, stops our server, frees z.  Accepts
+ * NULL. */
+void zklab_close(struct zklab *z);
+
+/* Connects a new client to the target with ZKLAB_SESSION_MS; on failure
+ * reports it (report_cannot) and returns the negative code. */
+int zklab_client(struct zklab *z, struct zkc **out);
+
+/* Deletes path and everything below it.  Returns 0 or the first zoo_*
+ * error other than ZNONODE (a raw ZooKeeper code). */
+int zklab_delete_tree(struct zkc *c, const char *path);
+
+#endif

@@ -1,0 +1,114 @@
+/*
+ * zkserver.h - a real ZooKeeper server (Debian's `zookeeper` package, a Java
+ * program) started for one lab or test: 127.0.0.1 only, free ports, its own
+ * directory under the run directory, a short tickTime so that a session of
+ * about one second is granted and expires in about one second, the admin
+ * server off, every four-letter word allowed, and the server log written to
+ * <dir>/zookeeper.log.
+ *
+ * The JVM is spawned through harness/proc.h (minimal environment, its own
+ * process group, SIGKILL when the spawning thread dies, pid recorded in the
+ * run directory), so it is reaped on every path, even after a SIGKILL of
+ * the workbench.  Call zkserver_start from a thread that lives as long as
+ * the server: PR_SET_PDEATHSIG fires when the spawning *thread* exits.
+ *
+ * Ensembles (issue 7) are built from several zkserver objects: create each
+ * member with opts.myid = 1..N (zkserver_new reserves its client, quorum and
+ * election ports), pass every member the same "server.N=..." lines with
+ * zkserver_set_extra_cfg (zkserver_quorum_line gives each member's line),
+ * then start them.  This module does not implement the ensemble itself, and
+ * it knows nothing about clients, proxies or reports.
+ *
+ * Environment: $JAVA (path of the java binary, else `java` in PATH) and
+ * $ZOOKEEPER_CLASSPATH (replaces the default class path
+ * /usr/share/java/zookeeper.jar + slf4j-log4j12 + log4j-1.2; the run
+ * directory holding log4j.properties is always put first).
+ *
+ * Test hook: when $WORKBENCH_TEST_ZK_READY_DIR names a directory holding two
+ * FIFOs "ready" and "go", zkserver_start, once the server answers, writes
+ * "<java pid>\n" into "ready" and then blocks until "go" is opened and
+ * closed by the test.  This lets a test kill the workbench at a known
+ * moment without sleeping.
+ */
+#ifndef WB_ZKSERVER_H
+#define WB_ZKSERVER_H
+
+#include <sys/types.h>
+
+/* Options; a zeroed struct gives a standalone server with the defaults. */
+struct zkserver_opts {
+	int tick_ms;	      /* tickTime; 0: 200 */
+	int min_session_ms;   /* minSessionTimeout; 0: 2 * tick (400 ms by default) */
+	int max_session_ms;   /* maxSessionTimeout; 0: 60000 */
+	int start_timeout_ms; /* how long zkserver_start waits to be serving; 0: 60000 */
+	const char *name;     /* sub-directory of run_dir; NULL: "zk" or "zk<myid>" */
+	int myid;	      /* 0: standalone; 1..255: ensemble member (writes myid) */
+};
+
+struct zkserver;
+
+/* Creates the server object: makes <run_dir>/<name> (0700) and reserves its
+ * client port (and, when opts->myid > 0, its quorum and election ports) by
+ * binding port 0 on 127.0.0.1.  Starts nothing.  opts may be NULL.
+ * Returns 0, WB_EINVAL (bad options), WB_EIO (directory or socket); on
+ * error *out is NULL and *why (if why is non-NULL) receives a message the
+ * caller frees.  *out is freed with zkserver_free. */
+int zkserver_new(const char *run_dir, const struct zkserver_opts *opts, struct zkserver **out,
+		 char **why);
+
+/* Text appended to zoo.cfg on every start (e.g. the server.N lines of an
+ * ensemble, or "forceSync=no\n").  Copied; NULL clears. */
+void zkserver_set_extra_cfg(struct zkserver *s, const char *text);
+
+/* This member's "server.<myid>=127.0.0.1:<quorum>:<election>" line
+ * (without newline), or "" for a standalone server.  Borrowed. */
+const char *zkserver_quorum_line(const struct zkserver *s);
+
+/* Checks that java and the server jars are there.  Returns 0, or
+ * WB_EUNAVAIL with *why (caller frees) naming the Debian package to install
+ * (default-jre-headless or zookeeper). */
+int zkserver_check_runtime(char **why);
+
+/* Writes zoo.cfg and log4j.properties, spawns the JVM and waits until the
+ * 'ruok' four-letter word answers 'imok' and 'srvr' reports a Mode (imok
+ * alone comes before the database is loaded), polled until the start
+ * timeout.
+ * Also restarts a stopped or killed server on the same directory and ports.
+ * A standalone server whose port was taken meanwhile is retried on fresh
+ * ports.  Returns 0, WB_EUNAVAIL (no java or no jars), WB_EIO (the JVM
+ * exited or did not answer in time; it is killed).  On error
+ * zkserver_error() says why, with the log path. */
+int zkserver_start(struct zkserver *s);
+
+/* Stops the server: SIGTERM, a grace period, then SIGKILL; reaps it.
+ * Returns 0, or WB_ENOENT when it was not running. */
+int zkserver_stop(struct zkserver *s);
+
+/* Kills the server with SIGKILL at once (a crash) and reaps it.  Returns 0,
+ * or WB_ENOENT when it was not running. */
+int zkserver_kill(struct zkserver *s);
+
+/* Stops the server if it runs and frees s.  Accepts NULL.  The directory
+ * stays (it is part of the run directory). */
+void zkserver_free(struct zkserver *s);
+
+/* Accessors; strings are borrowed from s. */
+int zkserver_port(const struct zkserver *s);		 /* client port */
+const char *zkserver_connect(const struct zkserver *s);	 /* "127.0.0.1:<port>" */
+const char *zkserver_dir(const struct zkserver *s);	 /* its directory */
+const char *zkserver_log_path(const struct zkserver *s); /* <dir>/zookeeper.log */
+pid_t zkserver_pid(const struct zkserver *s);		 /* JVM pid, 0 if not running */
+int zkserver_start_ms(const struct zkserver *s);	 /* last start: spawn to serving */
+const char *zkserver_error(const struct zkserver *s);	 /* last error, "" if none */
+int zkserver_myid(const struct zkserver *s);		 /* 0 for standalone */
+
+/* Sends a four-letter word ("ruok", "srvr", "stat", "cons", "mntr", ...)
+ * to host:port and reads the answer until the server closes.  Returns 0
+ * with *out (caller frees, NUL-terminated, possibly empty), WB_EIO when the
+ * connection failed or the deadline passed. */
+int zk_four_letter(const char *host, int port, const char *word, int timeout_ms, char **out);
+
+/* The same, to this server. */
+int zkserver_four_letter(const struct zkserver *s, const char *word, char **out);
+
+#endif

@@ -1,0 +1,217 @@
+/*
+ * test_zkserver.c - the ZooKeeper server launcher and the client helpers
+ * against a real server: it answers 'ruok', grants a ~1 s session, the
+ * C client's events arrive through the queue, and after stop or kill no
+ * JVM of this run is left.  Also the "could not run" messages.
+ */
+#include "core/wb.h"
+#include "harness/proc.h"
+#include "harness/zkclient.h"
+#include "harness/zkserver.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *run_dir;
+
+static int setup(void **state)
+{
+	(void)state;
+	return rundir_create(&run_dir);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	proc_kill_all(run_dir);
+	rundir_remove(run_dir);
+	free(run_dir);
+	return 0;
+}
+
+/* Pids of live java processes whose command line mentions needle. */
+static int java_processes_with(const char *needle)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		char *path = wb_xasprintf("/proc/%s/cmdline", e->d_name);
+		char *text = NULL;
+		size_t len = 0;
+		if (wb_read_file(path, &text, &len) == 0) {
+			for (size_t i = 0; i + 1 < len; i++)
+				if (text[i] == '\0')
+					text[i] = ' ';
+			if (strstr(text, "java") && strstr(text, needle) &&
+			    proc_start_time((pid_t)atoi(e->d_name)) != 0)
+				n++;
+		}
+		free(text);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static void server_answers_and_stops(void **state)
+{
+	(void)state;
+	struct zkserver *s = NULL;
+	char *why = NULL;
+	assert_int_equal(zkserver_new(run_dir, NULL, &s, &why), 0);
+	int rc = zkserver_start(s);
+	if (rc)
+		fprintf(stderr, "start: %s\n", zkserver_error(s));
+	assert_int_equal(rc, 0);
+	fprintf(stderr, "# server started in %d ms on %s\n", zkserver_start_ms(s),
+		zkserver_connect(s));
+	pid_t pid = zkserver_pid(s);
+	assert_true(pid > 0);
+
+	char *answer = NULL;
+	assert_int_equal(zkserver_four_letter(s, "ruok", &answer), 0);
+	assert_string_equal(answer, "imok");
+	free(answer);
+	assert_int_equal(zkserver_four_letter(s, "srvr", &answer), 0);
+	if (!strstr(answer, "Mode: standalone"))
+		fprintf(stderr, "srvr: %s\n", answer);
+	assert_non_null(strstr(answer, "Mode: standalone"));
+	free(answer);
+
+	/* The log is not silent (slf4j found its log4j binding). */
+	char *log = NULL;
+	size_t len = 0;
+	assert_int_equal(wb_read_file(zkserver_log_path(s), &log, &len), 0);
+	assert_non_null(strstr(log, "clientPortAddress is 127.0.0.1"));
+	free(log);
+
+	/* A client gets the short session we ask for and sees CONNECTED. */
+	struct zkc *c = NULL;
+	assert_int_equal(zkc_connect(zkserver_connect(s), 1000, 10000, run_dir, &c), 0);
+	assert_int_equal(zkc_session_timeout(c), 1000);
+	assert_true(zkc_session_id(c) != 0);
+	char hex[ZKC_HEX_LEN];
+	assert_true(strncmp(zkc_hex(zkc_session_id(c), hex), "0x", 2) == 0);
+	char path[64];
+	int zrc =
+		zoo_create(zkc_handle(c), "/t", "x", 1, &ZOO_OPEN_ACL_UNSAFE, 0, path, sizeof path);
+	assert_int_equal(zrc, ZOK);
+	assert_string_equal(path, "/t");
+	zrc = zoo_create(zkc_handle(c), "/t", "x", 1, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0);
+	assert_string_equal(zkc_err_name(zrc), "ZNODEEXISTS");
+	/* A watch set with watch=1 arrives through the queue. */
+	struct Stat st;
+	assert_int_equal(zoo_exists(zkc_handle(c), "/t", 1, &st), ZOK);
+	assert_int_equal(zoo_delete(zkc_handle(c), "/t", -1), ZOK);
+	struct zkc_event ev;
+	assert_int_equal(zkc_wait_event(c, ZOO_DELETED_EVENT, "/t", 10000, &ev), 0);
+	assert_string_equal(ev.path, "/t");
+
+	/* The server dies: the client goes CONNECTING (no sleeping, the
+	 * watcher's event is the signal). */
+	assert_int_equal(zkserver_kill(s), 0);
+	assert_int_equal(zkserver_pid(s), 0);
+	assert_int_equal(zkc_wait_state(c, ZOO_CONNECTING_STATE, 10000, &ev), 0);
+	assert_int_equal(kill(pid, 0), -1);
+	assert_int_equal(errno, ESRCH);
+
+	/* Restart on the same directory and port: the session survives
+	 * (it is persisted) and the client reconnects. */
+	assert_int_equal(zkserver_start(s), 0);
+	assert_int_equal(zkc_wait_state(c, ZOO_CONNECTED_STATE, 10000, &ev), 0);
+	zkc_close(c);
+
+	pid = zkserver_pid(s);
+	assert_int_equal(zkserver_stop(s), 0);
+	assert_int_equal(zkserver_stop(s), WB_ENOENT);
+	assert_int_equal(kill(pid, 0), -1);
+	assert_int_equal(java_processes_with(zkserver_dir(s)), 0);
+	zkserver_free(s);
+	free(why);
+}
+
+static void free_stops_a_running_server(void **state)
+{
+	(void)state;
+	struct zkserver_opts o = {.name = "zk-free"};
+	struct zkserver *s = NULL;
+	assert_int_equal(zkserver_new(run_dir, &o, &s, NULL), 0);
+	assert_int_equal(zkserver_start(s), 0);
+	char *dir = wb_xstrdup(zkserver_dir(s));
+	assert_int_equal(java_processes_with(dir), 1);
+	zkserver_free(s);
+	assert_int_equal(java_processes_with(dir), 0);
+	free(dir);
+}
+
+static void missing_java_names_the_package(void **state)
+{
+	(void)state;
+	char *old_path = getenv("PATH") ? wb_xstrdup(getenv("PATH")) : NULL;
+	char *old_java = getenv("JAVA") ? wb_xstrdup(getenv("JAVA")) : NULL;
+	char *why = NULL;
+
+	setenv("JAVA", "/nonexistent/java", 1);
+	assert_int_equal(zkserver_check_runtime(&why), WB_EUNAVAIL);
+	assert_non_null(strstr(why, "default-jre-headless"));
+	free(why);
+
+	unsetenv("JAVA");
+	setenv("PATH", "/nonexistent", 1);
+	struct zkserver_opts o = {.name = "zk-nojava"};
+	struct zkserver *s = NULL;
+	assert_int_equal(zkserver_new(run_dir, &o, &s, NULL), 0);
+	assert_int_equal(zkserver_start(s), WB_EUNAVAIL);
+	assert_non_null(strstr(zkserver_error(s), "default-jre-headless"));
+	assert_int_equal(zkserver_pid(s), 0);
+	zkserver_free(s);
+
+	if (old_path)
+		setenv("PATH", old_path, 1);
+	if (old_java)
+		setenv("JAVA", old_java, 1);
+	free(old_path);
+	free(old_java);
+}
+
+static void four_letter_to_a_closed_port_fails(void **state)
+{
+	(void)state;
+	struct zkserver *s = NULL;
+	struct zkserver_opts o = {.name = "zk-closed"};
+	assert_int_equal(zkserver_new(run_dir, &o, &s, NULL), 0);
+	char *answer = NULL;
+	/* Reserved but nothing listens there. */
+	assert_int_equal(zk_four_letter("127.0.0.1", zkserver_port(s), "ruok", 500, &answer),
+			 WB_EIO);
+	assert_null(answer);
+	assert_int_equal(zk_four_letter("127.0.0.1", zkserver_port(s), "toolong", 500, &answer),
+			 WB_EINVAL);
+	zkserver_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(server_answers_and_stops),
+		cmocka_unit_test(free_stops_a_running_server),
+		cmocka_unit_test(missing_java_names_the_package),
+		cmocka_unit_test(four_letter_to_a_closed_port_fails),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
