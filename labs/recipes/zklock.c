@@ -1,0 +1,1161 @@
+/*
+ * zklock.c - the ZooKeeper lock recipe (see zklock.h for the contract).
+ *
+ * It does not own the handle, retry a create blindly, delete any node but
+ * its own, or treat a notification as the lock.
+ *
+ * Design notes and invariants
+ *
+ *  1. One GUID per acquisition.  The create is the only non-idempotent
+ *     step.  When its answer is lost (ZCONNECTIONLOSS), the node may or may
+ *     not exist; the GUID in the name plus the node's ephemeralOwner let us
+ *     find it on the same session.  Exactly one match: resume with it.
+ *     None or several: say so and stop.  Creating again "to be sure" can
+ *     leave two candidates of one client in the queue, the second of which
+ *     would wait behind the first forever (or, worse, be taken for ours).
+ *
+ *  2. Order by the sequence suffix.  The names start with a random GUID,
+ *     so sorting whole names orders contenders by chance.
+ *
+ *  3. Watch the predecessor with a get (zoo_wget), not an exists.  Both set
+ *     a watch when the node is there.  When the predecessor has already
+ *     gone, zoo_wexists answers ZNONODE *and leaves an existence watch* on
+ *     a name that will never be created again (a sequential name is never
+ *     reused): a leak on client and server, and a callback into whatever
+ *     context we passed, at some unknown later time.  zoo_wget answers
+ *     ZNONODE and leaves nothing; we re-list at once.
+ *
+ *  4. A notification says "your snapshot is stale", nothing more: the
+ *     predecessor may have been deleted (released, expired) or only
+ *     changed, and the one before it may still be there.  After every
+ *     notification we list again, and we claim the lock only when a fresh
+ *     list shows our own node first.  The list is also the proof that our
+ *     own node still exists; claiming then sets a watch on it (a get with
+ *     watch, which fails if it just vanished) so that its deletion or the
+ *     session's end reaches the holder.
+ *
+ *  5. Expired means over.  A handle whose session expired is dead; its
+ *     ephemeral nodes are gone.  A new attempt needs a new handle and gets
+ *     a new GUID.  Disconnected is not expired: the session lives until
+ *     the server's timeout, so a holder is told SUSPENDED, and LOST only
+ *     when the session is known expired, the own node was deleted, or the
+ *     disconnection outlasted the negotiated session timeout (after which
+ *     the server may have expired the session without our knowing).
+ *
+ *  6. Watch contexts outlive locks.  The ZooKeeper client may call a
+ *     watcher after we stop caring (an event already queued when we give
+ *     up).  So watchers get a reference-counted mailbox, not the lock: one
+ *     reference for the lock, one per registered watch, dropped when the
+ *     watch fires or is removed.
+ *
+ *  7. The fencing token is the sequence number.  It grows only while the
+ *     lock path lives: parents are created persistent (Curator creates
+ *     containers, which the server deletes when empty, restarting the
+ *     counter at 0).
+ */
+#include "recipes/zklock.h"
+#include "core/wb.h"
+#include "recipes/uuid.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+/* ---- Names ------------------------------------------------------------ */
+
+int zklock_guid_new(char *out)
+{
+	struct uuid u;
+	if (uuid_v4(&u) != 0)
+		return WB_EIO;
+	uuid_format(&u, out);
+	return 0;
+}
+
+static int is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* The first n characters of s form a canonical UUID. */
+static int guid_at(const char *s, size_t n)
+{
+	if (n < ZKLOCK_GUID_LEN)
+		return 0;
+	for (int i = 0; i < ZKLOCK_GUID_LEN; i++) {
+		int dash = i == 8 || i == 13 || i == 18 || i == 23;
+		if (dash ? s[i] != '-' : !is_hex(s[i]))
+			return 0;
+	}
+	return 1;
+}
+
+int zklock_guid_valid(const char *s)
+{
+	return s && strlen(s) == ZKLOCK_GUID_LEN && guid_at(s, ZKLOCK_GUID_LEN);
+}
+
+char *zklock_name_prefix(const char *lock_path, const char *guid)
+{
+	return wb_xasprintf("%s/" ZKLOCK_PROTECTED_PREFIX "%s-" ZKLOCK_LOCK_NAME, lock_path, guid);
+}
+
+/* The server's suffix: exactly ten ASCII digits of a value that fits a
+ * signed 32-bit int.  Anything else (a sign, 11 characters) is refused. */
+static int parse_suffix(const char *s, int32_t *out)
+{
+	if (strlen(s) != ZKLOCK_SEQ_LEN)
+		return WB_ERANGE;
+	int64_t v = 0;
+	for (int i = 0; i < ZKLOCK_SEQ_LEN; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return WB_ERANGE;
+		v = v * 10 + (s[i] - '0');
+	}
+	if (v > INT32_MAX)
+		return WB_ERANGE;
+	*out = (int32_t)v;
+	return 0;
+}
+
+int zklock_name_parse(const char *name, struct zklock_name *out)
+{
+	const char *last = NULL;
+	for (const char *p = name; (p = strstr(p, ZKLOCK_LOCK_NAME)) != NULL; p++)
+		last = p;
+	if (!last)
+		return WB_EINVAL;
+	int32_t seq;
+	if (parse_suffix(last + strlen(ZKLOCK_LOCK_NAME), &seq) != 0)
+		return WB_ERANGE;
+	out->seq = seq;
+	out->guid[0] = '\0';
+	size_t pl = strlen(ZKLOCK_PROTECTED_PREFIX);
+	size_t before = (size_t)(last - name);
+	/* Curator's isProtectedZNode: "_c_", a UUID, then '-'. */
+	if (!strncmp(name, ZKLOCK_PROTECTED_PREFIX, pl) && before >= pl + ZKLOCK_GUID_LEN + 1 &&
+	    guid_at(name + pl, before - pl) && name[pl + ZKLOCK_GUID_LEN] == '-') {
+		memcpy(out->guid, name + pl, ZKLOCK_GUID_LEN);
+		out->guid[ZKLOCK_GUID_LEN] = '\0';
+	}
+	return 0;
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct zklock_entry *x = a, *y = b;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return strcmp(x->name, y->name); /* equal suffixes cannot happen; be total */
+}
+
+int zklock_sort(char *const *names, size_t n, struct zklock_entry **out, size_t *nout,
+		const char **bad)
+{
+	*out = NULL;
+	*nout = 0;
+	struct zklock_entry *e = n ? wb_xcalloc(n, sizeof *e) : NULL;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct zklock_name nm;
+		int rc = zklock_name_parse(names[i], &nm);
+		if (rc == WB_EINVAL)
+			continue;
+		if (rc != 0) {
+			if (bad)
+				*bad = names[i];
+			free(e);
+			return WB_ERANGE;
+		}
+		e[k].name = names[i];
+		e[k].seq = nm.seq;
+		k++;
+	}
+	if (k > 1)
+		qsort(e, k, sizeof *e, entry_cmp);
+	if (k == 0) {
+		free(e);
+		e = NULL;
+	}
+	*out = e;
+	*nout = k;
+	return 0;
+}
+
+long zklock_index(const struct zklock_entry *e, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(e[i].name, name))
+			return (long)i;
+	return -1;
+}
+
+/* ---- The mailbox watchers write into (note 6) ------------------------- */
+
+struct mbox {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;	   /* CLOCK_MONOTONIC */
+	int refs;		   /* the lock's + one per registered watch */
+	char *own_path;		   /* events on this path are about our own node */
+	unsigned pred_events;	   /* node events on other paths (the predecessor) */
+	int pred_type;		   /* type of the last of those */
+	unsigned own_events;	   /* node events on the own node */
+	int own_deleted;	   /* one of them was a delete */
+	unsigned session_gen;	   /* session events seen */
+	int session_state;	   /* state carried by the last one */
+	int stop;		   /* tells the monitor thread to end */
+	enum zklock_status status; /* the lock's status (under mu) */
+};
+
+static struct mbox *mbox_new(void)
+{
+	struct mbox *m = wb_xcalloc(1, sizeof *m);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&m->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_mutex_init(&m->mu, NULL);
+	m->refs = 1;
+	return m;
+}
+
+static void mbox_unref(struct mbox *m, int n)
+{
+	pthread_mutex_lock(&m->mu);
+	m->refs -= n;
+	int last = m->refs == 0;
+	pthread_mutex_unlock(&m->mu);
+	if (last) {
+		pthread_mutex_destroy(&m->mu);
+		pthread_cond_destroy(&m->cv);
+		free(m->own_path);
+		free(m);
+	}
+}
+
+static void mbox_ref(struct mbox *m)
+{
+	pthread_mutex_lock(&m->mu);
+	m->refs++;
+	pthread_mutex_unlock(&m->mu);
+}
+
+/* The watcher of every watch this recipe sets.  Runs on the ZooKeeper
+ * completion thread: it only records and wakes, never calls ZooKeeper. */
+static void mbox_watcher(zhandle_t *zh, int type, int state, const char *path, void *ctx)
+{
+	(void)zh;
+	struct mbox *m = ctx;
+	int drop = 0;
+	pthread_mutex_lock(&m->mu);
+	if (type == ZOO_SESSION_EVENT) {
+		/* Delivered to every registered watch: duplicates are harmless. */
+		m->session_gen++;
+		m->session_state = state;
+	} else {
+		if (m->own_path && path && !strcmp(path, m->own_path)) {
+			m->own_events++;
+			if (type == ZOO_DELETED_EVENT)
+				m->own_deleted = 1;
+		} else {
+			m->pred_events++;
+			m->pred_type = type;
+		}
+		/* A data watch fires once and is gone.  A server-side
+		 * "not watching" keeps its reference: never free twice. */
+		drop = type != ZOO_NOTWATCHING_EVENT;
+	}
+	pthread_cond_broadcast(&m->cv);
+	pthread_mutex_unlock(&m->mu);
+	if (drop)
+		mbox_unref(m, 1);
+}
+
+/* ---- The lock ----------------------------------------------------------- */
+
+struct zklock {
+	zhandle_t *zh;			/* borrowed handle */
+	char *path;			/* lock path, e.g. /locks/NAME */
+	struct zklock_opts opts;	/* copied options (data borrowed) */
+	struct mbox *mb;		/* shared with watchers; holds the status */
+	char guid[ZKLOCK_GUID_LEN + 1]; /* this attempt's GUID */
+	char *own_path;			/* own candidate's full path, or NULL */
+	const char *own_name;		/* its last component (points into own_path) */
+	int32_t seq;			/* its sequence number */
+	int64_t session_id;		/* the session of the candidate */
+	char *pred_path;		/* predecessor with a watch possibly set */
+	pthread_t monitor;		/* watches the hold; joined on release/free */
+	int monitor_running;		/* monitor was started and not yet joined */
+	struct zklock_stats st;		/* counters of the current attempt */
+	char msg[512];			/* last outcome, one sentence */
+};
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+	}
+}
+
+static void abs_deadline(int64_t deadline, struct timespec *ts)
+{
+	ts->tv_sec = (time_t)(deadline / 1000);
+	ts->tv_nsec = (long)(deadline % 1000) * 1000000L;
+}
+
+static void set_msg(struct zklock *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_msg(struct zklock *l, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(l->msg, sizeof l->msg, fmt, ap);
+	va_end(ap);
+}
+
+static void set_status(struct zklock *l, enum zklock_status s)
+{
+	pthread_mutex_lock(&l->mb->mu);
+	l->mb->status = s;
+	pthread_mutex_unlock(&l->mb->mu);
+}
+
+enum zklock_status zklock_status(struct zklock *l)
+{
+	pthread_mutex_lock(&l->mb->mu);
+	enum zklock_status s = l->mb->status;
+	pthread_mutex_unlock(&l->mb->mu);
+	return s;
+}
+
+const char *zklock_status_name(enum zklock_status s)
+{
+	static const char *const names[] = {
+		[ZKLOCK_IDLE] = "idle",
+		[ZKLOCK_WAITING] = "waiting",
+		[ZKLOCK_HELD] = "held",
+		[ZKLOCK_RELEASED] = "released",
+		[ZKLOCK_TIMED_OUT] = "timed-out",
+		[ZKLOCK_EXPIRED] = "expired",
+		[ZKLOCK_LOST] = "lost",
+		[ZKLOCK_CANDIDATE_GONE] = "candidate-gone",
+		[ZKLOCK_CREATE_UNKNOWN] = "create-unknown",
+		[ZKLOCK_AMBIGUOUS] = "ambiguous",
+		[ZKLOCK_SEQ_OVERFLOW] = "seq-overflow",
+		[ZKLOCK_FAILED] = "failed",
+	};
+	return (unsigned)s < WB_ARRAY_LEN(names) && names[s] ? names[s] : "?";
+}
+
+const char *zklock_message(struct zklock *l)
+{
+	return l->msg;
+}
+
+int64_t zklock_token(struct zklock *l)
+{
+	return zklock_status(l) == ZKLOCK_HELD ? (int64_t)l->seq : -1;
+}
+
+const char *zklock_own_path(struct zklock *l)
+{
+	return l->own_path;
+}
+
+const char *zklock_guid(struct zklock *l)
+{
+	return l->guid;
+}
+
+int64_t zklock_session(struct zklock *l)
+{
+	return l->session_id;
+}
+
+const char *zklock_path(struct zklock *l)
+{
+	return l->path;
+}
+
+struct zklock_stats zklock_stats(struct zklock *l)
+{
+	return l->st;
+}
+
+static int path_ok(const char *p)
+{
+	size_t n = p ? strlen(p) : 0;
+	if (n < 2 || p[0] != '/' || p[n - 1] == '/' || strstr(p, "//"))
+		return 0;
+	return 1;
+}
+
+int zklock_new(zhandle_t *zh, const char *lock_path, const struct zklock_opts *opts,
+	       struct zklock **out)
+{
+	*out = NULL;
+	if (!zh || !path_ok(lock_path))
+		return WB_EINVAL;
+	struct zklock *l = wb_xcalloc(1, sizeof *l);
+	l->zh = zh;
+	l->path = wb_xstrdup(lock_path);
+	if (opts)
+		l->opts = *opts;
+	l->mb = mbox_new();
+	l->mb->status = ZKLOCK_IDLE;
+	l->seq = -1;
+	set_msg(l, "no attempt yet");
+	*out = l;
+	return 0;
+}
+
+/* Removes our watch on path, if one is still registered, without asking
+ * the server (it may be gone). */
+static void drop_watch(struct zklock *l, const char *path)
+{
+	if (path && zoo_remove_watches(l->zh, path, ZWATCHTYPE_DATA, mbox_watcher, l->mb, 1) == ZOK)
+		mbox_unref(l->mb, 1);
+}
+
+static void monitor_stop(struct zklock *l)
+{
+	if (!l->monitor_running)
+		return;
+	pthread_mutex_lock(&l->mb->mu);
+	l->mb->stop = 1;
+	pthread_cond_broadcast(&l->mb->cv);
+	pthread_mutex_unlock(&l->mb->mu);
+	pthread_join(l->monitor, NULL);
+	l->monitor_running = 0;
+}
+
+static void forget_candidate(struct zklock *l)
+{
+	drop_watch(l, l->pred_path);
+	free(l->pred_path);
+	l->pred_path = NULL;
+	drop_watch(l, l->own_path);
+	pthread_mutex_lock(&l->mb->mu);
+	free(l->mb->own_path);
+	l->mb->own_path = NULL;
+	pthread_mutex_unlock(&l->mb->mu);
+	free(l->own_path);
+	l->own_path = NULL;
+	l->own_name = NULL;
+	l->seq = -1;
+}
+
+void zklock_free(struct zklock *l)
+{
+	if (!l)
+		return;
+	monitor_stop(l);
+	forget_candidate(l);
+	mbox_unref(l->mb, 1);
+	free(l->path);
+	free(l);
+}
+
+/* ---- Talking to the server ---------------------------------------------- */
+
+static int session_dead(struct zklock *l)
+{
+	int st = zoo_state(l->zh);
+	if (st == ZOO_EXPIRED_SESSION_STATE || st == ZOO_AUTH_FAILED_STATE)
+		return 1;
+	const clientid_t *cid = zoo_client_id(l->zh);
+	return l->session_id && cid && cid->client_id && cid->client_id != l->session_id;
+}
+
+/* Waits until the handle is connected on our session.  0; WB_EIO when the
+ * session is over; WB_EBUSY at the deadline (-1: none).  Polls with a
+ * short backoff: the handle's session events belong to its owner. */
+static int wait_session(struct zklock *l, int64_t deadline)
+{
+	int delay = 2;
+	for (;;) {
+		if (session_dead(l))
+			return WB_EIO;
+		if (zoo_state(l->zh) == ZOO_CONNECTED_STATE)
+			return 0;
+		int64_t left = deadline < 0 ? delay : deadline - now_ms();
+		if (left <= 0)
+			return WB_EBUSY;
+		sleep_ms(left < delay ? (int)left : delay);
+		delay = delay < 64 ? delay * 2 : 100;
+	}
+}
+
+static void set_expired(struct zklock *l, const char *during)
+{
+	set_status(l, ZKLOCK_EXPIRED);
+	set_msg(l,
+		"the session expired during %s: this attempt is over (its ephemeral nodes are "
+		"gone); a new attempt needs a new handle",
+		during);
+}
+
+/* Decides what to do with the answer zrc of an idempotent call (a read,
+ * or a create/delete whose "already so" answer we accept).  Returns 1 to
+ * call again once the session is back; 0 when zrc is final, with *err the
+ * WB code (0 for ZOK and for ZNONODE/ZNODEEXISTS, which the caller
+ * interprets) and status/message set for failures. */
+static int absorb(struct zklock *l, int zrc, int64_t deadline, const char *what, int *err)
+{
+	*err = 0;
+	switch (zrc) {
+	case ZOK:
+	case ZNONODE:
+	case ZNODEEXISTS: return 0;
+	case ZCONNECTIONLOSS:
+	case ZOPERATIONTIMEOUT: {
+		l->st.conn_losses++;
+		/* zoo_state() may still say CONNECTED right after a loss: give
+		 * the I/O thread a moment before looking. */
+		sleep_ms(5);
+		int rc = wait_session(l, deadline);
+		if (rc == 0)
+			return 1;
+		if (rc == WB_EIO) {
+			set_expired(l, what);
+			*err = WB_EIO;
+		} else {
+			set_msg(l, "connection lost during %s and not back before the deadline",
+				what);
+			*err = WB_EBUSY;
+		}
+		return 0;
+	}
+	case ZSESSIONEXPIRED:
+	case ZINVALIDSTATE:
+	case ZSESSIONMOVED:
+		set_expired(l, what);
+		*err = WB_EIO;
+		return 0;
+	default:
+		set_status(l, ZKLOCK_FAILED);
+		set_msg(l, "%s failed: %s (%d)", what, zerror(zrc), zrc);
+		*err = WB_EIO;
+		return 0;
+	}
+}
+
+/* A sorted snapshot of the lock path's children. */
+struct snapshot {
+	struct String_vector sv; /* the names, owned */
+	struct zklock_entry *e;	 /* lock nodes sorted by suffix (names borrowed) */
+	size_t n;
+};
+
+static void snapshot_free(struct snapshot *s)
+{
+	deallocate_String_vector(&s->sv);
+	free(s->e);
+	memset(s, 0, sizeof *s);
+}
+
+/* Lists and sorts.  Returns 0; WB_ENOENT when the lock path is gone; or
+ * the error absorb() gave; WB_ERANGE when a suffix cannot be ordered. */
+static int list(struct zklock *l, int64_t deadline, struct snapshot *s)
+{
+	memset(s, 0, sizeof *s);
+	int zrc, err;
+	do {
+		l->st.lists++;
+		zrc = zoo_get_children(l->zh, l->path, 0, &s->sv);
+	} while (absorb(l, zrc, deadline, "getChildren", &err));
+	if (err)
+		return err;
+	if (zrc == ZNONODE)
+		return WB_ENOENT;
+	const char *bad = NULL;
+	if (zklock_sort(s->sv.data, (size_t)s->sv.count, &s->e, &s->n, &bad) != 0) {
+		set_status(l, ZKLOCK_SEQ_OVERFLOW);
+		set_msg(l,
+			"child %s/%s has no orderable 10-digit suffix (a counter past 2147483647 "
+			"wraps negative): refusing to guess the order",
+			l->path, bad);
+		snapshot_free(s);
+		return WB_ERANGE;
+	}
+	return 0;
+}
+
+/* Creates the persistent ancestors of the lock path (ZNODEEXISTS is fine,
+ * so a retry after a lost answer is harmless). */
+static int make_parents(struct zklock *l, int64_t deadline)
+{
+	char *p = wb_xstrdup(l->path);
+	int err = 0;
+	for (char *s = strchr(p + 1, '/');; s = strchr(s + 1, '/')) {
+		if (s)
+			*s = '\0';
+		int zrc;
+		do
+			zrc = zoo_create(l->zh, p, NULL, -1, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0);
+		while (absorb(l, zrc, deadline, "creating the lock path", &err));
+		if (err)
+			break;
+		if (zrc == ZNONODE) { /* a parent vanished under us: start over */
+			free(p);
+			return make_parents(l, deadline);
+		}
+		if (!s)
+			break;
+		*s = '/';
+	}
+	free(p);
+	return err;
+}
+
+struct create_wait {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int done;
+	int rc;
+	char *path;
+};
+
+static void create_cb(int rc, const char *value, const struct Stat *stat, const void *data)
+{
+	(void)stat;
+	struct create_wait *w = (struct create_wait *)data;
+	pthread_mutex_lock(&w->mu);
+	w->rc = rc;
+	w->path = rc == ZOK && value ? wb_xstrdup(value) : NULL;
+	w->done = 1;
+	pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
+static void adopt(struct zklock *l, char *path)
+{
+	free(l->own_path);
+	l->own_path = path;
+	l->own_name = strrchr(path, '/') + 1;
+	struct zklock_name nm;
+	l->seq = zklock_name_parse(l->own_name, &nm) == 0 ? nm.seq : -1;
+	pthread_mutex_lock(&l->mb->mu);
+	free(l->mb->own_path);
+	l->mb->own_path = wb_xstrdup(path);
+	pthread_mutex_unlock(&l->mb->mu);
+}
+
+int zklock_recover(struct zklock *l, int wait_ms, char **path)
+{
+	*path = NULL;
+	int64_t deadline = wait_ms < 0 ? -1 : now_ms() + wait_ms;
+	int rc = wait_session(l, deadline);
+	if (rc == WB_EIO) {
+		set_expired(l, "recovery");
+		return WB_EIO;
+	}
+	if (rc != 0) {
+		set_msg(l, "could not reconnect before the deadline to look for our candidate");
+		return rc;
+	}
+	/* All children, not the sorted lock nodes: the search is by GUID, and
+	 * an unorderable neighbour must not hide our own node. */
+	struct snapshot s = {0};
+	int zrc, err;
+	do
+		zrc = zoo_get_children(l->zh, l->path, 0, &s.sv);
+	while (absorb(l, zrc, deadline, "listing for recovery", &err));
+	if (err)
+		return err;
+	size_t matches = 0, foreign = 0;
+	struct wb_buf found = {0};
+	char *one = NULL;
+	for (int i = 0; i < s.sv.count; i++) {
+		struct zklock_name nm;
+		if (zklock_name_parse(s.sv.data[i], &nm) != 0 || strcasecmp(nm.guid, l->guid))
+			continue;
+		char *p = wb_xasprintf("%s/%s", l->path, s.sv.data[i]);
+		struct Stat stat;
+		do
+			zrc = zoo_exists(l->zh, p, 0, &stat);
+		while (absorb(l, zrc, deadline, "reading a candidate's owner", &err));
+		if (err) {
+			free(p);
+			free(one);
+			wb_buf_free(&found);
+			snapshot_free(&s);
+			return err;
+		}
+		if (zrc == ZOK && stat.ephemeralOwner == l->session_id) {
+			matches++;
+			wb_buf_printf(&found, "%s%s", matches > 1 ? ", " : "", s.sv.data[i]);
+			free(one);
+			one = p;
+		} else {
+			foreign += zrc == ZOK;
+			free(p);
+		}
+	}
+	snapshot_free(&s);
+	if (l->opts.hooks.recovered)
+		l->opts.hooks.recovered(l->opts.hooks.arg, l, matches);
+	if (matches == 1) {
+		*path = one;
+		set_msg(l,
+			"found our candidate %s by GUID; its ephemeralOwner is our session 0x%llx",
+			found.data, (unsigned long long)l->session_id);
+		wb_buf_free(&found);
+		return 0;
+	}
+	free(one);
+	if (matches == 0) {
+		set_msg(l,
+			"no node of session 0x%llx carries GUID %s%s: the create did not happen "
+			"(or has not yet); nothing to resume",
+			(unsigned long long)l->session_id, l->guid,
+			foreign ? " (a node with it belongs to another session)" : "");
+		wb_buf_free(&found);
+		return WB_ENOENT;
+	}
+	set_msg(l,
+		"%zu nodes of session 0x%llx carry GUID %s (%s): which one is ours is "
+		"ambiguous; refusing to pick, deleting none",
+		matches, (unsigned long long)l->session_id, l->guid, found.data);
+	wb_buf_free(&found);
+	return WB_ECORRUPT;
+}
+
+/* Creates this attempt's candidate (note 1).  0 with l->own_path set, or
+ * a WB error with status and message set. */
+static int create_candidate(struct zklock *l, int64_t deadline)
+{
+	char *prefix = zklock_name_prefix(l->path, l->guid);
+	int made_parents = 0, rc = 0;
+	for (;;) {
+		struct create_wait w = {.mu = PTHREAD_MUTEX_INITIALIZER,
+					.cv = PTHREAD_COND_INITIALIZER};
+		int zrc = zoo_acreate2(l->zh, prefix, l->opts.data,
+				       l->opts.data ? l->opts.data_len : -1, &ZOO_OPEN_ACL_UNSAFE,
+				       ZOO_EPHEMERAL_SEQUENTIAL, create_cb, &w);
+		if (zrc == ZOK) {
+			if (l->opts.hooks.create_sent)
+				l->opts.hooks.create_sent(l->opts.hooks.arg, l);
+			/* The client completes every request (reply, loss or close):
+			 * no deadline here, or w would be written after we left. */
+			pthread_mutex_lock(&w.mu);
+			while (!w.done)
+				pthread_cond_wait(&w.cv, &w.mu);
+			pthread_mutex_unlock(&w.mu);
+			zrc = w.rc;
+		}
+		pthread_mutex_destroy(&w.mu);
+		pthread_cond_destroy(&w.cv);
+		if (zrc == ZOK)
+			adopt(l, w.path);
+		if (l->opts.hooks.create_done)
+			l->opts.hooks.create_done(l->opts.hooks.arg, l, zrc);
+		if (zrc == ZOK)
+			break;
+		if (zrc == ZNONODE && !made_parents) {
+			/* A definite "no": the lock path is missing.  Safe to redo. */
+			made_parents = 1;
+			rc = make_parents(l, deadline);
+			if (rc)
+				break;
+			continue;
+		}
+		if (zrc == ZCONNECTIONLOSS || zrc == ZOPERATIONTIMEOUT) {
+			/* Outcome unknown: find it, never create again (note 1).
+			 * Give recovery at least two session timeouts. */
+			l->st.conn_losses++;
+			int64_t floor = now_ms() + 2 * (int64_t)zoo_recv_timeout(l->zh);
+			int64_t dl = deadline < 0 ? -1 : (deadline > floor ? deadline : floor);
+			char *found = NULL;
+			rc = zklock_recover(l, dl < 0 ? -1 : (int)(dl - now_ms()), &found);
+			if (rc == 0) {
+				adopt(l, found);
+				char *note = wb_xasprintf("create reply lost; %s", l->msg);
+				set_msg(l, "%s", note);
+				free(note);
+			} else if (rc == WB_EIO) {
+				/* status EXPIRED already set */
+			} else if (rc == WB_ECORRUPT) {
+				set_status(l, ZKLOCK_AMBIGUOUS);
+			} else {
+				set_status(l, ZKLOCK_CREATE_UNKNOWN);
+				rc = WB_ENOENT;
+			}
+			break;
+		}
+		int err;
+		absorb(l, zrc, deadline, "creating the candidate", &err);
+		rc = err ? err : WB_EIO;
+		if (!err) {
+			set_status(l, ZKLOCK_FAILED);
+			set_msg(l, "creating the candidate failed: %s (%d)", zerror(zrc), zrc);
+		}
+		break;
+	}
+	free(prefix);
+	return rc;
+}
+
+/* Deletes exactly our own node.  0, WB_ENOENT (already gone), WB_EIO. */
+static int delete_own(struct zklock *l, int64_t deadline)
+{
+	int zrc, err;
+	do
+		zrc = zoo_delete(l->zh, l->own_path, -1);
+	while (absorb(l, zrc, deadline, "deleting the own node", &err));
+	if (err == WB_EIO && zklock_status(l) == ZKLOCK_EXPIRED)
+		return WB_EIO; /* the session took the node with it */
+	if (err)
+		return WB_EIO;
+	return zrc == ZNONODE ? WB_ENOENT : 0;
+}
+
+/* ---- Holding: the monitor thread (note 5) ------------------------------- */
+
+static void emit(struct zklock *l, enum zklock_event ev, const char *why)
+{
+	if (!l->opts.on_event)
+		return;
+	pthread_mutex_unlock(&l->mb->mu);
+	l->opts.on_event(l->opts.event_arg, ev, why);
+	pthread_mutex_lock(&l->mb->mu);
+}
+
+static void *monitor_main(void *arg)
+{
+	struct zklock *l = arg;
+	struct mbox *m = l->mb;
+	int timeout_ms = zoo_recv_timeout(l->zh);
+	pthread_mutex_lock(&m->mu);
+	unsigned seen_gen = m->session_gen, seen_own = m->own_events;
+	int64_t suspended_at = -1;
+	int rearm = 0;
+	const char *lost = NULL;
+	char why[160];
+	while (!m->stop && !lost) {
+		if (seen_gen == m->session_gen && seen_own == m->own_events) {
+			if (suspended_at < 0 && !rearm) {
+				pthread_cond_wait(&m->cv, &m->mu);
+			} else {
+				int64_t until = rearm ? now_ms() + 50 : suspended_at + timeout_ms;
+				if (suspended_at >= 0 && suspended_at + timeout_ms < until)
+					until = suspended_at + timeout_ms;
+				struct timespec ts;
+				abs_deadline(until, &ts);
+				pthread_cond_timedwait(&m->cv, &m->mu, &ts);
+			}
+			if (m->stop)
+				break;
+		}
+		if (seen_own != m->own_events) {
+			seen_own = m->own_events;
+			if (m->own_deleted)
+				lost = "the own node was deleted (not by us)";
+			else
+				rearm = 1; /* its data changed: the watch is spent */
+		}
+		if (!lost && seen_gen != m->session_gen) {
+			seen_gen = m->session_gen;
+			int st = m->session_state;
+			if (st == ZOO_EXPIRED_SESSION_STATE || st == ZOO_AUTH_FAILED_STATE) {
+				lost = "the session expired";
+			} else if (st == ZOO_CONNECTED_STATE && suspended_at >= 0) {
+				suspended_at = -1;
+				emit(l, ZKLOCK_EV_RESUMED, "reconnected on the same session");
+			} else if (st != ZOO_CONNECTED_STATE && suspended_at < 0) {
+				suspended_at = now_ms();
+				emit(l, ZKLOCK_EV_SUSPENDED,
+				     "disconnected: the session may still be alive");
+			}
+		}
+		if (!lost && suspended_at >= 0 && now_ms() >= suspended_at + timeout_ms) {
+			snprintf(why, sizeof why,
+				 "disconnected for longer than the session timeout (%d ms): the "
+				 "server may have expired the session",
+				 timeout_ms);
+			lost = why;
+		}
+		if (!lost && rearm && !m->stop) {
+			pthread_mutex_unlock(&m->mu);
+			mbox_ref(m);
+			struct Stat stat;
+			char b[1];
+			int len = sizeof b;
+			int zrc = zoo_wget(l->zh, l->own_path, mbox_watcher, m, b, &len, &stat);
+			if (zrc != ZOK)
+				mbox_unref(m, 1);
+			pthread_mutex_lock(&m->mu);
+			if (zrc == ZOK)
+				rearm = 0;
+			else if (zrc == ZNONODE)
+				lost = "the own node is gone";
+			else if (zrc == ZSESSIONEXPIRED || zrc == ZINVALIDSTATE)
+				lost = "the session expired";
+			else if (suspended_at < 0)
+				suspended_at = now_ms(); /* no watch: blind until re-armed */
+		}
+	}
+	if (lost && !m->stop) {
+		m->status = ZKLOCK_LOST;
+		emit(l, ZKLOCK_EV_LOST, lost);
+	}
+	pthread_mutex_unlock(&m->mu);
+	return NULL;
+}
+
+/* ---- Acquire and release -------------------------------------------- */
+
+/* Ends a waiting attempt that will not get the lock: drops the watch and
+ * deletes the own candidate. */
+static void abandon(struct zklock *l, enum zklock_status why)
+{
+	drop_watch(l, l->pred_path);
+	free(l->pred_path);
+	l->pred_path = NULL;
+	if (l->own_path && why != ZKLOCK_EXPIRED) {
+		int64_t dl = now_ms() + 2 * (int64_t)zoo_recv_timeout(l->zh);
+		delete_own(l, dl);
+	}
+	set_status(l, why);
+}
+
+/* Waits for a notification on the predecessor's watch, the session's end
+ * or the deadline.  1 = notified, 0 = deadline, -1 = session expired. */
+static int wait_pred(struct zklock *l, unsigned seen, int64_t deadline, int *type)
+{
+	struct mbox *m = l->mb;
+	int r;
+	pthread_mutex_lock(&m->mu);
+	for (;;) {
+		if (m->pred_events != seen) {
+			*type = m->pred_type;
+			r = 1;
+			break;
+		}
+		if (m->session_state == ZOO_EXPIRED_SESSION_STATE ||
+		    m->session_state == ZOO_AUTH_FAILED_STATE) {
+			r = -1;
+			break;
+		}
+		if (deadline < 0) {
+			pthread_cond_wait(&m->cv, &m->mu);
+			continue;
+		}
+		if (now_ms() >= deadline) {
+			r = 0;
+			break;
+		}
+		struct timespec ts;
+		abs_deadline(deadline, &ts);
+		pthread_cond_timedwait(&m->cv, &m->mu, &ts);
+	}
+	pthread_mutex_unlock(&m->mu);
+	return r;
+}
+
+int zklock_acquire(struct zklock *l, int wait_ms)
+{
+	enum zklock_status s0 = zklock_status(l);
+	if (s0 == ZKLOCK_WAITING || s0 == ZKLOCK_HELD) {
+		set_msg(l, "zklock_acquire: an attempt is already %s", zklock_status_name(s0));
+		return WB_EINVAL;
+	}
+	if (s0 == ZKLOCK_EXPIRED || s0 == ZKLOCK_LOST || session_dead(l)) {
+		set_msg(l, "zklock_acquire: this handle's session is over or the lock was lost; "
+			   "use a new handle");
+		return WB_EINVAL;
+	}
+	monitor_stop(l);
+	forget_candidate(l);
+	memset(&l->st, 0, sizeof l->st);
+	pthread_mutex_lock(&l->mb->mu);
+	l->mb->own_deleted = 0;
+	l->mb->stop = 0;
+	l->mb->session_state = 0;
+	pthread_mutex_unlock(&l->mb->mu);
+	int64_t deadline = wait_ms < 0 ? -1 : now_ms() + wait_ms;
+	if (zklock_guid_new(l->guid) != 0) {
+		set_status(l, ZKLOCK_FAILED);
+		set_msg(l, "no randomness for a GUID (getrandom failed)");
+		return WB_EIO;
+	}
+	set_status(l, ZKLOCK_WAITING);
+
+	/* The candidate belongs to the session we are connected on now. */
+	l->session_id = 0;
+	int rc = wait_session(l, deadline);
+	if (rc != 0) {
+		if (rc == WB_EIO) {
+			set_expired(l, "connecting");
+		} else {
+			set_status(l, ZKLOCK_TIMED_OUT);
+			set_msg(l, "not connected to ZooKeeper within the wait");
+		}
+		return rc;
+	}
+	l->session_id = zoo_client_id(l->zh)->client_id;
+	rc = create_candidate(l, deadline);
+	if (rc != 0)
+		return rc;
+
+	for (;;) {
+		struct snapshot s;
+		rc = list(l, deadline, &s);
+		if (rc == WB_ENOENT) {
+			set_msg(l, "the lock path %s vanished, and our candidate with it", l->path);
+			set_status(l, ZKLOCK_CANDIDATE_GONE);
+			return WB_ENOENT;
+		}
+		if (rc == WB_EBUSY) {
+			abandon(l, ZKLOCK_TIMED_OUT);
+			return WB_EBUSY;
+		}
+		if (rc == WB_ERANGE) {
+			abandon(l, ZKLOCK_SEQ_OVERFLOW);
+			return rc;
+		}
+		if (rc)
+			return rc;
+		long idx = zklock_index(s.e, s.n, l->own_name);
+		if (l->opts.hooks.listed)
+			l->opts.hooks.listed(l->opts.hooks.arg, l, s.n, idx);
+		if (idx < 0) {
+			snapshot_free(&s);
+			if (session_dead(l)) {
+				set_expired(l, "waiting");
+				return WB_EIO;
+			}
+			set_status(l, ZKLOCK_CANDIDATE_GONE);
+			set_msg(l, "our candidate %s is no longer there (deleted by someone else)",
+				l->own_path);
+			return WB_ENOENT;
+		}
+		if (idx == 0) {
+			snapshot_free(&s);
+			/* First in a fresh list.  Arm the watch that tells the
+			 * holder about its node before saying "held" (note 4). */
+			struct Stat stat;
+			char b[1];
+			int len, zrc, err;
+			do {
+				len = sizeof b;
+				mbox_ref(l->mb);
+				zrc = zoo_wget(l->zh, l->own_path, mbox_watcher, l->mb, b, &len,
+					       &stat);
+				if (zrc != ZOK)
+					mbox_unref(l->mb, 1);
+			} while (absorb(l, zrc, deadline, "watching the own node", &err));
+			if (err == WB_EBUSY) {
+				abandon(l, ZKLOCK_TIMED_OUT);
+				return err;
+			}
+			if (err)
+				return err;
+			if (zrc == ZNONODE) {
+				set_status(l, ZKLOCK_CANDIDATE_GONE);
+				set_msg(l, "our candidate %s vanished just before we could claim",
+					l->own_path);
+				return WB_ENOENT;
+			}
+			pthread_mutex_lock(&l->mb->mu);
+			l->mb->status = ZKLOCK_HELD;
+			l->mb->session_state = ZOO_CONNECTED_STATE;
+			pthread_mutex_unlock(&l->mb->mu);
+			set_msg(l, "held %s (fencing token %d)", l->own_path, (int)l->seq);
+			if (pthread_create(&l->monitor, NULL, monitor_main, l) == 0)
+				l->monitor_running = 1;
+			return 0;
+		}
+		if (wait_ms == 0 || (deadline >= 0 && now_ms() >= deadline)) {
+			snapshot_free(&s);
+			abandon(l, ZKLOCK_TIMED_OUT);
+			set_msg(l, "the lock is held by another; gave up after %d ms", wait_ms);
+			return WB_EBUSY;
+		}
+		/* Watch the predecessor only (note 3). */
+		free(l->pred_path);
+		l->pred_path = wb_xasprintf("%s/%s", l->path, s.e[idx - 1].name);
+		snapshot_free(&s);
+		if (l->opts.hooks.before_watch)
+			l->opts.hooks.before_watch(l->opts.hooks.arg, l, l->pred_path);
+		pthread_mutex_lock(&l->mb->mu);
+		unsigned seen = l->mb->pred_events;
+		l->mb->refs++; /* for the watch, before it can fire */
+		pthread_mutex_unlock(&l->mb->mu);
+		struct Stat stat;
+		char b[1];
+		int len = sizeof b;
+		int zrc = zoo_wget(l->zh, l->pred_path, mbox_watcher, l->mb, b, &len, &stat);
+		if (zrc != ZOK)
+			mbox_unref(l->mb, 1);
+		if (l->opts.hooks.watched)
+			l->opts.hooks.watched(l->opts.hooks.arg, l, l->pred_path, zrc);
+		if (zrc == ZNONODE) {
+			l->st.vanished++; /* gone already: no watch left, look again now */
+			continue;
+		}
+		if (zrc != ZOK) {
+			int err;
+			if (absorb(l, zrc, deadline, "watching the predecessor", &err))
+				continue;
+			if (err == WB_EBUSY) {
+				abandon(l, ZKLOCK_TIMED_OUT);
+				return err;
+			}
+			return err;
+		}
+		l->st.watches++;
+		int type = 0;
+		int w = wait_pred(l, seen, deadline, &type);
+		if (w < 0) {
+			set_expired(l, "waiting for the predecessor");
+			abandon(l, ZKLOCK_EXPIRED);
+			return WB_EIO;
+		}
+		if (w == 0) {
+			abandon(l, ZKLOCK_TIMED_OUT);
+			set_msg(l, "the lock is held by another; gave up after %d ms", wait_ms);
+			return WB_EBUSY;
+		}
+		l->st.wakes++;
+		if (l->opts.hooks.woken)
+			l->opts.hooks.woken(l->opts.hooks.arg, l, type, l->pred_path);
+		free(l->pred_path); /* the watch is spent */
+		l->pred_path = NULL;
+		/* A notification is not the lock: look again (note 4). */
+	}
+}
+
+int zklock_release(struct zklock *l)
+{
+	enum zklock_status s = zklock_status(l);
+	if (s != ZKLOCK_HELD && s != ZKLOCK_LOST) {
+		set_msg(l, "zklock_release: nothing held (%s)", zklock_status_name(s));
+		return WB_EINVAL;
+	}
+	monitor_stop(l);
+	int64_t dl = now_ms() + 2 * (int64_t)zoo_recv_timeout(l->zh);
+	int rc = delete_own(l, dl);
+	if (rc == 0) {
+		set_msg(l, "released %s", l->own_path);
+	} else if (rc == WB_ENOENT) {
+		set_msg(l, "%s was already gone: the lock had been lost", l->own_path);
+	} else {
+		set_msg(l, "could not delete %s (%s); it goes when the session ends", l->own_path,
+			zklock_message(l));
+	}
+	set_status(l, ZKLOCK_RELEASED);
+	return rc;
+}
