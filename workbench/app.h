@@ -30,6 +30,7 @@ struct command {
 int cli_lessons(struct app *app, int argc, char **argv);
 int cli_lesson_show(struct app *app, int argc, char **argv);
 int cli_lab(struct app *app, int argc, char **argv);
+int cli_zk_lock(struct app *app, int argc, char **argv);
 
 /* The interactive workbench (tui/). Returns an exit code. */
 int tui_main(struct app *app);

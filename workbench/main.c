@@ -22,6 +22,8 @@ static const struct command commands[] = {
 	 cli_lesson_show},
 	{"lab", NULL, "list|run ID [--json] [--zk HOST:PORT]",
 	 "list labs, or run one (exit 0 pass, 1 fail, 2 could not run)", cli_lab},
+	{"zk-lock", NULL, "--zk H:P --path /locks/N [--wait S] -- CMD...",
+	 "run CMD while holding a ZooKeeper lock (flock for ZooKeeper)", cli_zk_lock},
 };
 
 /* Lesson cards say "Enter runs it here" only for labs in this build. */

@@ -209,6 +209,7 @@ struct mbox {
 	unsigned session_gen;	   /* session events seen */
 	int session_state;	   /* state carried by the last one */
 	int stop;		   /* tells the monitor thread to end */
+	int cancel;		   /* zklock_cancel was called */
 	enum zklock_status status; /* the lock's status (under mu) */
 };
 
@@ -354,6 +355,7 @@ const char *zklock_status_name(enum zklock_status s)
 		[ZKLOCK_CREATE_UNKNOWN] = "create-unknown",
 		[ZKLOCK_AMBIGUOUS] = "ambiguous",
 		[ZKLOCK_SEQ_OVERFLOW] = "seq-overflow",
+		[ZKLOCK_CANCELLED] = "cancelled",
 		[ZKLOCK_FAILED] = "failed",
 	};
 	return (unsigned)s < WB_ARRAY_LEN(names) && names[s] ? names[s] : "?";
@@ -479,6 +481,22 @@ static int session_dead(struct zklock *l)
 	return l->session_id && cid && cid->client_id && cid->client_id != l->session_id;
 }
 
+static int cancelled(struct zklock *l)
+{
+	pthread_mutex_lock(&l->mb->mu);
+	int c = l->mb->cancel;
+	pthread_mutex_unlock(&l->mb->mu);
+	return c;
+}
+
+void zklock_cancel(struct zklock *l)
+{
+	pthread_mutex_lock(&l->mb->mu);
+	l->mb->cancel = 1;
+	pthread_cond_broadcast(&l->mb->cv);
+	pthread_mutex_unlock(&l->mb->mu);
+}
+
 /* Waits until the handle is connected on our session.  0; WB_EIO when the
  * session is over; WB_EBUSY at the deadline (-1: none).  Polls with a
  * short backoff: the handle's session events belong to its owner. */
@@ -490,6 +508,8 @@ static int wait_session(struct zklock *l, int64_t deadline)
 			return WB_EIO;
 		if (zoo_state(l->zh) == ZOO_CONNECTED_STATE)
 			return 0;
+		if (cancelled(l))
+			return WB_EBUSY;
 		int64_t left = deadline < 0 ? delay : deadline - now_ms();
 		if (left <= 0)
 			return WB_EBUSY;
@@ -932,7 +952,8 @@ static void abandon(struct zklock *l, enum zklock_status why)
 }
 
 /* Waits for a notification on the predecessor's watch, the session's end
- * or the deadline.  1 = notified, 0 = deadline, -1 = session expired. */
+ * or the deadline.  1 = notified, 0 = deadline, -1 = session expired,
+ * -2 = cancelled. */
 static int wait_pred(struct zklock *l, unsigned seen, int64_t deadline, int *type)
 {
 	struct mbox *m = l->mb;
@@ -947,6 +968,10 @@ static int wait_pred(struct zklock *l, unsigned seen, int64_t deadline, int *typ
 		if (m->session_state == ZOO_EXPIRED_SESSION_STATE ||
 		    m->session_state == ZOO_AUTH_FAILED_STATE) {
 			r = -1;
+			break;
+		}
+		if (m->cancel) {
+			r = -2;
 			break;
 		}
 		if (deadline < 0) {
@@ -983,6 +1008,7 @@ int zklock_acquire(struct zklock *l, int wait_ms)
 	pthread_mutex_lock(&l->mb->mu);
 	l->mb->own_deleted = 0;
 	l->mb->stop = 0;
+	l->mb->cancel = 0;
 	l->mb->session_state = 0;
 	pthread_mutex_unlock(&l->mb->mu);
 	int64_t deadline = wait_ms < 0 ? -1 : now_ms() + wait_ms;
@@ -1119,6 +1145,11 @@ int zklock_acquire(struct zklock *l, int wait_ms)
 		l->st.watches++;
 		int type = 0;
 		int w = wait_pred(l, seen, deadline, &type);
+		if (w == -2) {
+			abandon(l, ZKLOCK_CANCELLED);
+			set_msg(l, "cancelled while waiting for the lock");
+			return WB_EBUSY;
+		}
 		if (w < 0) {
 			set_expired(l, "waiting for the predecessor");
 			abandon(l, ZKLOCK_EXPIRED);

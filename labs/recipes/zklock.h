@@ -107,6 +107,7 @@ enum zklock_status {
 	ZKLOCK_AMBIGUOUS,      /* several nodes of this session carry our GUID:
 				  refused, none deleted */
 	ZKLOCK_SEQ_OVERFLOW,   /* a contender's suffix cannot be ordered */
+	ZKLOCK_CANCELLED,      /* zklock_cancel ended the wait; own candidate deleted */
 	ZKLOCK_FAILED,	       /* another ZooKeeper error (message says which) */
 };
 
@@ -181,7 +182,7 @@ void zklock_free(struct zklock *l);
 /* One acquisition: a new GUID, a new candidate, then wait up to wait_ms
  * (negative: no limit; 0: take it only if free right now).
  * Returns 0 when held, else:
- *   WB_EBUSY   TIMED_OUT: the wait ran out; own candidate deleted
+ *   WB_EBUSY   TIMED_OUT (the wait ran out) or CANCELLED; own candidate deleted
  *   WB_ENOENT  CANDIDATE_GONE or CREATE_UNKNOWN
  *   WB_ECORRUPT AMBIGUOUS
  *   WB_ERANGE  SEQ_OVERFLOW
@@ -189,6 +190,11 @@ void zklock_free(struct zklock *l);
  *   WB_EINVAL  called while WAITING/HELD or after EXPIRED/LOST on this handle
  * zklock_status() and zklock_message() tell which and why. */
 int zklock_acquire(struct zklock *l, int wait_ms);
+
+/* Makes a zklock_acquire running in another thread give up at its next
+ * wait (WB_EBUSY, status CANCELLED).  Thread-safe; not for signal
+ * handlers.  The flag is cleared by the next zklock_acquire. */
+void zklock_cancel(struct zklock *l);
 
 /* Deletes exactly the own node (by its full path) and ends the hold.
  * Returns 0; WB_ENOENT when the node was already gone (the lock had been

@@ -1,0 +1,412 @@
+/*
+ * cli/zklock.c - `workbench zk-lock`: flock(1) for ZooKeeper.
+ *
+ *   workbench zk-lock --zk HOST:PORT[,...] --path /locks/NAME [--wait SECONDS]
+ *                     [--session-timeout SECONDS] -- COMMAND [ARGS...]
+ *
+ * Takes the lock of labs/recipes/zklock.c, runs COMMAND while holding it
+ * with WORKBENCH_FENCE_TOKEN (the sequence number), WORKBENCH_LOCK_PATH
+ * (the lock path) and WORKBENCH_LOCK_NODE (our node) in its environment,
+ * releases when COMMAND exits and exits with COMMAND's status (128+N when
+ * a signal N ended it, 127 when it could not be run).
+ *
+ * Exit codes of its own: 2 usage; 1 could not take the lock (timed out,
+ * ZooKeeper unreachable, session expired, create outcome unknown); 75 the
+ * lock was lost while COMMAND ran (session expired, node deleted, or
+ * disconnected past the session timeout): COMMAND got SIGTERM, and SIGKILL
+ * 5 seconds later if still running.
+ *
+ * COMMAND stays in our process group (it keeps the terminal); it gets
+ * SIGTERM if this process dies (PR_SET_PDEATHSIG), because its lock goes
+ * with our session.  While COMMAND runs, SIGTERM and SIGHUP sent to us are
+ * passed on; SIGINT is not (from a terminal, COMMAND gets it itself).
+ * While waiting for the lock, SIGINT, SIGTERM and SIGHUP cancel the wait
+ * (our candidate is deleted) and we exit 128+N.
+ *
+ * It does not retry, daemonise, or keep the lock across COMMAND restarts.
+ */
+#define _GNU_SOURCE /* pipe2 */
+#include "app.h"
+#include "core/wb.h"
+#include "harness/zkclient.h"
+#include "recipes/zklock.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define ZKL_EXIT_LOST	  75 /* EX_TEMPFAIL */
+#define ZKL_KILL_GRACE_MS 5000
+
+static const char usage_text[] =
+	"usage: workbench zk-lock --zk HOST:PORT[,...] --path /locks/NAME [--wait SECONDS]\n"
+	"                         [--session-timeout SECONDS] -- COMMAND [ARGS...]\n"
+	"Runs COMMAND while holding the ZooKeeper lock at --path; exits with its status.\n"
+	"  --wait SECONDS             give up after this long (0: only if free now;\n"
+	"                             default: wait as long as it takes)\n"
+	"  --session-timeout SECONDS  ZooKeeper session timeout to ask for (default 10)\n"
+	"COMMAND sees WORKBENCH_FENCE_TOKEN, WORKBENCH_LOCK_PATH and WORKBENCH_LOCK_NODE.\n"
+	"Exit: COMMAND's status; 1 lock not taken; 2 usage; 75 lock lost while COMMAND ran.\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "workbench zk-lock: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n%s", usage_text);
+	return EXIT_USAGE;
+}
+
+/* Seconds as a non-negative decimal, into ms.  -1 when malformed. */
+static long parse_seconds(const char *s)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (!*s || *end || errno || !isfinite(v) || v < 0 || v > 31536000.0)
+		return -1;
+	return (long)(v * 1000.0 + 0.5);
+}
+
+/* Signals are blocked in every thread and read from a signalfd by the
+ * main loop; the lock's monitor thread and the acquiring thread write one
+ * byte to this pipe: 'L' lock lost, 'A' acquire returned. */
+static int wake_fd[2] = {-1, -1};
+static volatile sig_atomic_t child_pid;
+
+static void wake(unsigned char b)
+{
+	ssize_t r = write(wake_fd[1], &b, 1);
+	(void)r;
+}
+
+static void on_lock_event(void *arg, enum zklock_event ev, const char *why)
+{
+	(void)arg;
+	if (ev == ZKLOCK_EV_SUSPENDED) {
+		fprintf(stderr, "workbench zk-lock: %s; the lock may be lost\n", why);
+	} else if (ev == ZKLOCK_EV_RESUMED) {
+		fprintf(stderr, "workbench zk-lock: %s; still holding the lock\n", why);
+	} else {
+		fprintf(stderr, "workbench zk-lock: lock lost: %s\n", why);
+		if (child_pid > 0)
+			kill((pid_t)child_pid, SIGTERM);
+		wake('L');
+	}
+}
+
+/* Marks every descriptor opened since `before` close-on-exec, so COMMAND
+ * does not inherit the ZooKeeper socket and the client's pipes. */
+static void cloexec_new_fds(const unsigned char *before, int nbefore)
+{
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return;
+	int self = dirfd(d);
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		int fd = atoi(de->d_name);
+		if (de->d_name[0] == '.' || fd == self || fd < 3)
+			continue;
+		if (fd < nbefore && before[fd])
+			continue;
+		int fl = fcntl(fd, F_GETFD);
+		if (fl >= 0)
+			fcntl(fd, F_SETFD, fl | FD_CLOEXEC);
+	}
+	closedir(d);
+}
+
+static int open_fds(unsigned char *set, int n)
+{
+	memset(set, 0, (size_t)n);
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return 0;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		int fd = atoi(de->d_name);
+		if (de->d_name[0] != '.' && fd >= 0 && fd < n)
+			set[fd] = 1;
+	}
+	closedir(d);
+	return 1;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Waits for a byte on the wake pipe or a signal.  Returns the byte, or
+ * 0x100 + signal number, or -1 on timeout. */
+static int next_wake(int sfd, int timeout_ms)
+{
+	struct pollfd p[2] = {{.fd = wake_fd[0], .events = POLLIN}, {.fd = sfd, .events = POLLIN}};
+	int pr = poll(p, 2, timeout_ms);
+	if (pr <= 0)
+		return -1;
+	if (p[1].revents & POLLIN) {
+		struct signalfd_siginfo si;
+		if (read(sfd, &si, sizeof si) == (ssize_t)sizeof si)
+			return 0x100 + (int)si.ssi_signo;
+	}
+	if (p[0].revents & POLLIN) {
+		unsigned char b;
+		if (read(wake_fd[0], &b, 1) == 1)
+			return b;
+	}
+	return -1;
+}
+
+struct acquire_job {
+	struct zklock *l;
+	int wait_ms;
+	int rc;
+};
+
+static void *acquire_main(void *arg)
+{
+	struct acquire_job *j = arg;
+	j->rc = zklock_acquire(j->l, j->wait_ms);
+	wake('A');
+	return NULL;
+}
+
+/* Runs argv with the lock held; returns our exit code. */
+static int run_locked(struct zklock *l, char **argv, int sfd, const sigset_t *old_mask)
+{
+	char tok[32];
+	snprintf(tok, sizeof tok, "%lld", (long long)zklock_token(l));
+	setenv("WORKBENCH_FENCE_TOKEN", tok, 1);
+	setenv("WORKBENCH_LOCK_PATH", zklock_path(l), 1);
+	setenv("WORKBENCH_LOCK_NODE", zklock_own_path(l), 1);
+	fflush(NULL);
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "workbench zk-lock: fork: %s\n", strerror(errno));
+		zklock_release(l);
+		return EXIT_FAIL;
+	}
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(EXIT_FAIL);
+		sigprocmask(SIG_SETMASK, old_mask, NULL);
+		execvp(argv[0], argv);
+		int e = errno;
+		static const char pre[] = "workbench zk-lock: cannot run ";
+		ssize_t r = write(2, pre, sizeof pre - 1);
+		r = write(2, argv[0], strlen(argv[0]));
+		r = write(2, ": ", 2);
+		r = write(2, strerror(e), strlen(strerror(e)));
+		r = write(2, "\n", 1);
+		(void)r;
+		_exit(e == ENOENT ? 127 : 126);
+	}
+	child_pid = pid;
+	if (zklock_status(l) == ZKLOCK_LOST) /* lost before child_pid was set */
+		kill(pid, SIGTERM);
+
+	int status = 0, lost = 0;
+	long long kill_at = -1;
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+		if (w == pid)
+			break;
+		int timeout = -1;
+		if (kill_at >= 0) {
+			long long left = kill_at - now_ms();
+			if (left <= 0) {
+				kill(pid, SIGKILL);
+				kill_at = -1;
+				continue;
+			}
+			timeout = (int)left;
+		}
+		int b = next_wake(sfd, timeout);
+		if (b == 'L' && !lost) {
+			lost = 1;
+			kill_at = now_ms() + ZKL_KILL_GRACE_MS;
+		} else if (b == 0x100 + SIGTERM || b == 0x100 + SIGHUP) {
+			kill(pid, b - 0x100);
+		}
+	}
+	child_pid = 0;
+
+	if (zklock_status(l) == ZKLOCK_LOST)
+		lost = 1;
+	int rc = zklock_release(l);
+	if (rc != 0 && !lost)
+		fprintf(stderr, "workbench zk-lock: release: %s\n", zklock_message(l));
+	if (lost) {
+		fprintf(stderr, "workbench zk-lock: COMMAND was told to stop (SIGTERM) because the "
+				"lock was lost\n");
+		return ZKL_EXIT_LOST;
+	}
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return EXIT_FAIL;
+}
+
+int cli_zk_lock(struct app *app, int argc, char **argv)
+{
+	(void)app;
+	const char *zk = NULL, *path = NULL;
+	long wait_ms = -1, session_ms = 10000;
+	int i = 0;
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (a[0] != '-')
+			break;
+		const char *v = NULL;
+		const char *names[] = {"--zk", "--path", "--wait", "--session-timeout"};
+		size_t k;
+		for (k = 0; k < WB_ARRAY_LEN(names); k++) {
+			size_t n = strlen(names[k]);
+			if (!strncmp(a, names[k], n) && a[n] == '=') {
+				v = a + n + 1;
+				break;
+			}
+			if (!strcmp(a, names[k])) {
+				if (i + 1 >= argc)
+					return usage_error("%s needs a value", names[k]);
+				v = argv[++i];
+				break;
+			}
+		}
+		if (k == WB_ARRAY_LEN(names))
+			return usage_error("unknown option '%s'", a);
+		if (k == 0) {
+			zk = v;
+		} else if (k == 1) {
+			path = v;
+		} else if (k == 2) {
+			if ((wait_ms = parse_seconds(v)) < 0)
+				return usage_error("--wait wants seconds (a number >= 0), got '%s'",
+						   v);
+		} else {
+			session_ms = parse_seconds(v);
+			if (session_ms < 1 || session_ms > 3600000)
+				return usage_error(
+					"--session-timeout wants seconds (0.001 to 3600), got '%s'",
+					v);
+		}
+	}
+	if (!zk || !*zk)
+		return usage_error("%s", "--zk HOST:PORT is required");
+	if (!path)
+		return usage_error("%s", "--path /locks/NAME is required");
+	size_t pl = strlen(path);
+	if (pl < 2 || path[0] != '/' || path[pl - 1] == '/' || strstr(path, "//"))
+		return usage_error("--path must be an absolute ZooKeeper path like /locks/NAME, "
+				   "got '%s'",
+				   path);
+	if (i >= argc)
+		return usage_error("%s", "no COMMAND given (put it after --)");
+	char **cmd = argv + i;
+
+	/* Block the signals we handle before any thread exists, so every
+	 * thread (ours and the ZooKeeper client's) inherits the mask. */
+	sigset_t mask, old_mask;
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &mask, &old_mask);
+	int rc = EXIT_FAIL, sfd = -1;
+	struct zkc *c = NULL;
+	struct zklock *l = NULL;
+	unsigned char before[1024];
+	int have_before = open_fds(before, (int)sizeof before);
+	sfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	if (sfd < 0 || pipe2(wake_fd, O_CLOEXEC | O_NONBLOCK) != 0) {
+		fprintf(stderr, "workbench zk-lock: signalfd/pipe: %s\n", strerror(errno));
+		goto out;
+	}
+
+	zoo_set_debug_level(0); /* our own messages only */
+	int connect_ms =
+		wait_ms >= 0 && wait_ms < 15000 ? (wait_ms < 1000 ? 1000 : (int)wait_ms) : 15000;
+	if (zkc_connect(zk, (int)session_ms, connect_ms, NULL, &c) != 0) {
+		fprintf(stderr,
+			"workbench zk-lock: cannot connect to ZooKeeper at %s within %d ms\n", zk,
+			connect_ms);
+		goto out;
+	}
+	if (have_before)
+		cloexec_new_fds(before, (int)sizeof before);
+	struct zklock_opts o = {.on_event = on_lock_event};
+	if (zklock_new(zkc_handle(c), path, &o, &l) != 0) {
+		fprintf(stderr, "workbench zk-lock: bad lock path '%s'\n", path);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+
+	/* Acquire in a thread so that a signal can cancel the wait. */
+	struct acquire_job job = {.l = l, .wait_ms = (int)wait_ms};
+	pthread_t th;
+	if (pthread_create(&th, NULL, acquire_main, &job) != 0) {
+		fprintf(stderr, "workbench zk-lock: cannot start a thread\n");
+		goto out;
+	}
+	int sig = 0;
+	for (;;) {
+		int b = next_wake(sfd, -1);
+		if (b == 'A')
+			break;
+		if (b == 0x100 + SIGINT || b == 0x100 + SIGTERM || b == 0x100 + SIGHUP) {
+			sig = b - 0x100;
+			zklock_cancel(l);
+		}
+	}
+	pthread_join(th, NULL);
+	if (sig) {
+		if (job.rc == 0)
+			zklock_release(l);
+		fprintf(stderr, "workbench zk-lock: interrupted while waiting for %s\n", path);
+		rc = 128 + sig;
+		goto out;
+	}
+	if (job.rc != 0) {
+		if (job.rc == WB_EBUSY)
+			fprintf(stderr,
+				"workbench zk-lock: %s is held by another; gave up after %s\n",
+				path, wait_ms == 0 ? "one look (--wait 0)" : "--wait");
+		else
+			fprintf(stderr, "workbench zk-lock: could not take %s: %s (%s)\n", path,
+				zklock_message(l), zklock_status_name(zklock_status(l)));
+		goto out;
+	}
+	rc = run_locked(l, cmd, sfd, &old_mask);
+out:
+	zklock_free(l);
+	zkc_close(c);
+	if (sfd >= 0)
+		close(sfd);
+	for (int k = 0; k < 2; k++)
+		if (wake_fd[k] >= 0)
+			close(wake_fd[k]);
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
+	return rc;
+}
