@@ -1,0 +1,63 @@
+# labs_fence.sh - the session-expiry, fencing and Redis-lock labs against
+# real servers: each run exits 0 (pass), its --json output ends with a
+# passing verdict line, the expected checks are there (the naive controls
+# among them), and after the run no redis-server or java process started
+# for it is left and its run directory is gone.
+. "$WB_SRC/tests/lib/common.sh"
+
+# Run directories under $T, so "a process of this run" is any process
+# whose command line mentions $T/runs.
+export WORKBENCH_RUN_BASE="$T/runs"
+export WORKBENCH_DB="$T/progress.db"
+
+leftovers() {
+	# Only looks; nothing is killed by name.
+	pgrep -a -f "$WORKBENCH_RUN_BASE" | grep -v -e pgrep -e labs_fence || true
+}
+
+# run_lab ID CHECK...: runs the lab with --json; every CHECK must appear as
+# a passing check.
+run_lab() {
+	id=$1
+	shift
+	out="$T/$id.jsonl"
+	rc=0
+	"$WB_BIN" lab run "$id" --json >"$out" 2>"$T/$id.err" || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		cat "$out" "$T/$id.err" >&2
+		fail "$id exited $rc, expected 0"
+	fi
+	last=$(tail -n 1 "$out")
+	case $last in
+	'{"t":"verdict","pass":true,'*) ;;
+	*) cat "$out" >&2; fail "$id: last line is not a passing verdict: $last" ;;
+	esac
+	for check in "$@"; do
+		grep -F -q "{\"t\":\"check\",\"name\":\"$check\",\"ok\":true," "$out" ||
+			fail "$id: no passing check $check"
+	done
+	if grep -F -q '"ok":false' "$out"; then
+		fail "$id: a failed check in a passing run"
+	fi
+	left=$(leftovers)
+	[ -z "$left" ] || fail "$id left processes behind: $left"
+	for d in "$WORKBENCH_RUN_BASE"/run-*; do
+		[ -e "$d" ] && fail "$id: run directory $d left after a pass"
+	done
+	ms=$(printf '%s\n' "$last" | sed -n 's/.*"ms":\([0-9]*\).*/\1/p')
+	echo "ok $id (${ms} ms)"
+}
+
+run_lab redis-lock b-refused-while-a-holds unconditional-del-removes-b-lock \
+	c-acquires-beside-b compare-and-delete-keeps-b-lock owner-release-works \
+	unconditional-pexpire-stretches-b-lease compare-and-pexpire-leaves-b-lease \
+	owner-renew-works
+
+# Without redis-server in PATH the lab cannot run: exit 2, naming the package.
+rc=0
+PATH=/nonexistent "$WB_BIN" lab run redis-lock --json >"$T/nored.jsonl" 2>&1 || rc=$?
+[ "$rc" -eq 2 ] || fail "redis-lock without redis-server exited $rc, expected 2"
+grep -F -q 'redis-server' "$T/nored.jsonl" || fail "no package named: $(cat "$T/nored.jsonl")"
+rm -rf "$WORKBENCH_RUN_BASE"/run-*
+
+exit 0
