@@ -104,19 +104,20 @@ static const char *const sql_text[Q__N] = {
 		  " WHERE state = 'READY' AND due <= " NOW " ORDER BY due LIMIT :max",
 	[Q_CLAIM] = CLAIM_SET " WHERE task.task_id = :task_id" CLAIM_COND CLAIM_RETURNING,
 	/* Oldest due READY task or oldest expired lease, whichever waited
-	 * longer; each branch reads one index range from its start. */
-	[Q_CLAIM_NEXT] =
-		CLAIM_SET " WHERE task.task_id = (SELECT task_id FROM ("
-			  "   SELECT * FROM (SELECT task_id, due AS since FROM task"
-			  "                   WHERE state = 'READY' AND due <= " NOW
-			  "                     AND cancel_requested = 0 AND attempt < max_attempts"
-			  "                   ORDER BY due LIMIT 1)"
-			  "   UNION ALL"
-			  "   SELECT * FROM (SELECT task_id, lease_until AS since FROM task"
-			  "                   WHERE state = 'RUNNING' AND lease_until <= " NOW
-			  "                     AND cancel_requested = 0 AND attempt < max_attempts"
-			  "                   ORDER BY lease_until LIMIT 1))"
-			  "  ORDER BY since LIMIT 1)" CLAIM_COND CLAIM_RETURNING,
+	 * longer; each branch reads one index range from its start.  The
+	 * bare task_id next to MIN() is SQLite's "row of the minimum" rule:
+	 * it picks between the two heads without a sort. */
+	[Q_CLAIM_NEXT] = CLAIM_SET
+	" WHERE task.task_id = (SELECT task_id FROM (SELECT task_id, MIN(since) FROM ("
+	"   SELECT * FROM (SELECT task_id, due AS since FROM task"
+	"                   WHERE state = 'READY' AND due <= " NOW
+	"                     AND cancel_requested = 0 AND attempt < max_attempts"
+	"                   ORDER BY due LIMIT 1)"
+	"   UNION ALL"
+	"   SELECT * FROM (SELECT task_id, lease_until AS since FROM task"
+	"                   WHERE state = 'RUNNING' AND lease_until <= " NOW
+	"                     AND cancel_requested = 0 AND attempt < max_attempts"
+	"                   ORDER BY lease_until LIMIT 1))))" CLAIM_COND CLAIM_RETURNING,
 	/* By claim_id only; owner names are not identities of a claim. */
 	[Q_RECOVER] = "SELECT task_id, owner, claim_version, attempt, lease_until, claimed_at"
 		      "  FROM task WHERE claim_id = :claim_id"
@@ -712,6 +713,52 @@ int tasktable_check(struct tasktable *tt, const struct task_claim *c, int *reque
 	if (rc)
 		return rc;
 	return got ? 0 : fail_with(tt, TASK_ELOST, "check");
+}
+
+int tasktable_explain(struct tasktable *tt, const char *statement, char **plan)
+{
+	static const struct {
+		const char *name;
+		enum q q;
+	} names[] = {{"claim", Q_CLAIM},
+		     {"claim_next", Q_CLAIM_NEXT},
+		     {"due", Q_DUE},
+		     {"oldest_due", Q_H_OLDEST_DUE}};
+	*plan = NULL;
+	const char *sql = NULL;
+	for (size_t i = 0; statement && i < WB_ARRAY_LEN(names); i++)
+		if (!strcmp(statement, names[i].name))
+			sql = sql_text[names[i].q];
+	if (!sql)
+		return fail_with(tt, WB_EINVAL, "explain: unknown statement");
+	char *text = wb_xasprintf("EXPLAIN QUERY PLAN %s", sql);
+	sqlite3_stmt *st = NULL;
+	int rc = sqlitex_prepare(tt->db, text, &st);
+	free(text);
+	if (rc)
+		return fail_with(tt, rc, "explain");
+	/* Rows are (id, parent, notused, detail); depth follows parent ids. */
+	struct wb_buf out = {0};
+	int ids[64], depth[64], n = 0, s;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		int id = sqlite3_column_int(st, 0), parent = sqlite3_column_int(st, 1), d = 0;
+		for (int i = 0; i < n; i++)
+			if (ids[i] == parent)
+				d = depth[i] + 1;
+		if (n < 64) {
+			ids[n] = id;
+			depth[n++] = d;
+		}
+		wb_buf_printf(&out, "%*s%s\n", 2 * d, "", (const char *)sqlite3_column_text(st, 3));
+	}
+	rc = s == SQLITE_DONE ? 0 : fail_with(tt, sqlitex_err(s), "explain");
+	sqlite3_finalize(st);
+	if (rc) {
+		wb_buf_free(&out);
+		return rc;
+	}
+	*plan = wb_buf_steal(&out);
+	return 0;
 }
 
 /* ---- cancel, sweep, health ------------------------------------------- */

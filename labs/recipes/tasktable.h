@@ -211,6 +211,13 @@ int tasktable_sweep(struct tasktable *tt, int *cancelled, int *failed);
  * 0 or WB_E*. */
 int tasktable_health(struct tasktable *tt, struct task_health *out);
 
+/* EXPLAIN QUERY PLAN of one of the recipe's statements, one plan row per
+ * line, indented by depth: statement is "claim", "claim_next", "due" or
+ * "oldest_due".  Shows that due scanning reads an index range instead of
+ * sorting the table.  0 (*plan freed by the caller), WB_EINVAL (unknown
+ * name) or WB_E*. */
+int tasktable_explain(struct tasktable *tt, const char *statement, char **plan);
+
 /* "READY", "RUNNING", ... for a state; "?" for anything else. */
 const char *tasktable_state_name(enum task_state s);
 

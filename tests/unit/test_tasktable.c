@@ -522,6 +522,28 @@ static void test_real_clock(void **state)
 	assert_int_equal(now, 5);
 }
 
+/* Due scanning must read an index range from its start, never sort the
+ * due rows (a "TEMP B-TREE" would make claims O(due tasks)). */
+static void test_due_scans_use_the_index(void **state)
+{
+	struct fx *f = *state;
+	const char *names[] = {"claim_next", "due", "oldest_due"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		char *plan = NULL;
+		assert_int_equal(tasktable_explain(f->tt, names[i], &plan), 0);
+		assert_non_null(strstr(plan, "INDEX task_state_due"));
+		assert_null(strstr(plan, "TEMP B-TREE"));
+		assert_null(strstr(plan, "SCAN task"));
+		free(plan);
+	}
+	char *plan = NULL;
+	assert_int_equal(tasktable_explain(f->tt, "claim_next", &plan), 0);
+	assert_non_null(strstr(plan, "task_state_lease"));
+	free(plan);
+	assert_int_equal(tasktable_explain(f->tt, "drop table", &plan), WB_EINVAL);
+	assert_null(plan);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
 
 int main(void)
@@ -545,6 +567,7 @@ int main(void)
 		T(test_claim_next_order),
 		T(test_health),
 		T(test_real_clock),
+		T(test_due_scans_use_the_index),
 	};
 	return cmocka_run_group_tests_name("tasktable", tests, NULL, NULL);
 }
