@@ -56,6 +56,7 @@
 #include "recipes/zklock.h"
 #include "core/wb.h"
 #include "recipes/uuid.h"
+#include "recipes/zkseq.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -105,24 +106,6 @@ char *zklock_name_prefix(const char *lock_path, const char *guid)
 	return wb_xasprintf("%s/" ZKLOCK_PROTECTED_PREFIX "%s-" ZKLOCK_LOCK_NAME, lock_path, guid);
 }
 
-/* The server's suffix: exactly ten ASCII digits of a value that fits a
- * signed 32-bit int.  Anything else (a sign, 11 characters) is refused. */
-static int parse_suffix(const char *s, int32_t *out)
-{
-	if (strlen(s) != ZKLOCK_SEQ_LEN)
-		return WB_ERANGE;
-	int64_t v = 0;
-	for (int i = 0; i < ZKLOCK_SEQ_LEN; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return WB_ERANGE;
-		v = v * 10 + (s[i] - '0');
-	}
-	if (v > INT32_MAX)
-		return WB_ERANGE;
-	*out = (int32_t)v;
-	return 0;
-}
-
 int zklock_name_parse(const char *name, struct zklock_name *out)
 {
 	const char *last = NULL;
@@ -130,8 +113,9 @@ int zklock_name_parse(const char *name, struct zklock_name *out)
 		last = p;
 	if (!last)
 		return WB_EINVAL;
+	/* The suffix: exactly ten digits, <= INT32_MAX (recipes/zkseq.c). */
 	int32_t seq;
-	if (parse_suffix(last + strlen(ZKLOCK_LOCK_NAME), &seq) != 0)
+	if (zkseq_parse(last, ZKLOCK_LOCK_NAME, &seq) != 0)
 		return WB_ERANGE;
 	out->seq = seq;
 	out->guid[0] = '\0';
