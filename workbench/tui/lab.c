@@ -261,25 +261,53 @@ static int lab_tick(struct tui *t, void *self)
 	return l->pid ? 50 : 0;
 }
 
+/* Appends text wrapped to width - indent, each line prefixed by indent
+ * spaces, to the growing array *out of *n lines. */
+static void add_wrapped(const char *text, int indent, int width, char ***out, size_t *n)
+{
+	char **lines;
+	size_t k = layout_wrap(text, width - indent, &lines);
+	*out = wb_xrealloc(*out, (*n + k + 1) * sizeof **out);
+	for (size_t i = 0; i < k; i++) {
+		(*out)[(*n)++] = wb_xasprintf("%*s%s", indent, "", lines[i]);
+	}
+	layout_wrap_free(lines, k);
+}
+
 /* One event as display lines (wrapped to width); returns lines added. */
 static size_t event_lines(const struct event *e, int width, const char *lang, char ***out)
 {
 	int zh = !strcmp(lang, "zh");
-	char *text;
+	size_t n = 0;
+	*out = NULL;
+	char *a = NULL, *b = NULL, *c = NULL;
 	switch (e->kind) {
-	case 's': text = wb_xasprintf("• %s", e->text); break;
-	case 'c':
-		text = wb_xasprintf("%s %s\n    %s%s\n    %s%s", e->ok ? "✔" : "✘", e->text,
-				    zh ? "预期：" : "expected: ", e->expected,
-				    zh ? "实际：" : "observed: ", e->observed);
+	case 's':
+		a = wb_xasprintf("• %s", e->text);
+		add_wrapped(a, 0, width, out, &n);
 		break;
-	case 'e': text = wb_xasprintf("  · %s = %s", e->text, e->observed); break;
-	case 'v': text = wb_xstrdup(""); break;
-	case 'l': text = wb_xasprintf("  %s", e->text); break;
-	default: text = wb_xasprintf("! %s", e->text); break;
+	case 'c':
+		a = wb_xasprintf("%s %s", e->ok ? "✔" : "✘", e->text);
+		b = wb_xasprintf("%s%s", zh ? "预期：" : "expected: ", e->expected);
+		c = wb_xasprintf("%s%s", zh ? "实际：" : "observed: ", e->observed);
+		add_wrapped(a, 0, width, out, &n);
+		add_wrapped(b, 4, width, out, &n);
+		add_wrapped(c, 4, width, out, &n);
+		break;
+	case 'e':
+		a = wb_xasprintf("· %s = %s", e->text, e->observed);
+		add_wrapped(a, 2, width, out, &n);
+		break;
+	case 'v': break;
+	case 'l': add_wrapped(e->text, 2, width, out, &n); break;
+	default:
+		a = wb_xasprintf("! %s", e->text);
+		add_wrapped(a, 0, width, out, &n);
+		break;
 	}
-	size_t n = layout_wrap(text, width, out);
-	free(text);
+	free(a);
+	free(b);
+	free(c);
 	return n;
 }
 
