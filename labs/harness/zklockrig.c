@@ -118,6 +118,7 @@ static void h_recovered(void *arg, struct zklock *l, size_t matches)
 	struct zklockrig *w = arg;
 	pthread_mutex_lock(&w->mu);
 	logf_locked(w, "recovered=%zu", matches);
+	snprintf(w->note, sizeof w->note, "%s", zklock_message(l));
 	pthread_mutex_unlock(&w->mu);
 	if (w->user.recovered)
 		w->user.recovered(w->user.arg, l, matches);
@@ -244,6 +245,7 @@ void zklockrig_snapshot(struct zklockrig *w, struct zklockrig *out)
 	out->last_index = w->last_index;
 	memcpy(out->pred, w->pred, sizeof out->pred);
 	memcpy(out->log, w->log, sizeof out->log);
+	memcpy(out->note, w->note, sizeof out->note);
 	pthread_mutex_unlock(&w->mu);
 }
 

@@ -39,6 +39,7 @@ struct zklockrig {
 	int wake_type;		  /* ZOO event type of the last one */
 	long last_index;	  /* own index in the last list */
 	char pred[512];		  /* predecessor of the last watch set */
+	char note[512];		  /* zklock_message() when recovery decided */
 	char log[4096];		  /* "list#1 watch(lock-0000000000) wake list#0 held" */
 };
 

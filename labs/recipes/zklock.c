@@ -709,32 +709,32 @@ int zklock_recover(struct zklock *l, int wait_ms, char **path)
 		}
 	}
 	snapshot_free(&s);
-	if (l->opts.hooks.recovered)
-		l->opts.hooks.recovered(l->opts.hooks.arg, l, matches);
 	if (matches == 1) {
 		*path = one;
+		one = NULL;
 		set_msg(l,
 			"found our candidate %s by GUID; its ephemeralOwner is our session 0x%llx",
 			found.data, (unsigned long long)l->session_id);
-		wb_buf_free(&found);
-		return 0;
-	}
-	free(one);
-	if (matches == 0) {
+		rc = 0;
+	} else if (matches == 0) {
 		set_msg(l,
 			"no node of session 0x%llx carries GUID %s%s: the create did not happen "
 			"(or has not yet); nothing to resume",
 			(unsigned long long)l->session_id, l->guid,
 			foreign ? " (a node with it belongs to another session)" : "");
-		wb_buf_free(&found);
-		return WB_ENOENT;
+		rc = WB_ENOENT;
+	} else {
+		set_msg(l,
+			"%zu nodes of session 0x%llx carry GUID %s (%s): which one is ours is "
+			"ambiguous; refusing to pick, deleting none",
+			matches, (unsigned long long)l->session_id, l->guid, found.data);
+		rc = WB_ECORRUPT;
 	}
-	set_msg(l,
-		"%zu nodes of session 0x%llx carry GUID %s (%s): which one is ours is "
-		"ambiguous; refusing to pick, deleting none",
-		matches, (unsigned long long)l->session_id, l->guid, found.data);
+	free(one);
 	wb_buf_free(&found);
-	return WB_ECORRUPT;
+	if (l->opts.hooks.recovered)
+		l->opts.hooks.recovered(l->opts.hooks.arg, l, matches);
+	return rc;
 }
 
 /* Creates this attempt's candidate (note 1).  0 with l->own_path set, or

@@ -142,8 +142,9 @@ struct zklock_hooks {
 	/* A notification for the predecessor was taken (type is the ZOO event
 	 * type); the waiter is about to re-list. */
 	void (*woken)(void *arg, struct zklock *l, int type, const char *path);
-	/* Recovery after an unknown create outcome found these candidates of
-	 * this session with our GUID (before deciding). */
+	/* Recovery after an unknown create outcome found this many candidates
+	 * of this session with our GUID; zklock_message() says what it
+	 * decided. */
 	void (*recovered)(void *arg, struct zklock *l, size_t matches);
 };
 
