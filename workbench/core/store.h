@@ -15,7 +15,7 @@
 struct store;
 
 /* The schema version this build writes. */
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 /* Default path: $WORKBENCH_DB, else $XDG_DATA_HOME/workbench/progress.db,
  * else ~/.local/share/workbench/progress.db.  explicit (--db) wins.

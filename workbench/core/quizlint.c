@@ -1,0 +1,344 @@
+/*
+ * quizlint.c - cross-file checks of question banks (see quizlint.h).
+ *
+ * Every file is parsed once; the parser's own problems are copied into
+ * the report and the cross-file checks run over the parsed questions.
+ * Problems are only reported for target files: context files exist so
+ * that "duplicate id" and "only in one language" see the whole bank.
+ * This module never reads the progress database.
+ */
+#include "core/quizlint.h"
+#include "core/quiz.h"
+#include "core/wb.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct lint {
+	struct quizlint_report *r;
+	struct quiz_file **files; /* targets first, then context */
+	size_t ntargets;	  /* files[0..ntargets) are targets */
+	size_t nfiles;
+	size_t *order; /* target index of each message, for sorting */
+	size_t cap;
+};
+
+static void add(struct lint *l, size_t fi, int line, int is_error, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static void add(struct lint *l, size_t fi, int line, int is_error, const char *fmt, ...)
+{
+	struct quizlint_report *r = l->r;
+	if (r->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 16;
+		r->m = wb_xrealloc(r->m, l->cap * sizeof *r->m);
+		l->order = wb_xrealloc(l->order, l->cap * sizeof *l->order);
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *msg = wb_xmalloc((size_t)(n > 0 ? n : 0) + 1);
+	va_start(ap, fmt);
+	vsnprintf(msg, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
+	va_end(ap);
+	l->order[r->n] = fi;
+	r->m[r->n++] = (struct quizlint_msg){.file = wb_xstrdup(l->files[fi]->path),
+					     .line = line > 0 ? line : 1,
+					     .is_error = is_error,
+					     .msg = msg};
+	if (is_error)
+		r->errors++;
+	else
+		r->warnings++;
+}
+
+static int is_file(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int is_dir(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (stat(a, &sa) != 0 || stat(b, &sb) != 0)
+		return !strcmp(a, b);
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+static int chapter_exists(const char *root, const char *chapter)
+{
+	static const char *langs[] = {"en", "zh"};
+	for (size_t i = 0; i < WB_ARRAY_LEN(langs); i++) {
+		char *p = wb_xasprintf("%s/lessons/%s/%s.md", root, langs[i], chapter);
+		int ok = is_file(p);
+		free(p);
+		if (ok)
+			return 1;
+	}
+	return 0;
+}
+
+static const char *other_lang(const char *lang)
+{
+	return strcmp(lang, "zh") ? "zh" : "en";
+}
+
+/* The first question with this id in lang other than (skip_f, skip_q). */
+static const struct quiz_question *find_id(const struct lint *l, const char *lang, const char *id,
+					   const struct quiz_question *skip)
+{
+	for (size_t f = 0; f < l->nfiles; f++) {
+		const struct quiz_file *qf = l->files[f];
+		if (strcmp(qf->lang, lang) != 0)
+			continue;
+		for (size_t k = 0; k < qf->nq; k++) {
+			const struct quiz_question *q = &qf->q[k];
+			if (q != skip && q->id && !strcmp(q->id, id))
+				return q;
+		}
+	}
+	return NULL;
+}
+
+static int lang_has_chapter(const struct lint *l, const char *lang, const char *chapter)
+{
+	for (size_t f = 0; f < l->nfiles; f++)
+		if (!strcmp(l->files[f]->lang, lang) && l->files[f]->chapter &&
+		    !strcmp(l->files[f]->chapter, chapter))
+			return 1;
+	return 0;
+}
+
+/* The same question in two languages must agree on what is graded. */
+static void compare_translation(struct lint *l, size_t fi, const struct quiz_question *q,
+				const struct quiz_question *t)
+{
+	const char *ol = t->file->lang;
+	if (q->errors || t->errors)
+		return;
+	if (q->kind != t->kind) {
+		add(l, fi, q->line, 0, "question '%s' is %s here but %s in the %s bank (%s:%d)",
+		    q->id, quiz_kind_name(q->kind), quiz_kind_name(t->kind), ol, t->file->path,
+		    t->line);
+		return;
+	}
+	if (q->kind == QK_NUMERIC &&
+	    (fabs(q->number - t->number) > 1e-9 * fmax(1, fabs(q->number)) ||
+	     fabs(q->tolerance - t->tolerance) > 1e-12))
+		add(l, fi, q->line, 0,
+		    "question '%s': answer %g (tolerance %g) here but %g (tolerance %g) in the %s "
+		    "bank",
+		    q->id, q->number, q->tolerance, t->number, t->tolerance, ol);
+	if (q->kind == QK_CHOICE) {
+		int same = q->noptions == t->noptions;
+		for (size_t i = 0; same && i < q->noptions; i++)
+			same = (q->options[i].correct != 0) == (t->options[i].correct != 0);
+		if (!same)
+			add(l, fi, q->line, 0,
+			    "question '%s': options or correct marks differ from the %s bank "
+			    "(%s:%d)",
+			    q->id, ol, t->file->path, t->line);
+	}
+	if (q->kind == QK_RECALL && q->max_points != t->max_points)
+		add(l, fi, q->line, 0,
+		    "question '%s': rubric is worth %d points here but %d in the %s bank", q->id,
+		    q->max_points, t->max_points, ol);
+}
+
+static void check_target(struct lint *l, size_t fi, const char *content_root,
+			 const char *fallback_lang)
+{
+	const struct quiz_file *f = l->files[fi];
+	if (!quiz_lang_of_path(f->path))
+		add(l, fi, 1, 0,
+		    "cannot tell the language: put the file in an en/ or zh/ folder (assuming %s)",
+		    fallback_lang);
+	for (size_t i = 0; i < f->nproblems; i++)
+		add(l, fi, f->problems[i].line, f->problems[i].is_error, "%s", f->problems[i].msg);
+	if (!f->chapter) {
+		add(l, fi, 1, 1,
+		    "no chapter: name the file after a chapter (NN-slug.md) or add '<!-- chapter: "
+		    "ID -->' under the title");
+	} else if (content_root && !chapter_exists(content_root, f->chapter)) {
+		add(l, fi, f->chapter_line, 1,
+		    "unknown chapter '%s': there is no %s/lessons/%s/%s.md", f->chapter,
+		    content_root, f->lang, f->chapter);
+	}
+	const char *ol = other_lang(f->lang);
+	int translated = f->chapter && lang_has_chapter(l, ol, f->chapter);
+	if (f->chapter && !translated && f->nq)
+		add(l, fi, 1, 0,
+		    "chapter %s has no %s question bank: every question here is %s only",
+		    f->chapter, ol, f->lang);
+	for (size_t k = 0; k < f->nq; k++) {
+		const struct quiz_question *q = &f->q[k];
+		if (!q->id)
+			continue;
+		const struct quiz_question *dup = find_id(l, f->lang, q->id, q);
+		if (dup)
+			add(l, fi, q->line, 1, "duplicate id '%s' (also at %s:%d)", q->id,
+			    dup->file->path, dup->line);
+		if (!translated)
+			continue;
+		const struct quiz_question *t = find_id(l, ol, q->id, NULL);
+		if (!t)
+			add(l, fi, q->line, 0,
+			    "question '%s' is only in %s: the %s bank has no [%s] (missing "
+			    "translation)",
+			    q->id, f->lang, ol, q->id);
+		else
+			compare_translation(l, fi, q, t);
+	}
+}
+
+int quizlint_run(const char *content_root, const char *fallback_lang, const char *const *targets,
+		 size_t ntargets, const char *const *context, size_t ncontext,
+		 struct quizlint_report *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!fallback_lang)
+		fallback_lang = "en";
+	struct lint l = {.r = out};
+	l.files = wb_xcalloc(ntargets + ncontext + 1, sizeof *l.files);
+	/* Unreadable targets become report lines of a stand-in file. */
+	size_t *unreadable = wb_xcalloc(ntargets + 1, sizeof *unreadable);
+	int *rc_of = wb_xcalloc(ntargets + 1, sizeof *rc_of);
+	for (size_t i = 0; i < ntargets; i++) {
+		struct quiz_file *f = NULL;
+		int rc = quiz_load_file(targets[i], fallback_lang, &f);
+		if (rc) {
+			f = wb_xcalloc(1, sizeof *f);
+			f->path = wb_xstrdup(targets[i]);
+			f->lang = wb_xstrdup(fallback_lang);
+			unreadable[i] = 1;
+			rc_of[i] = rc;
+		}
+		l.files[l.nfiles++] = f;
+	}
+	l.ntargets = l.nfiles;
+	for (size_t i = 0; i < ncontext; i++) {
+		int dup = 0;
+		for (size_t k = 0; k < ntargets && !dup; k++)
+			dup = same_file(context[i], targets[k]);
+		struct quiz_file *f;
+		if (!dup && quiz_load_file(context[i], fallback_lang, &f) == 0)
+			l.files[l.nfiles++] = f;
+	}
+	for (size_t i = 0; i < l.ntargets; i++) {
+		if (unreadable[i]) {
+			add(&l, i, 1, 1, "cannot read the file: %s", wb_strerror(rc_of[i]));
+			continue;
+		}
+		check_target(&l, i, content_root, fallback_lang);
+	}
+	/* Stable sort by (target, line): insertion sort on short lists. */
+	for (size_t i = 1; i < out->n; i++) {
+		struct quizlint_msg v = out->m[i];
+		size_t vo = l.order[i], j = i;
+		while (j > 0 && (l.order[j - 1] > vo ||
+				 (l.order[j - 1] == vo && out->m[j - 1].line > v.line))) {
+			out->m[j] = out->m[j - 1];
+			l.order[j] = l.order[j - 1];
+			j--;
+		}
+		out->m[j] = v;
+		l.order[j] = vo;
+	}
+	for (size_t i = 0; i < l.nfiles; i++)
+		quiz_file_free(l.files[i]);
+	free(l.files);
+	free(l.order);
+	free(unreadable);
+	free(rc_of);
+	return 0;
+}
+
+void quizlint_report_free(struct quizlint_report *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->m[i].file);
+		free(r->m[i].msg);
+	}
+	free(r->m);
+	memset(r, 0, sizeof *r);
+}
+
+static void push(char ***files, size_t *n, char *s)
+{
+	*files = wb_xrealloc(*files, (*n + 1) * sizeof **files);
+	(*files)[(*n)++] = s;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void add_md(const char *dir, char ***files, size_t *n)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	size_t start = *n;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (e->d_name[0] == '.' || len < 4 || strcmp(e->d_name + len - 3, ".md") != 0)
+			continue;
+		char *p = wb_xasprintf("%s/%s", dir, e->d_name);
+		if (is_file(p))
+			push(files, n, p);
+		else
+			free(p);
+	}
+	closedir(d);
+	if (*n > start)
+		qsort(*files + start, *n - start, sizeof **files, cmp_str);
+}
+
+int quizlint_expand(const char *path, char ***files, size_t *n)
+{
+	if (is_file(path)) {
+		push(files, n, wb_xstrdup(path));
+		return 0;
+	}
+	if (!is_dir(path))
+		return WB_ENOENT;
+	size_t len = strlen(path);
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	char *base = wb_xstrndup(path, len);
+	char *en = wb_xasprintf("%s/en", base), *zh = wb_xasprintf("%s/zh", base);
+	if (is_dir(en) || is_dir(zh)) {
+		add_md(en, files, n);
+		add_md(zh, files, n);
+	} else {
+		add_md(base, files, n);
+	}
+	free(en);
+	free(zh);
+	free(base);
+	return 0;
+}
+
+void quizlint_free_list(char **files, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(files[i]);
+	free(files);
+}

@@ -1,0 +1,49 @@
+/*
+ * quizlint.h - checks question bank files for `workbench quiz lint`.
+ *
+ * Per-file problems come from the parser (quiz.h); this module adds what
+ * needs more than one file: duplicate ids within a language, questions
+ * present in one language only (a warning), the same question differing
+ * between languages (kind, number, options), and chapters that have no
+ * lesson.  It prints nothing: the CLI formats the report.
+ */
+#ifndef WB_QUIZLINT_H
+#define WB_QUIZLINT_H
+
+#include <stddef.h>
+
+struct quizlint_msg {
+	char *file;   /* path as given */
+	int line;     /* 1-based */
+	int is_error; /* 0: warning */
+	char *msg;    /* English, one line */
+};
+
+struct quizlint_report {
+	struct quizlint_msg *m; /* by target file in the given order, then line */
+	size_t n;
+	int errors;
+	int warnings;
+};
+
+/* Lints every target file.  context files (other banks of both
+ * languages) are read for the cross-file checks only; one that is also
+ * a target is skipped.  content_root is where lessons/<lang>/ lives, for
+ * the chapter check.  fallback_lang is used (with a warning) for a file
+ * that is not in an en/ or zh/ folder.  A target that cannot be read is
+ * an error in the report.  Returns 0; free with quizlint_report_free. */
+int quizlint_run(const char *content_root, const char *fallback_lang, const char *const *targets,
+		 size_t ntargets, const char *const *context, size_t ncontext,
+		 struct quizlint_report *out);
+void quizlint_report_free(struct quizlint_report *r);
+
+/* Expands a command-line PATH into bank files: a file as is; a folder
+ * with en/ or zh/ subfolders gives their .md files; another folder its
+ * own .md files.  Appends malloc'd paths to *files / *n.  Returns 0, or
+ * WB_ENOENT when the path does not exist. */
+int quizlint_expand(const char *path, char ***files, size_t *n);
+
+/* Frees an array of malloc'd strings. */
+void quizlint_free_list(char **files, size_t n);
+
+#endif
