@@ -50,6 +50,12 @@ static int create_parents(zhandle_t *zh, const char *path)
 
 int zklab_open(struct lab_ctx *ctx, struct zklab **out)
 {
+	return zklab_open_prepared(ctx, NULL, NULL, out);
+}
+
+int zklab_open_prepared(struct lab_ctx *ctx, int (*prepare)(struct zkserver *s, void *arg),
+			void *arg, struct zklab **out)
+{
 	struct zklab *z = wb_xcalloc(1, sizeof *z);
 	*out = z;
 	z->ctx = ctx;
@@ -72,6 +78,8 @@ int zklab_open(struct lab_ctx *ctx, struct zklab **out)
 			free(why);
 			return rc;
 		}
+		if (prepare && (rc = prepare(z->server, arg)) != 0)
+			return rc;
 		report_step(ctx->report,
 			    "starting a local ZooKeeper server on %s (tickTime 200 ms, data in the "
 			    "run directory)",

@@ -34,6 +34,15 @@ struct zklab {
  * with zklab_close either way (it may be NULL on error). */
 int zklab_open(struct lab_ctx *ctx, struct zklab **out);
 
+/* zklab_open, but when it starts its own server, calls prepare(server, arg)
+ * after the server directory exists and before the JVM starts (e.g. to
+ * seed data/version-2 or append zoo.cfg lines with
+ * zkserver_set_extra_cfg).  A non-zero return from prepare aborts with that
+ * code; prepare reports its own errors.  Under --zk, prepare is not
+ * called: check z->server. */
+int zklab_open_prepared(struct lab_ctx *ctx, int (*prepare)(struct zkserver *s, void *arg),
+			void *arg, struct zklab **out);
+
 /* Deletes base recursively (best effort, so --zk ensembles are left as they
  * were), closes the admin client, stops our server, frees z.  Accepts
  * NULL. */
