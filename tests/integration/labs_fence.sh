@@ -53,6 +53,11 @@ run_lab redis-lock b-refused-while-a-holds unconditional-del-removes-b-lock \
 	unconditional-pexpire-stretches-b-lease compare-and-pexpire-leaves-b-lease \
 	owner-renew-works
 
+run_lab zk-disconnect-expire a-sees-connecting work-paused-while-disconnected \
+	same-session-after-reconnect candidate-survives-disconnect recheck-candidate-and-order \
+	server-expires-session queued-call-sessionexpired a-sees-expired \
+	old-handle-cannot-compete new-attempt-new-identity
+
 # Without redis-server in PATH the lab cannot run: exit 2, naming the package.
 rc=0
 PATH=/nonexistent "$WB_BIN" lab run redis-lock --json >"$T/nored.jsonl" 2>&1 || rc=$?
