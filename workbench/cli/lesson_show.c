@@ -38,7 +38,11 @@ int cli_lesson_show(struct app *app, int argc, char **argv)
 	struct lesson *lesson = NULL;
 	int rc = lesson_load(path, id, app->lang, &lesson);
 	if (rc) {
-		fprintf(stderr, "workbench: cannot read %s: %s\n", path, wb_strerror(rc));
+		if (rc == WB_ERANGE)
+			fprintf(stderr, "workbench: %s is larger than %u MiB; lessons are limited to that\n",
+			        path, LESSON_MAX_BYTES >> 20);
+		else
+			fprintf(stderr, "workbench: cannot read %s: %s\n", path, wb_strerror(rc));
 		free(path);
 		return EXIT_FAIL;
 	}

@@ -12,6 +12,7 @@
 #include <cmark-gfm-extension_api.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void ensure_extensions(void)
 {
@@ -91,11 +92,18 @@ int lesson_parse(const char *id, const char *lang, const char *text, size_t len,
 
 int lesson_load(const char *path, const char *id, const char *lang, struct lesson **out)
 {
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size > LESSON_MAX_BYTES)
+		return WB_ERANGE;
 	char *text;
 	size_t len;
 	int rc = wb_read_file(path, &text, &len);
 	if (rc)
 		return rc;
+	if (len > LESSON_MAX_BYTES) {
+		free(text);
+		return WB_ERANGE;
+	}
 	rc = lesson_parse(id, lang, text, len, out);
 	free(text);
 	return rc;

@@ -24,7 +24,13 @@ struct lesson {
 int lesson_parse(const char *id, const char *lang, const char *text, size_t len,
 		 struct lesson **out);
 
-/* Reads and parses a lesson file.  Returns 0, WB_ENOENT or WB_EIO. */
+/* Lesson files larger than this are refused: real chapters are well under
+ * 100 KiB, and laying out a runaway file would take seconds and hundreds
+ * of megabytes. */
+#define LESSON_MAX_BYTES (4u << 20)
+
+/* Reads and parses a lesson file.  Returns 0, WB_ENOENT, WB_EIO, or
+ * WB_ERANGE when the file is larger than LESSON_MAX_BYTES. */
 int lesson_load(const char *path, const char *id, const char *lang, struct lesson **out);
 
 void lesson_free(struct lesson *l);

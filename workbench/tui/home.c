@@ -131,7 +131,8 @@ static void home_key(struct tui *t, void *self, int action, wint_t ch, int is_co
 			int rc = reader_open(t, h->chapters.items[h->sel].id, t->app->lang);
 			if (rc)
 				tui_flash(t, i18n(t->app->lang, M_LOAD_FAILED),
-					  h->chapters.items[h->sel].id, wb_strerror(rc));
+					  h->chapters.items[h->sel].id,
+					  rc == WB_ERANGE ? "> 4 MiB" : wb_strerror(rc));
 		}
 		break;
 	case H_LANG:
