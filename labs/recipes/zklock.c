@@ -277,6 +277,7 @@ struct zklock {
 	char *pred_path;		/* predecessor with a watch possibly set */
 	pthread_t monitor;		/* watches the hold; joined on release/free */
 	int monitor_running;		/* monitor was started and not yet joined */
+	int recovered;			/* this attempt's candidate was found by GUID */
 	struct zklock_stats st;		/* counters of the current attempt */
 	char msg[512];			/* last outcome, one sentence */
 };
@@ -786,6 +787,7 @@ static int create_candidate(struct zklock *l, int64_t deadline)
 			rc = zklock_recover(l, dl < 0 ? -1 : (int)(dl - now_ms()), &found);
 			if (rc == 0) {
 				adopt(l, found);
+				l->recovered = 1;
 				char *note = wb_xasprintf("create reply lost; %s", l->msg);
 				set_msg(l, "%s", note);
 				free(note);
@@ -989,6 +991,7 @@ int zklock_acquire(struct zklock *l, int wait_ms)
 	monitor_stop(l);
 	forget_candidate(l);
 	memset(&l->st, 0, sizeof l->st);
+	l->recovered = 0;
 	pthread_mutex_lock(&l->mb->mu);
 	l->mb->own_deleted = 0;
 	l->mb->stop = 0;
@@ -1083,7 +1086,11 @@ int zklock_acquire(struct zklock *l, int wait_ms)
 			l->mb->status = ZKLOCK_HELD;
 			l->mb->session_state = ZOO_CONNECTED_STATE;
 			pthread_mutex_unlock(&l->mb->mu);
-			set_msg(l, "held %s (fencing token %d)", l->own_path, (int)l->seq);
+			set_msg(l, "held %s (fencing token %d)%s", l->own_path, (int)l->seq,
+				l->recovered
+					? ", after finding it by GUID when the create's reply was "
+					  "lost"
+					: "");
 			if (pthread_create(&l->monitor, NULL, monitor_main, l) == 0)
 				l->monitor_running = 1;
 			return 0;

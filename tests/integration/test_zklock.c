@@ -1,0 +1,564 @@
+/*
+ * test_zklock.c - the lock recipe's recovery paths against a real server,
+ * through the fault proxy where a reply or a connection must go missing:
+ * a lost create reply is recovered by GUID on the same session; a blind
+ * retry's ambiguity is refused and nothing deleted; a create that never
+ * reached the server is reported, not pretended; expiry, deletion of the
+ * own node and a disconnection past the session timeout reach the holder
+ * as LOST; release, time-out and refusal delete only the own node.
+ * Every wait is for an event with a deadline, never a sleep.
+ */
+#include "core/wb.h"
+#include "harness/proc.h"
+#include "harness/zkclient.h"
+#include "harness/zklockrig.h"
+#include "harness/zkproxy.h"
+#include "harness/zkserver.h"
+#include "recipes/zklock.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define WAIT_MS	   10000
+#define SESSION_MS 4000
+
+static char *run_dir;
+static struct zkserver *server;
+static struct zkc *admin; /* a direct client for looking and arranging */
+static int seq;		  /* a fresh lock path per test */
+
+static int setup(void **state)
+{
+	(void)state;
+	if (rundir_create(&run_dir) != 0)
+		return -1;
+	char *why = NULL;
+	if (zkserver_new(run_dir, NULL, &server, &why) != 0 || zkserver_start(server) != 0) {
+		fprintf(stderr, "cannot start zookeeper: %s\n", why ? why : zkserver_error(server));
+		free(why);
+		return -1;
+	}
+	if (zkc_connect(zkserver_connect(server), SESSION_MS, WAIT_MS, run_dir, &admin) != 0)
+		return -1;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	zkc_close(admin);
+	zkserver_free(server);
+	proc_kill_all(run_dir);
+	rundir_remove(run_dir);
+	free(run_dir);
+	return 0;
+}
+
+static char *fresh_lock(void)
+{
+	return wb_xasprintf("/t/lock%d", ++seq);
+}
+
+/* Children of path whose name contains needle ("" counts all). */
+static int count_children(const char *path, const char *needle)
+{
+	struct String_vector sv = {0};
+	int zrc = zoo_get_children(zkc_handle(admin), path, 0, &sv);
+	if (zrc == ZNONODE)
+		return 0;
+	assert_int_equal(zrc, ZOK);
+	int n = 0;
+	for (int i = 0; i < sv.count; i++)
+		n += strstr(sv.data[i], needle) != NULL;
+	deallocate_String_vector(&sv);
+	return n;
+}
+
+/* Creates path and its parents (persistent), existing ones are fine. */
+static void make_path(const char *path)
+{
+	char *p = wb_xstrdup(path);
+	for (char *s = strchr(p + 1, '/');; s = strchr(s + 1, '/')) {
+		if (s)
+			*s = '\0';
+		int zrc = zoo_create(zkc_handle(admin), p, NULL, -1, &ZOO_OPEN_ACL_UNSAFE, 0, NULL,
+				     0);
+		assert_true(zrc == ZOK || zrc == ZNODEEXISTS);
+		if (!s)
+			break;
+		*s = '/';
+	}
+	free(p);
+}
+
+static int exists(const char *path)
+{
+	struct Stat st;
+	return zoo_exists(zkc_handle(admin), path, 0, &st) == ZOK;
+}
+
+/* The holder's events, recorded from the lock's monitor thread. */
+struct events {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int n;
+	enum zklock_event ev[16];
+	char why[16][200];
+};
+
+static void on_event(void *arg, enum zklock_event ev, const char *why)
+{
+	struct events *e = arg;
+	pthread_mutex_lock(&e->mu);
+	if (e->n < 16) {
+		e->ev[e->n] = ev;
+		snprintf(e->why[e->n], sizeof e->why[0], "%s", why);
+		e->n++;
+	}
+	pthread_cond_broadcast(&e->cv);
+	pthread_mutex_unlock(&e->mu);
+}
+
+static void events_init(struct events *e)
+{
+	memset(e, 0, sizeof *e);
+	pthread_mutex_init(&e->mu, NULL);
+	pthread_cond_init(&e->cv, NULL);
+}
+
+/* Waits for an event of kind ev; returns its index or -1 after WAIT_MS. */
+static int events_wait(struct events *e, enum zklock_event ev)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += WAIT_MS / 1000;
+	int found = -1;
+	pthread_mutex_lock(&e->mu);
+	for (;;) {
+		for (int i = 0; i < e->n; i++)
+			if (e->ev[i] == ev) {
+				found = i;
+				break;
+			}
+		if (found >= 0 || pthread_cond_timedwait(&e->cv, &e->mu, &ts) == ETIMEDOUT)
+			break;
+	}
+	pthread_mutex_unlock(&e->mu);
+	return found;
+}
+
+/* ---- a lost create reply ----------------------------------------------- */
+
+static void lost_create_reply_is_recovered_by_guid(void **state)
+{
+	(void)state;
+	struct zkproxy *p = NULL;
+	struct zkc *c = NULL;
+	struct zklock *l = NULL;
+	char *lock = fresh_lock();
+	assert_int_equal(zkproxy_new(zkserver_connect(server), &p), 0);
+	assert_int_equal(zkc_connect(zkproxy_connect(p), SESSION_MS, WAIT_MS, run_dir, &c), 0);
+	int64_t session = zkc_session_id(c);
+	char *prefix = wb_xasprintf("%s/_c_", lock);
+	assert_int_equal(zkproxy_arm_drop_create(p, prefix), 0);
+	assert_int_equal(zklock_new(zkc_handle(c), lock, NULL, &l), 0);
+
+	assert_int_equal(zklock_acquire(l, WAIT_MS), 0);
+	struct zkproxy_event ev;
+	assert_int_equal(zkproxy_wait(p, ZKPROXY_EV_DROPPED, 0, &ev), 0);
+	assert_int_equal(zklock_status(l), ZKLOCK_HELD);
+	assert_true(zklock_stats(l).conn_losses >= 1);
+	assert_true(zkc_session_id(c) == session);
+	assert_true(zklock_session(l) == session);
+	assert_non_null(strstr(zklock_message(l), "finding it by GUID"));
+	/* The node we hold is the one whose reply was dropped. */
+	struct Stat st;
+	assert_int_equal(zoo_exists(zkc_handle(admin), zklock_own_path(l), 0, &st), ZOK);
+	assert_true(st.ephemeralOwner == session);
+	assert_true(st.czxid == ev.zxid);
+	assert_int_equal(count_children(lock, zklock_guid(l)), 1);
+	assert_int_equal(zklock_token(l), 0);
+
+	assert_int_equal(zklock_release(l), 0);
+	assert_int_equal(count_children(lock, ""), 0);
+	zklock_free(l);
+	zkc_close(c);
+	zkproxy_free(p);
+	free(prefix);
+	free(lock);
+}
+
+/* The naive client: after the loss, create again with the same name. */
+struct blind {
+	struct zkc *c;
+	int zrc;
+	char path[512];
+};
+
+static void blind_retry(void *arg, struct zklock *l, int zrc)
+{
+	struct blind *b = arg;
+	if (zrc != ZCONNECTIONLOSS)
+		return;
+	zkc_wait_state(b->c, ZOO_CONNECTING_STATE, WAIT_MS, NULL);
+	zkc_wait_state(b->c, ZOO_CONNECTED_STATE, WAIT_MS, NULL);
+	char *prefix = zklock_name_prefix(zklock_path(l), zklock_guid(l));
+	b->zrc = zoo_create(zkc_handle(b->c), prefix, NULL, -1, &ZOO_OPEN_ACL_UNSAFE,
+			    ZOO_EPHEMERAL_SEQUENTIAL, b->path, sizeof b->path);
+	free(prefix);
+}
+
+static void blind_retry_ambiguity_is_refused(void **state)
+{
+	(void)state;
+	struct zkproxy *p = NULL;
+	struct zkc *c = NULL;
+	struct zklock *l = NULL;
+	char *lock = fresh_lock();
+	assert_int_equal(zkproxy_new(zkserver_connect(server), &p), 0);
+	assert_int_equal(zkc_connect(zkproxy_connect(p), SESSION_MS, WAIT_MS, run_dir, &c), 0);
+	char *prefix = wb_xasprintf("%s/_c_", lock);
+	assert_int_equal(zkproxy_arm_drop_create(p, prefix), 0);
+	struct blind b = {.c = c, .zrc = -1};
+	struct zklock_opts o = {.hooks = {.arg = &b, .create_done = blind_retry}};
+	assert_int_equal(zklock_new(zkc_handle(c), lock, &o, &l), 0);
+
+	assert_int_equal(zklock_acquire(l, WAIT_MS), WB_ECORRUPT);
+	assert_int_equal(zklock_status(l), ZKLOCK_AMBIGUOUS);
+	assert_int_equal(b.zrc, ZOK);
+	assert_non_null(strstr(zklock_message(l), "ambiguous"));
+	/* Both candidates of the session stand: nothing was deleted. */
+	assert_int_equal(count_children(lock, zklock_guid(l)), 2);
+	assert_true(exists(b.path));
+	assert_int_equal(zklock_token(l), -1);
+	zklock_free(l);
+	zkc_close(c); /* the session's end removes them */
+	assert_int_equal(count_children(lock, ""), 0);
+	zkproxy_free(p);
+	free(prefix);
+	free(lock);
+}
+
+/* ---- a create that never reached the server ---------------------------- */
+
+struct cut_job {
+	struct zkproxy *p;
+	int seen_create;
+};
+
+static void cut_after_held_create(void *arg, struct zklock *l)
+{
+	(void)l;
+	struct cut_job *j = arg;
+	/* The create is queued; wait until the proxy holds it (pings may be
+	 * held first), then cut the connection, discarding it. */
+	struct zkproxy_event ev;
+	while (zkproxy_wait(j->p, ZKPROXY_EV_HELD, WAIT_MS, &ev) == 0)
+		if (ev.op == 1 || ev.op == 15) {
+			j->seen_create = 1;
+			break;
+		}
+	zkproxy_cut(j->p);
+	zkproxy_release(j->p);
+}
+
+static void create_never_sent_is_reported_not_pretended(void **state)
+{
+	(void)state;
+	struct zkproxy *p = NULL;
+	struct zkc *c = NULL;
+	struct zklock *l = NULL;
+	char *lock = fresh_lock();
+	assert_int_equal(zkproxy_new(zkserver_connect(server), &p), 0);
+	assert_int_equal(zkc_connect(zkproxy_connect(p), SESSION_MS, WAIT_MS, run_dir, &c), 0);
+	/* The lock path exists, so the first create is the candidate. */
+	make_path(lock);
+	struct cut_job j = {.p = p};
+	struct zklock_opts o = {.hooks = {.arg = &j, .create_sent = cut_after_held_create}};
+	assert_int_equal(zklock_new(zkc_handle(c), lock, &o, &l), 0);
+	assert_int_equal(zkproxy_hold(p, ZKPROXY_C2S), 0);
+
+	assert_int_equal(zklock_acquire(l, WAIT_MS), WB_ENOENT);
+	assert_true(j.seen_create);
+	assert_int_equal(zklock_status(l), ZKLOCK_CREATE_UNKNOWN);
+	assert_non_null(strstr(zklock_message(l), "no node of session"));
+	assert_int_equal(count_children(lock, ""), 0);
+	zklock_free(l);
+	zkc_close(c);
+	zkproxy_free(p);
+	free(lock);
+}
+
+/* ---- the holder is told ------------------------------------------------ */
+
+struct clone_wait {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int state;
+};
+
+static void clone_watcher(zhandle_t *zh, int type, int state, const char *path, void *ctx)
+{
+	(void)zh;
+	(void)path;
+	struct clone_wait *w = ctx;
+	if (type != ZOO_SESSION_EVENT)
+		return;
+	pthread_mutex_lock(&w->mu);
+	w->state = state;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* Ends c's session from the server's side: a second handle joins the
+ * same session (id and password) and closes it. */
+static void kill_session(struct zkc *c)
+{
+	struct clone_wait w = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+	zhandle_t *clone = zookeeper_init(zkserver_connect(server), clone_watcher, SESSION_MS,
+					  zoo_client_id(zkc_handle(c)), &w, 0);
+	assert_non_null(clone);
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += WAIT_MS / 1000;
+	pthread_mutex_lock(&w.mu);
+	while (w.state != ZOO_CONNECTED_STATE)
+		if (pthread_cond_timedwait(&w.cv, &w.mu, &ts) == ETIMEDOUT)
+			break;
+	int st = w.state;
+	pthread_mutex_unlock(&w.mu);
+	assert_int_equal(st, ZOO_CONNECTED_STATE);
+	zookeeper_close(clone);
+}
+
+static void expiry_is_reported_to_the_holder(void **state)
+{
+	(void)state;
+	struct zkproxy *p = NULL;
+	struct zkc *c = NULL;
+	struct zklock *l = NULL;
+	struct events e;
+	events_init(&e);
+	char *lock = fresh_lock();
+	assert_int_equal(zkproxy_new(zkserver_connect(server), &p), 0);
+	assert_int_equal(zkc_connect(zkproxy_connect(p), SESSION_MS, WAIT_MS, run_dir, &c), 0);
+	struct zklock_opts o = {.on_event = on_event, .event_arg = &e};
+	assert_int_equal(zklock_new(zkc_handle(c), lock, &o, &l), 0);
+	assert_int_equal(zklock_acquire(l, WAIT_MS), 0);
+	char *own = wb_xstrdup(zklock_own_path(l));
+
+	/* While the holder's traffic is held at the proxy (it cannot take
+	 * the session back), the session is ended from the server's side;
+	 * released, the holder hears "expired" when it reconnects, long
+	 * before its own disconnection timer would run out. */
+	assert_int_equal(zkproxy_hold(p, ZKPROXY_BOTH), 0);
+	kill_session(c);
+	assert_false(exists(own));
+	zkproxy_release(p);
+	int i = events_wait(&e, ZKLOCK_EV_LOST);
+	assert_true(i >= 0);
+	assert_non_null(strstr(e.why[i], "session expired"));
+	assert_int_equal(zklock_status(l), ZKLOCK_LOST);
+	assert_int_equal(zklock_token(l), -1);
+	/* Over for this handle: no new attempt on it. */
+	assert_true(zklock_release(l) != 0);
+	assert_int_equal(zklock_acquire(l, 0), WB_EINVAL);
+	zklock_free(l);
+	zkc_close(c);
+	zkproxy_free(p);
+	free(own);
+	free(lock);
+}
+
+static void own_node_deleted_is_reported(void **state)
+{
+	(void)state;
+	struct zkc *c = NULL;
+	struct zklock *l = NULL;
+	struct events e;
+	events_init(&e);
+	char *lock = fresh_lock();
+	assert_int_equal(zkc_connect(zkserver_connect(server), SESSION_MS, WAIT_MS, run_dir, &c),
+			 0);
+	struct zklock_opts o = {.on_event = on_event, .event_arg = &e};
+	assert_int_equal(zklock_new(zkc_handle(c), lock, &o, &l), 0);
+	assert_int_equal(zklock_acquire(l, WAIT_MS), 0);
+	assert_int_equal(zoo_delete(zkc_handle(admin), zklock_own_path(l), -1), ZOK);
+	int i = events_wait(&e, ZKLOCK_EV_LOST);
+	assert_true(i >= 0);
+	assert_non_null(strstr(e.why[i], "own node"));
+	assert_int_equal(zklock_status(l), ZKLOCK_LOST);
+	assert_int_equal(zklock_release(l), WB_ENOENT);
+	zklock_free(l);
+	zkc_close(c);
+	free(lock);
+}
+
+static void disconnection_past_timeout_is_lost(void **state)
+{
+	(void)state;
+	struct zkproxy *p = NULL;
+	struct zkc *c = NULL;
+	struct zklock *l = NULL;
+	struct events e;
+	events_init(&e);
+	char *lock = fresh_lock();
+	assert_int_equal(zkproxy_new(zkserver_connect(server), &p), 0);
+	assert_int_equal(zkc_connect(zkproxy_connect(p), 1000, WAIT_MS, run_dir, &c), 0);
+	struct zklock_opts o = {.on_event = on_event, .event_arg = &e};
+	assert_int_equal(zklock_new(zkc_handle(c), lock, &o, &l), 0);
+	assert_int_equal(zklock_acquire(l, WAIT_MS), 0);
+
+	/* Silence both ways: the client times out, cannot reconnect, and
+	 * the holder hears SUSPENDED, then LOST when the session timeout has
+	 * passed without a reconnection. */
+	assert_int_equal(zkproxy_hold(p, ZKPROXY_BOTH), 0);
+	int s = events_wait(&e, ZKLOCK_EV_SUSPENDED);
+	int i = events_wait(&e, ZKLOCK_EV_LOST);
+	assert_true(s >= 0);
+	assert_true(i > s);
+	assert_non_null(strstr(e.why[i], "longer than the session timeout"));
+	assert_int_equal(zklock_status(l), ZKLOCK_LOST);
+	zkproxy_release(p);
+	zklock_free(l);
+	zkc_close(c);
+	zkproxy_free(p);
+	free(lock);
+}
+
+/* ---- only the own node -------------------------------------------------- */
+
+static void release_deletes_only_the_own_node(void **state)
+{
+	(void)state;
+	struct zkc *ca = NULL, *cb = NULL;
+	struct zklock *a = NULL;
+	struct zklockrig b;
+	char *lock = fresh_lock();
+	assert_int_equal(zkc_connect(zkserver_connect(server), SESSION_MS, WAIT_MS, run_dir, &ca),
+			 0);
+	assert_int_equal(zkc_connect(zkserver_connect(server), SESSION_MS, WAIT_MS, run_dir, &cb),
+			 0);
+	assert_int_equal(zklock_new(zkc_handle(ca), lock, NULL, &a), 0);
+	assert_int_equal(zklock_acquire(a, WAIT_MS), 0);
+	/* Neighbours that are not ours: a plain child and B's candidate. */
+	char *config = wb_xasprintf("%s/config", lock);
+	assert_int_equal(
+		zoo_create(zkc_handle(admin), config, NULL, -1, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0),
+		ZOK);
+	assert_int_equal(zklockrig_open(&b, "B", cb, lock, NULL, NULL), 0);
+	assert_int_equal(zklockrig_start(&b, WAIT_MS), 0);
+	assert_int_equal(zklockrig_wait_watches(&b, 1, WAIT_MS), 0);
+	char *a_path = wb_xstrdup(zklock_own_path(a));
+	char *b_path = wb_xstrdup(zklock_own_path(b.l));
+
+	assert_int_equal(zklock_release(a), 0);
+	assert_false(exists(a_path));
+	int rc = -1;
+	assert_int_equal(zklockrig_wait_done(&b, WAIT_MS, &rc), 0);
+	assert_int_equal(rc, 0);
+	assert_true(exists(b_path));
+	assert_true(exists(config));
+	assert_true(zklock_token(b.l) > 0);
+	/* A second release of A deletes nothing, not even B's node. */
+	assert_int_equal(zklock_release(a), WB_EINVAL);
+	assert_true(exists(b_path));
+	assert_int_equal(zklock_release(b.l), 0);
+	assert_false(exists(b_path));
+	assert_true(exists(config));
+
+	zklockrig_close(&b);
+	zklock_free(a);
+	zkc_close(ca);
+	zkc_close(cb);
+	free(config);
+	free(a_path);
+	free(b_path);
+	free(lock);
+}
+
+static void timeout_deletes_only_the_own_candidate(void **state)
+{
+	(void)state;
+	struct zkc *ca = NULL, *cb = NULL;
+	struct zklock *a = NULL, *b = NULL;
+	char *lock = fresh_lock();
+	assert_int_equal(zkc_connect(zkserver_connect(server), SESSION_MS, WAIT_MS, run_dir, &ca),
+			 0);
+	assert_int_equal(zkc_connect(zkserver_connect(server), SESSION_MS, WAIT_MS, run_dir, &cb),
+			 0);
+	assert_int_equal(zklock_new(zkc_handle(ca), lock, NULL, &a), 0);
+	assert_int_equal(zklock_new(zkc_handle(cb), lock, NULL, &b), 0);
+	assert_int_equal(zklock_acquire(a, WAIT_MS), 0);
+	assert_int_equal(zklock_acquire(b, 0), WB_EBUSY);
+	assert_int_equal(zklock_status(b), ZKLOCK_TIMED_OUT);
+	assert_int_equal(zklock_acquire(b, 300), WB_EBUSY);
+	assert_int_equal(count_children(lock, ""), 1);
+	assert_int_equal(count_children(lock, zklock_guid(a)), 1);
+	assert_int_equal(zklock_status(a), ZKLOCK_HELD);
+	/* Each attempt had its own GUID. */
+	char g1[ZKLOCK_GUID_LEN + 1];
+	snprintf(g1, sizeof g1, "%s", zklock_guid(b));
+	assert_int_equal(zklock_release(a), 0);
+	assert_int_equal(zklock_acquire(b, WAIT_MS), 0);
+	assert_string_not_equal(g1, zklock_guid(b));
+	assert_int_equal(zklock_release(b), 0);
+	zklock_free(a);
+	zklock_free(b);
+	zkc_close(ca);
+	zkc_close(cb);
+	free(lock);
+}
+
+static void wrapped_counter_is_refused(void **state)
+{
+	(void)state;
+	struct zkc *c = NULL;
+	struct zklock *l = NULL;
+	char *lock = fresh_lock();
+	/* A contender whose suffix a wrapped counter would print. */
+	char *bad =
+		wb_xasprintf("%s/_c_00000000-0000-4000-8000-000000000000-lock--2147483648", lock);
+	make_path(lock);
+	assert_int_equal(
+		zoo_create(zkc_handle(admin), bad, NULL, -1, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0),
+		ZOK);
+	assert_int_equal(zkc_connect(zkserver_connect(server), SESSION_MS, WAIT_MS, run_dir, &c),
+			 0);
+	assert_int_equal(zklock_new(zkc_handle(c), lock, NULL, &l), 0);
+	assert_int_equal(zklock_acquire(l, WAIT_MS), WB_ERANGE);
+	assert_int_equal(zklock_status(l), ZKLOCK_SEQ_OVERFLOW);
+	/* Our candidate is gone again; the odd node is left alone. */
+	assert_int_equal(count_children(lock, ""), 1);
+	assert_true(exists(bad));
+	zklock_free(l);
+	zkc_close(c);
+	free(bad);
+	free(lock);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(lost_create_reply_is_recovered_by_guid),
+		cmocka_unit_test(blind_retry_ambiguity_is_refused),
+		cmocka_unit_test(create_never_sent_is_reported_not_pretended),
+		cmocka_unit_test(expiry_is_reported_to_the_holder),
+		cmocka_unit_test(own_node_deleted_is_reported),
+		cmocka_unit_test(disconnection_past_timeout_is_lost),
+		cmocka_unit_test(release_deletes_only_the_own_node),
+		cmocka_unit_test(timeout_deletes_only_the_own_candidate),
+		cmocka_unit_test(wrapped_counter_is_refused),
+	};
+	return cmocka_run_group_tests_name("zklock", tests, setup, teardown);
+}
