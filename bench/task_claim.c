@@ -1,0 +1,494 @@
+/*
+ * task_claim.c - benchmark of the task table recipe on SQLite: how many
+ * claim+complete pairs per second 1, 2, 4 and 8 worker processes get from
+ * one database file, in WAL mode with synchronous=NORMAL and FULL, next to
+ * an unfenced goqite-style queue loop on the same machine, so the cost of
+ * fencing is a ratio; then single-claim latency with 10k, 100k and 1M due
+ * tasks, which must stay flat because claim_next reads the (state, due)
+ * index from its start (the plan is printed).
+ *
+ * It prints figures; it asserts nothing (timings are never test
+ * conditions).  Correctness of concurrent claims is the task-claim lab's
+ * job.  Workers are forked, released together by a pipe the parent closes,
+ * and die with the parent (PDEATHSIG).  Files go to --dir (default: a
+ * fresh directory under /var/tmp, removed at the end), on a real disk so
+ * FULL means an fsync per commit.
+ *
+ *   task_claim [--dir DIR] [--tasks N] [--quick]
+ */
+#include "core/wb.h"
+#include "harness/sqlitex.h"
+#include "recipes/tasktable.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef WB_SOURCE_DIR
+#define WB_SOURCE_DIR "."
+#endif
+
+static const char *schema_path = WB_SOURCE_DIR "/data/tasks.sql";
+
+/* Eight writers behind fsyncing commits can wait longer than the 5 s
+ * default for the lock; a throughput run should measure, not time out. */
+#define BUSY_MS 60000
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- the unfenced goqite-style queue --------------------------------- */
+
+/* goqite (maragudk/goqite) receives with one UPDATE ... WHERE id = (SELECT
+ * ... LIMIT 1) RETURNING and deletes by id when done: no owner, no
+ * version, no lease check on delete. */
+static const char goqite_schema[] = "CREATE TABLE IF NOT EXISTS q ("
+				    "  id TEXT PRIMARY KEY,"
+				    "  created INTEGER NOT NULL,"
+				    "  timeout INTEGER NOT NULL DEFAULT 0,"
+				    "  received INTEGER NOT NULL DEFAULT 0"
+				    ") STRICT;"
+				    "CREATE INDEX IF NOT EXISTS q_created ON q (created);";
+
+static long long wall_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Receives and deletes until the queue is empty; returns messages done. */
+static long goqite_loop(sqlite3 *db, long *errors)
+{
+	sqlite3_stmt *recv = NULL, *del = NULL;
+	long done = 0;
+	if (sqlitex_prepare(db,
+			    "UPDATE q SET timeout = ?1, received = received + 1"
+			    " WHERE id = (SELECT id FROM q WHERE ?2 >= timeout AND received < 3"
+			    "             ORDER BY created LIMIT 1) RETURNING id",
+			    &recv) ||
+	    sqlitex_prepare(db, "DELETE FROM q WHERE id = ?1", &del))
+		goto out;
+	for (;;) {
+		long long t = wall_ms();
+		sqlite3_reset(recv);
+		sqlite3_bind_int64(recv, 1, t + 30000);
+		sqlite3_bind_int64(recv, 2, t);
+		int s = sqlite3_step(recv);
+		if (s == SQLITE_DONE)
+			break; /* empty */
+		if (s != SQLITE_ROW) {
+			if (!(*errors)++)
+				fprintf(stderr, "task_claim: goqite: %s\n", sqlite3_errmsg(db));
+			if ((s & 0xFF) == SQLITE_BUSY && *errors < 100)
+				continue;
+			break;
+		}
+		char id[64];
+		snprintf(id, sizeof id, "%s", (const char *)sqlite3_column_text(recv, 0));
+		sqlite3_reset(recv);
+		sqlite3_reset(del);
+		sqlite3_bind_text(del, 1, id, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(del) != SQLITE_DONE) {
+			if (!(*errors)++)
+				fprintf(stderr, "task_claim: goqite: %s\n", sqlite3_errmsg(db));
+			break;
+		}
+		done++;
+	}
+out:
+	sqlite3_finalize(recv);
+	sqlite3_finalize(del);
+	return done;
+}
+
+/* ---- the fenced recipe loop ------------------------------------------ */
+
+static long recipe_loop(struct tasktable *tt, const char *owner, long *errors)
+{
+	long done = 0;
+	for (int busy = 0; busy < 100;) {
+		struct task_claim c;
+		int rc = tasktable_claim_next(tt, owner, 30000, &c);
+		if (rc == TASK_ELOST)
+			break; /* nothing left */
+		if (rc) {
+			if (!(*errors)++)
+				fprintf(stderr, "task_claim: %s: %s\n", owner,
+					tasktable_errmsg(tt));
+			busy += rc == WB_EBUSY;
+			continue;
+		}
+		rc = tasktable_complete(tt, &c);
+		if (rc == 0) {
+			done++;
+		} else if (!(*errors)++) {
+			fprintf(stderr, "task_claim: %s: %s\n", owner, tasktable_errmsg(tt));
+		}
+	}
+	return done;
+}
+
+/* ---- one throughput run ---------------------------------------------- */
+
+enum kind { RECIPE, GOQITE };
+
+struct result {
+	double seconds;
+	long done;
+	long errors;
+};
+
+static int fill(const char *path, enum kind k, int tasks, int sync)
+{
+	struct sqlitex_opts o = {.synchronous = sync, .busy_timeout_ms = BUSY_MS};
+	char err[256];
+	unlink(path);
+	char *wal = wb_xasprintf("%s-wal", path), *shm = wb_xasprintf("%s-shm", path);
+	unlink(wal);
+	unlink(shm);
+	free(wal);
+	free(shm);
+	sqlite3 *db = NULL;
+	struct tasktable *tt = NULL;
+	int rc;
+	if (k == RECIPE) {
+		rc = tasktable_open(path, schema_path, &o, &tt, err, sizeof err);
+		if (rc == 0)
+			rc = tasktable_clock_real(tt);
+		db = tt ? tasktable_db(tt) : NULL;
+	} else {
+		rc = sqlitex_open(path, &o, &db, err, sizeof err);
+		if (rc == 0)
+			rc = sqlitex_exec(db, goqite_schema);
+	}
+	if (rc) {
+		fprintf(stderr, "task_claim: %s: %s\n", path, err);
+		goto out;
+	}
+	sqlite3_stmt *ins = NULL;
+	rc = sqlitex_begin_immediate(db);
+	if (rc == 0)
+		rc = sqlitex_prepare(db,
+				     k == RECIPE ? "INSERT INTO task (task_id, due) VALUES (?1, ?2)"
+						 : "INSERT INTO q (id, created) VALUES (?1, ?2)",
+				     &ins);
+	for (int i = 0; rc == 0 && i < tasks; i++) {
+		char id[32];
+		snprintf(id, sizeof id, "t%07d", i);
+		sqlite3_reset(ins);
+		sqlite3_bind_text(ins, 1, id, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(ins, 2, i); /* due long ago, in order */
+		if (sqlite3_step(ins) != SQLITE_DONE)
+			rc = WB_EIO;
+	}
+	sqlite3_finalize(ins);
+	rc = sqlitex_end(db, rc);
+	if (rc)
+		fprintf(stderr, "task_claim: filling %s: %s\n", path, sqlite3_errmsg(db));
+out:
+	if (tt)
+		tasktable_close(tt);
+	else
+		sqlite3_close_v2(db);
+	return rc;
+}
+
+static int throughput(const char *path, enum kind k, int workers, int tasks, int sync,
+		      struct result *res)
+{
+	memset(res, 0, sizeof *res);
+	if (fill(path, k, tasks, sync) != 0)
+		return -1;
+	int go[2], out[2], ready[2];
+	if (pipe(go) != 0 || pipe(out) != 0 || pipe(ready) != 0)
+		return -1;
+	fflush(NULL);
+	pid_t pids[8];
+	pid_t parent = getpid();
+	for (int w = 0; w < workers; w++) {
+		pid_t pid = fork();
+		if (pid < 0)
+			return -1;
+		if (pid == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() != parent)
+				_exit(3);
+			close(go[1]);
+			close(out[0]);
+			close(ready[0]);
+			struct sqlitex_opts o = {.synchronous = sync, .busy_timeout_ms = BUSY_MS};
+			long counts[2] = {0, 0};
+			struct tasktable *tt = NULL;
+			sqlite3 *db = NULL;
+			int ok = k == RECIPE
+					 ? tasktable_open(path, schema_path, &o, &tt, NULL, 0) == 0
+					 : sqlitex_open(path, &o, &db, NULL, 0) == 0;
+			char b = 'r';
+			if (write(ready[1], &b, 1) != 1)
+				_exit(3);
+			while (read(go[0], &b, 1) < 0 && errno == EINTR)
+				;
+			if (ok) {
+				char owner[16];
+				snprintf(owner, sizeof owner, "w%d", w);
+				counts[0] = k == RECIPE ? recipe_loop(tt, owner, &counts[1])
+							: goqite_loop(db, &counts[1]);
+			} else {
+				counts[1] = 1;
+			}
+			ssize_t n = write(out[1], counts, sizeof counts);
+			tasktable_close(tt);
+			sqlite3_close_v2(db);
+			_exit(n == (ssize_t)sizeof counts ? 0 : 3);
+		}
+		pids[w] = pid;
+	}
+	close(go[0]);
+	close(out[1]);
+	close(ready[1]);
+	/* Every worker has opened its connection before the clock starts:
+	 * opening is not what we measure. */
+	for (int got = 0; got < workers;) {
+		char b[8];
+		ssize_t n = read(ready[0], b, sizeof b);
+		if (n <= 0 && errno != EINTR)
+			break;
+		if (n > 0)
+			got += (int)n;
+	}
+	close(ready[0]);
+	double t0 = now_s();
+	close(go[1]);
+	for (int w = 0; w < workers; w++) {
+		long counts[2];
+		if (read(out[0], counts, sizeof counts) == (ssize_t)sizeof counts) {
+			res->done += counts[0];
+			res->errors += counts[1];
+		}
+	}
+	res->seconds = now_s() - t0;
+	close(out[0]);
+	for (int w = 0; w < workers; w++)
+		waitpid(pids[w], NULL, 0);
+	if (res->done != tasks)
+		res->errors += tasks - res->done;
+	return 0;
+}
+
+/* ---- latency against the backlog size -------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int latency(const char *path, int backlog, int samples, double *median, double *p99,
+		   int print_plan)
+{
+	if (fill(path, RECIPE, backlog, 1) != 0)
+		return -1;
+	struct tasktable *tt = NULL;
+	char err[256];
+	if (tasktable_open(path, schema_path, NULL, &tt, err, sizeof err) != 0) {
+		fprintf(stderr, "task_claim: %s\n", err);
+		return -1;
+	}
+	sqlitex_exec(tasktable_db(tt), "ANALYZE");
+	if (print_plan) {
+		char *plan = NULL;
+		if (tasktable_explain(tt, "claim_next", &plan) == 0) {
+			printf("claim_next query plan (EXPLAIN QUERY PLAN):\n");
+			for (char *line = strtok(plan, "\n"); line; line = strtok(NULL, "\n"))
+				printf("    %s\n", line);
+		}
+		free(plan);
+	}
+	double *t = wb_xcalloc((size_t)samples, sizeof *t);
+	int n = 0;
+	for (int i = 0; i < samples; i++) {
+		struct task_claim c;
+		double a = now_s();
+		int rc = tasktable_claim_next(tt, "bench", 30000, &c);
+		double b = now_s();
+		if (rc != 0)
+			break;
+		t[n++] = (b - a) * 1e6;
+	}
+	tasktable_close(tt);
+	if (n == 0) {
+		free(t);
+		return -1;
+	}
+	qsort(t, (size_t)n, sizeof *t, cmp_double);
+	*median = t[n / 2];
+	*p99 = t[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1];
+	free(t);
+	return 0;
+}
+
+/* Runs latency() in a child so that the child can configure SQLite before
+ * its first use.  bulk: keep SQLite's default bulk page-cache allocation
+ * (SQLITE_DEFAULT_PCACHE_INITSZ) or turn it off.  Returns 0 with the
+ * figures, -1 on failure. */
+static int latency_child(const char *path, int backlog, int bulk, int print_plan, double out[3])
+{
+	int fd[2];
+	if (pipe(fd) != 0)
+		return -1;
+	fflush(NULL);
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(3);
+		close(fd[0]);
+		if (!bulk && sqlite3_config(SQLITE_CONFIG_PAGECACHE, (void *)0, 0, 0) != SQLITE_OK)
+			_exit(3);
+		double r[3];
+		double t0 = now_s();
+		if (latency(path, backlog, 2000, &r[0], &r[1], print_plan) != 0)
+			_exit(3);
+		r[2] = now_s() - t0;
+		fflush(NULL);
+		_exit(write(fd[1], r, sizeof r) == (ssize_t)sizeof r ? 0 : 3);
+	}
+	close(fd[1]);
+	ssize_t n = read(fd[0], out, 3 * sizeof *out);
+	close(fd[0]);
+	int status = 0;
+	waitpid(pid, &status, 0);
+	return n == (ssize_t)(3 * sizeof *out) && WIFEXITED(status) && WEXITSTATUS(status) == 0
+		       ? 0
+		       : -1;
+}
+
+/* ---- main ------------------------------------------------------------ */
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: task_claim [--dir DIR] [--tasks N] [--quick]\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = NULL;
+	int tasks = 3000, quick = 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--dir") && i + 1 < argc) {
+			dir = argv[++i];
+		} else if (!strcmp(argv[i], "--tasks") && i + 1 < argc) {
+			char *end;
+			long v = strtol(argv[++i], &end, 10);
+			if (*end || v < 8 || v > 10000000) {
+				fprintf(stderr, "task_claim: --tasks must be 8..10000000\n");
+				return 2;
+			}
+			tasks = (int)v;
+		} else if (!strcmp(argv[i], "--quick")) {
+			quick = 1;
+		} else {
+			usage();
+			return 2;
+		}
+	}
+	char tmpl[] = "/var/tmp/wb-bench-task-XXXXXX";
+	int own_dir = 0;
+	if (!dir) {
+		if (!mkdtemp(tmpl)) {
+			fprintf(stderr, "task_claim: mkdtemp: %s\n", strerror(errno));
+			return 1;
+		}
+		dir = tmpl;
+		own_dir = 1;
+	}
+	char *path = wb_xasprintf("%s/bench.db", dir);
+	int rc = 1;
+	printf("task_claim: SQLite %s, WAL, files in %s\n\n", sqlite3_libversion(), dir);
+
+	/* Latency first: each figure comes from a child that configures
+	 * SQLite before using it, and this process has not used it yet. */
+	static const int backlogs[] = {10000, 100000, 1000000};
+	printf("claim_next latency against the number of due tasks (2000 claims, one "
+	       "connection, synchronous=NORMAL)\n");
+	printf("  default: SQLite's bulk page-cache allocation per cache (20 pages); every "
+	       "RETURNING\n  statement opens an ephemeral table with its own cache, so glibc may "
+	       "grow and\n  trim the heap around it on every claim.  no-bulk: "
+	       "SQLITE_CONFIG_PAGECACHE 0,0.\n");
+	printf("  %-9s %14s %14s %14s %14s %10s\n", "due", "default med us", "default p99",
+	       "no-bulk med us", "no-bulk p99", "vs 10k");
+	double first = 0;
+	for (size_t i = 0; i < WB_ARRAY_LEN(backlogs); i++) {
+		if (quick && backlogs[i] > 100000)
+			break;
+		double a[3], b[3];
+		if (latency_child(path, backlogs[i], 1, i == 0, a) != 0 ||
+		    latency_child(path, backlogs[i], 0, 0, b) != 0) {
+			fprintf(stderr, "task_claim: latency run failed\n");
+			goto out;
+		}
+		if (i == 0)
+			first = b[0];
+		printf("  %-9d %14.1f %14.1f %14.1f %14.1f %10.2f   (%.1f s incl. fill)\n",
+		       backlogs[i], a[0], a[1], b[0], b[1], b[0] / first, a[2] + b[2]);
+	}
+	printf("\n");
+
+	/* Throughput without the bulk allocation, for both loops alike. */
+	if (sqlite3_config(SQLITE_CONFIG_PAGECACHE, (void *)0, 0, 0) != SQLITE_OK) {
+		fprintf(stderr, "task_claim: sqlite3_config failed\n");
+		goto out;
+	}
+	printf("claim+complete per second (two write transactions per task in both loops;\n"
+	       "fenced = this recipe, unfenced = goqite-style UPDATE ... RETURNING + DELETE)\n");
+	static const int wset[] = {1, 2, 4, 8};
+	for (int sync = 1; sync <= 2; sync++) {
+		int n = sync == 2 && tasks > 1000 ? tasks / 3 : tasks; /* FULL fsyncs */
+		printf("synchronous=%s, %d tasks per run\n", sync == 2 ? "FULL" : "NORMAL", n);
+		printf("  %-8s %12s %12s %11s %12s %10s\n", "workers", "fenced /s", "unfenced /s",
+		       "fenced/unf", "vs 1 worker", "errors f/u");
+		double base = 0;
+		for (size_t i = 0; i < WB_ARRAY_LEN(wset); i++) {
+			if (quick && wset[i] > 2)
+				break;
+			struct result a, b;
+			if (throughput(path, RECIPE, wset[i], n, sync, &a) != 0 ||
+			    throughput(path, GOQITE, wset[i], n, sync, &b) != 0) {
+				fprintf(stderr, "task_claim: run failed\n");
+				goto out;
+			}
+			double ra = (double)a.done / a.seconds, rb = (double)b.done / b.seconds;
+			if (i == 0)
+				base = ra;
+			printf("  %-8d %12.0f %12.0f %11.2f %12.2f %5ld/%ld\n", wset[i], ra, rb,
+			       ra / rb, ra / base, a.errors, b.errors);
+		}
+		printf("\n");
+	}
+	rc = 0;
+out:;
+	char *wal = wb_xasprintf("%s-wal", path), *shm = wb_xasprintf("%s-shm", path);
+	unlink(path);
+	unlink(wal);
+	unlink(shm);
+	free(wal);
+	free(shm);
+	free(path);
+	if (own_dir)
+		rmdir(dir);
+	return rc;
+}
