@@ -221,10 +221,17 @@ static int lab_run(struct app *app, int argc, char **argv)
 		pid_t w = waitpid(pid, &status, 0);
 		if (w == pid)
 			break;
-		if (w < 0 && errno == EINTR && got_signal) {
-			kill(-pid, SIGKILL);
-			proc_kill_all(run_dir);
+		if (w < 0 && errno == EINTR) {
+			if (got_signal) {
+				kill(-pid, SIGKILL);
+				proc_kill_all(run_dir);
+			}
+			continue;
 		}
+		/* ECHILD: proc_kill_all reaped the worker (it is recorded
+		 * too).  Anything else: nothing left to wait for. */
+		status = SIGKILL;
+		break;
 	}
 	proc_kill_all(run_dir); /* whatever the worker left behind */
 	if (got_signal) {
