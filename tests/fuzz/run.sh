@@ -1,0 +1,36 @@
+#!/bin/sh
+# run.sh BUILD_DIR SOURCE_DIR SECONDS: runs every fuzz target for SECONDS
+# (default 600) with a corpus seeded from the shipped files.  Exits
+# non-zero on the first finding; the crashing input is kept in
+# BUILD_DIR/fuzz-artifacts/.
+set -eu
+build=$1 src=$2 secs=${3:-600}
+[ -n "$secs" ] || secs=600
+mkdir -p "$build/fuzz-artifacts"
+for bin in "$build"/tests/fuzz/fuzz_*; do
+	[ -x "$bin" ] || continue
+	name=$(basename "$bin")
+	corpus="$build/fuzz-corpus/$name"
+	mkdir -p "$corpus"
+	case $name in
+	fuzz_layout | fuzz_quiz)
+		# Seeds: a width byte followed by one ## section of a shipped
+		# file (whole chapters are too big to mutate quickly).
+		for f in "$src"/lessons/*/*.md "$src"/quizzes/*/*.md "$src"/tests/fixtures/*/*/*.md; do
+			[ -f "$f" ] || continue
+			tag="$(basename "$(dirname "$f")")-$(basename "$f" .md)"
+			[ -f "$corpus/seed-$tag-0" ] && continue
+			awk -v out="$corpus/seed-$tag-" 'BEGIN { n = 0; printf "F" > (out n) }
+				/^## / { close(out n); n++; printf "P" > (out n) }
+				{ print > (out n) }' "$f"
+		done
+		;;
+	esac
+	[ -d "$src/tests/fuzz/seeds/$name" ] && cp -n "$src/tests/fuzz/seeds/$name"/* "$corpus"/ 2>/dev/null || true
+	echo "== $name for ${secs}s"
+	"$bin" -max_total_time="$secs" -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
+		-artifact_prefix="$build/fuzz-artifacts/$name-" -print_final_stats=1 "$corpus" 2>&1 |
+		grep -E "^(#[0-9]+ +DONE|Done|stat::number_of_executed_units|stat::peak_rss|==[0-9]+==ERROR|SUMMARY)" || true
+	ls "$build/fuzz-artifacts/$name-"* >/dev/null 2>&1 && { echo "finding in $name"; exit 1; }
+done
+echo "fuzzing done: no findings"
