@@ -58,6 +58,10 @@ run_lab zk-disconnect-expire a-sees-connecting work-paused-while-disconnected \
 	server-expires-session queued-call-sessionexpired a-sees-expired \
 	old-handle-cannot-compete new-attempt-new-identity
 
+run_lab zk-fencing a-holds-lock b-watches-a b-notified-rechecks-holds b-token-larger \
+	window-accepts-old-token b-write-advances-mark unfenced-control-fails \
+	fenced-rejects-stale mark-survives-reopen equal-token-accepted larger-token-advances
+
 # Without redis-server in PATH the lab cannot run: exit 2, naming the package.
 rc=0
 PATH=/nonexistent "$WB_BIN" lab run redis-lock --json >"$T/nored.jsonl" 2>&1 || rc=$?
