@@ -205,10 +205,35 @@ int rundir_reap_leftovers(void)
 	return killed;
 }
 
+/* Test hook: with WORKBENCH_TEST_HOLD_AFTER=N in the environment, the
+ * process that records the N-th process of a run stops there for good,
+ * so a test can signal the workbench at a known point of a lab (with
+ * servers and workers alive) instead of sleeping and hoping.  The
+ * supervisor records only the first entry, so N >= 2 holds the lab. */
+static void test_hold_point(const char *file)
+{
+	const char *env = getenv("WORKBENCH_TEST_HOLD_AFTER");
+	if (!env || !*env)
+		return;
+	int want = atoi(env), have = 0;
+	FILE *f = fopen(file, "r");
+	if (!f)
+		return;
+	int c;
+	while ((c = fgetc(f)) != EOF)
+		have += c == '\n';
+	fclose(f);
+	if (want >= 2 && have == want)
+		for (;;)
+			pause();
+}
+
 int proc_record(const char *run_dir, pid_t pid)
 {
 	char *file = wb_xasprintf("%s/pids", run_dir);
 	int rc = write_pid_line(file, pid);
+	if (rc == 0)
+		test_hold_point(file);
 	free(file);
 	return rc;
 }
