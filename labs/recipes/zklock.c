@@ -931,7 +931,7 @@ static void abandon(struct zklock *l, enum zklock_status why)
 	free(l->pred_path);
 	l->pred_path = NULL;
 	if (l->own_path && why != ZKLOCK_EXPIRED) {
-		int64_t dl = now_ms() + 2 * (int64_t)zoo_recv_timeout(l->zh);
+		int64_t dl = now_ms() + (int64_t)zoo_recv_timeout(l->zh);
 		delete_own(l, dl);
 	}
 	set_status(l, why);
@@ -1168,7 +1168,9 @@ int zklock_release(struct zklock *l)
 		return WB_EINVAL;
 	}
 	monitor_stop(l);
-	int64_t dl = now_ms() + 2 * (int64_t)zoo_recv_timeout(l->zh);
+	/* Unreachable for a whole session timeout: the server ends the session,
+	 * and the node with it. */
+	int64_t dl = now_ms() + (int64_t)zoo_recv_timeout(l->zh);
 	int rc = delete_own(l, dl);
 	if (rc == 0) {
 		set_msg(l, "released %s", l->own_path);

@@ -24,6 +24,7 @@
  * (our candidate is deleted) and we exit 128+N.
  *
  * It does not retry, daemonise, or keep the lock across COMMAND restarts.
+ * Test hook: $WORKBENCH_TEST_ZK_LOCK_WAITING (see test_hook_watched).
  */
 #define _GNU_SOURCE /* pipe2 */
 #include "app.h"
@@ -169,6 +170,25 @@ static int next_wake(int sfd, int timeout_ms)
 			return b;
 	}
 	return -1;
+}
+
+/* Test hook: when $WORKBENCH_TEST_ZK_LOCK_WAITING names a file (a FIFO in
+ * tests), the first time this waiter has a watch on a predecessor it
+ * writes "waiting <predecessor node>" there, so a test knows the two
+ * invocations really overlap without sleeping. */
+static void test_hook_watched(void *arg, struct zklock *l, const char *pred, int zrc)
+{
+	(void)l;
+	int *said = arg;
+	const char *path = getenv("WORKBENCH_TEST_ZK_LOCK_WAITING");
+	if (zrc != ZOK || *said || !path || !*path)
+		return;
+	*said = 1;
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "waiting %s\n", pred);
+		fclose(f);
+	}
 }
 
 struct acquire_job {
@@ -356,7 +376,9 @@ int cli_zk_lock(struct app *app, int argc, char **argv)
 	}
 	if (have_before)
 		cloexec_new_fds(before, (int)sizeof before);
-	struct zklock_opts o = {.on_event = on_lock_event};
+	int said_waiting = 0;
+	struct zklock_opts o = {.on_event = on_lock_event,
+				.hooks = {.arg = &said_waiting, .watched = test_hook_watched}};
 	if (zklock_new(zkc_handle(c), path, &o, &l) != 0) {
 		fprintf(stderr, "workbench zk-lock: bad lock path '%s'\n", path);
 		rc = EXIT_USAGE;
