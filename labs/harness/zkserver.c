@@ -50,23 +50,25 @@
 #define STOP_GRACE_MS	5000
 
 struct zkserver {
-	char *run_dir;	    /* where pids are recorded (borrowed path copied) */
-	char *dir;	    /* <run_dir>/<name>: zoo.cfg, data/, logs */
-	char *log_path;	    /* <dir>/zookeeper.log */
-	int tick_ms;	    /* tickTime */
-	int min_session_ms; /* minSessionTimeout */
-	int max_session_ms; /* maxSessionTimeout */
-	int start_timeout;  /* ms to wait for 'imok' */
-	int myid;	    /* 0 standalone, else ensemble member id */
-	int port;	    /* client port */
-	int quorum_port;    /* peer port (myid > 0) */
-	int election_port;  /* leader election port (myid > 0) */
-	char connect[32];   /* "127.0.0.1:<port>" */
-	char *quorum_line;  /* "server.N=..." or "" */
-	char *extra_cfg;    /* appended to zoo.cfg, or NULL */
-	pid_t pid;	    /* running JVM, 0 if none */
-	int start_ms;	    /* last successful start, spawn to 'imok' */
-	char err[1024];	    /* last error message */
+	char *run_dir;	      /* where pids are recorded (borrowed path copied) */
+	char *dir;	      /* <run_dir>/<name>: zoo.cfg, data/, logs */
+	char *log_path;	      /* <dir>/zookeeper.log */
+	int tick_ms;	      /* tickTime */
+	int min_session_ms;   /* minSessionTimeout */
+	int max_session_ms;   /* maxSessionTimeout */
+	int start_timeout;    /* ms to wait for 'imok' */
+	int myid;	      /* 0 standalone, else ensemble member id */
+	int port;	      /* client port */
+	int quorum_port;      /* peer port (myid > 0) */
+	int election_port;    /* leader election port (myid > 0) */
+	char connect[32];     /* "127.0.0.1:<port>" */
+	char *quorum_line;    /* "server.N=..." or "" */
+	char *extra_cfg;      /* appended to zoo.cfg, or NULL */
+	pid_t pid;	      /* running JVM, 0 if none */
+	int start_ms;	      /* last successful start, spawn to serving */
+	long long spawned_at; /* CLOCK_MONOTONIC ms of the last spawn */
+	size_t log_off;	      /* zookeeper.log size at the last spawn */
+	char err[1024];	      /* last error message */
 };
 
 static long long now_ms(void)
@@ -424,17 +426,6 @@ static char *file_tail(const char *path, size_t n)
 	return tail;
 }
 
-static int log_says(const char *path, const char *needle)
-{
-	char *text = NULL;
-	size_t len = 0;
-	if (wb_read_file(path, &text, &len) != 0)
-		return 0;
-	int found = strstr(text, needle) != NULL;
-	free(text);
-	return found;
-}
-
 /* The test hook described in zkserver.h. */
 static void ready_hook(const struct zkserver *s)
 {
@@ -483,29 +474,56 @@ static int serving(const struct zkserver *s, long long deadline)
 	return ok;
 }
 
-/* One attempt: spawn and wait for 'imok'.  Returns 0, WB_EBUSY (the port
- * was taken: retry on fresh ports), or another WB_E* code. */
-static int start_once(struct zkserver *s)
+int zkserver_spawn(struct zkserver *s)
 {
+	s->err[0] = '\0';
+	if (s->pid > 0) {
+		set_err(s, "the server in %s is already running (pid %d)", s->dir, (int)s->pid);
+		return WB_EINVAL;
+	}
 	int rc = write_config(s);
 	if (rc) {
 		set_err(s, "cannot write zoo.cfg or log4j.properties in %s", s->dir);
 		return rc;
 	}
-	long long t0 = now_ms(), deadline = t0 + s->start_timeout;
+	struct stat st;
+	s->log_off = stat(s->log_path, &st) == 0 ? (size_t)st.st_size : 0;
+	s->spawned_at = now_ms();
 	rc = spawn(s);
-	if (rc) {
-		if (s->pid > 0)
-			zkserver_kill(s);
-		return rc;
+	if (rc && s->pid > 0)
+		zkserver_kill(s);
+	return rc;
+}
+
+/* Whether this start's part of the log (after log_off) says needle. */
+static int log_says(const struct zkserver *s, const char *needle)
+{
+	char *text = NULL;
+	size_t len = 0;
+	if (wb_read_file(s->log_path, &text, &len) != 0)
+		return 0;
+	int found = len > s->log_off && strstr(text + s->log_off, needle) != NULL;
+	free(text);
+	return found;
+}
+
+/* Like zkserver_wait_ready, but WB_EBUSY when the JVM exited because its
+ * port was taken (the caller may retry on fresh ports). */
+static int wait_ready(struct zkserver *s)
+{
+	if (s->pid <= 0) {
+		if (!s->err[0])
+			set_err(s, "the server in %s is not running", s->dir);
+		return WB_EIO;
 	}
+	long long deadline = s->spawned_at + s->start_timeout;
 	struct timespec tick = {0, 20 * 1000 * 1000};
 	for (;;) {
 		int status = 0;
 		pid_t w = waitpid(s->pid, &status, WNOHANG);
 		if (w == s->pid) {
 			s->pid = 0;
-			if (log_says(s->log_path, "Address already in use"))
+			if (log_says(s, "Address already in use"))
 				return WB_EBUSY;
 			char *tail = file_tail(s->log_path, 600);
 			if (!*tail) {
@@ -527,28 +545,37 @@ static int start_once(struct zkserver *s)
 		if (now_ms() >= deadline) {
 			zkserver_kill(s);
 			set_err(s,
-				"the ZooKeeper server did not answer 'ruok' on %s within %d ms; "
-				"see "
-				"%s",
+				"the ZooKeeper server on %s was not serving within %d ms; see %s",
 				s->connect, s->start_timeout, s->log_path);
 			return WB_EIO;
 		}
 		nanosleep(&tick, NULL);
 	}
-	s->start_ms = (int)(now_ms() - t0);
+	s->start_ms = (int)(now_ms() - s->spawned_at);
 	return 0;
+}
+
+int zkserver_wait_ready(struct zkserver *s)
+{
+	int rc = wait_ready(s);
+	if (rc == WB_EBUSY) {
+		set_err(s,
+			"a reserved port on 127.0.0.1 was taken before the server bound it; see %s",
+			s->log_path);
+		rc = WB_EIO;
+	}
+	if (rc == 0)
+		ready_hook(s);
+	return rc;
 }
 
 int zkserver_start(struct zkserver *s)
 {
-	s->err[0] = '\0';
-	if (s->pid > 0) {
-		set_err(s, "the server in %s is already running (pid %d)", s->dir, (int)s->pid);
-		return WB_EINVAL;
-	}
 	int rc = WB_EIO;
 	for (int attempt = 0; attempt < 3; attempt++) {
-		rc = start_once(s);
+		rc = zkserver_spawn(s);
+		if (rc == 0)
+			rc = wait_ready(s);
 		if (rc != WB_EBUSY)
 			break;
 		if (s->myid > 0) {

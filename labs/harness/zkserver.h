@@ -16,8 +16,9 @@
  * member with opts.myid = 1..N (zkserver_new reserves its client, quorum and
  * election ports), pass every member the same "server.N=..." lines with
  * zkserver_set_extra_cfg (zkserver_quorum_line gives each member's line),
- * then start them.  This module does not implement the ensemble itself, and
- * it knows nothing about clients, proxies or reports.
+ * then zkserver_spawn all of them and zkserver_wait_ready each (a member
+ * serves only once a quorum is up).  Stop, kill and restart work per member.  This module does not
+ * implement the ensemble itself, and it knows nothing about clients, proxies or reports.
  *
  * Environment: $JAVA (path of the java binary, else `java` in PATH) and
  * $ZOOKEEPER_CLASSPATH (replaces the default class path
@@ -79,6 +80,16 @@ int zkserver_check_runtime(char **why);
  * exited or did not answer in time; it is killed).  On error
  * zkserver_error() says why, with the log path. */
 int zkserver_start(struct zkserver *s);
+
+/* The two halves of zkserver_start, for ensembles whose members only
+ * serve once a quorum is up: spawn every member, then wait for each.
+ * zkserver_spawn writes the config and starts the JVM without waiting
+ * (0, WB_EINVAL when already running, WB_EUNAVAIL, WB_EIO).
+ * zkserver_wait_ready polls until the server is serving, it exits (WB_EIO,
+ * zkserver_error has the log tail) or the start timeout, counted from the
+ * spawn, passes (WB_EIO; the JVM is killed).  No port retry here. */
+int zkserver_spawn(struct zkserver *s);
+int zkserver_wait_ready(struct zkserver *s);
 
 /* Stops the server: SIGTERM, a grace period, then SIGKILL; reaps it.
  * Returns 0, or WB_ENOENT when it was not running. */

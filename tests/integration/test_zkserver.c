@@ -205,6 +205,42 @@ static void four_letter_to_a_closed_port_fails(void **state)
 	zkserver_free(s);
 }
 
+/* The API issue 7 builds on: three members, their server.N lines shared,
+ * spawned together and waited for; one leader, two followers. */
+static void three_members_form_an_ensemble(void **state)
+{
+	(void)state;
+	struct zkserver *m[3] = {0};
+	struct wb_buf lines = {0};
+	for (int i = 0; i < 3; i++) {
+		struct zkserver_opts o = {.myid = i + 1};
+		assert_int_equal(zkserver_new(run_dir, &o, &m[i], NULL), 0);
+		assert_non_null(strstr(zkserver_quorum_line(m[i]), "127.0.0.1:"));
+		wb_buf_printf(&lines, "%s\n", zkserver_quorum_line(m[i]));
+	}
+	for (int i = 0; i < 3; i++) {
+		zkserver_set_extra_cfg(m[i], lines.data);
+		assert_int_equal(zkserver_spawn(m[i]), 0);
+	}
+	int leaders = 0, followers = 0;
+	for (int i = 0; i < 3; i++) {
+		int rc = zkserver_wait_ready(m[i]);
+		if (rc)
+			fprintf(stderr, "member %d: %s\n", i + 1, zkserver_error(m[i]));
+		assert_int_equal(rc, 0);
+		char *answer = NULL;
+		assert_int_equal(zkserver_four_letter(m[i], "srvr", &answer), 0);
+		leaders += strstr(answer, "Mode: leader") != NULL;
+		followers += strstr(answer, "Mode: follower") != NULL;
+		free(answer);
+	}
+	assert_int_equal(leaders, 1);
+	assert_int_equal(followers, 2);
+	for (int i = 0; i < 3; i++)
+		zkserver_free(m[i]);
+	wb_buf_free(&lines);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +248,7 @@ int main(void)
 		cmocka_unit_test(free_stops_a_running_server),
 		cmocka_unit_test(missing_java_names_the_package),
 		cmocka_unit_test(four_letter_to_a_closed_port_fails),
+		cmocka_unit_test(three_members_form_an_ensemble),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
