@@ -1,0 +1,128 @@
+/*
+ * zkensemble.h - an N-server ZooKeeper ensemble on 127.0.0.1 for one lab
+ * or test, built from harness/zkserver.h members (myid 1..N, each with its
+ * own client, quorum and election ports, data directory and myid file).
+ *
+ * Links between servers can be routed through relays (harness/tcphold.h):
+ * with relay_quorum, member i reaches member j's quorum port (the port a
+ * follower connects to when j leads) through a relay of its own, i->j, so
+ * a lab can hold or cut exactly the link between one follower and the
+ * leader, whichever server won the election.  relay_election does the same
+ * for election ports (needed to partition an ensemble).  Each member's
+ * zoo.cfg carries its own view of the server.N lines.
+ *
+ * Start-up: every member is started at once (a member only reports a Mode
+ * once a quorum has formed, so starting them one by one would wait
+ * forever), and zkensemble_start returns when each answers 'ruok' and
+ * 'srvr' reports Mode leader or follower, with exactly one leader.  Each
+ * member is started from a thread of its own that lives as long as the
+ * ensemble, because the JVM is killed when the thread that spawned it
+ * exits (PR_SET_PDEATHSIG, see zkserver.h).  Every JVM is recorded in the
+ * run directory (harness/proc.h) and stopped by zkensemble_free.
+ *
+ * Settings the members share: tickTime, initLimit and syncLimit (a
+ * follower that hears nothing from its leader for syncLimit ticks leaves
+ * the quorum, and the leader drops a follower that does not answer for as
+ * long), maxSessionTimeout.  initLimit and syncLimit are appended to
+ * zoo.cfg after zkserver's own defaults; the server reads zoo.cfg as Java
+ * properties, where the last value of a key wins.
+ *
+ * Not here: clients, dynamic reconfiguration, observers, reports.
+ */
+#ifndef WB_ZKENSEMBLE_H
+#define WB_ZKENSEMBLE_H
+
+#include <stdint.h>
+
+struct tcphold;
+struct zkserver;
+
+#define ZKENSEMBLE_MAX 9
+
+struct zkensemble_opts {
+	int n;		       /* members, 1..ZKENSEMBLE_MAX; 0: 3 */
+	int tick_ms;	       /* tickTime; 0: 200 */
+	int init_limit;	       /* initLimit in ticks; 0: 50 */
+	int sync_limit;	       /* syncLimit in ticks; 0: 10 */
+	int max_session_ms;    /* maxSessionTimeout; 0: 60000 */
+	int start_timeout_ms;  /* how long a start may take; 0: 60000 */
+	int relay_quorum;      /* route i -> j quorum links through relays */
+	int relay_election;    /* route i -> j election links through relays */
+	const char *extra_cfg; /* appended to every member's zoo.cfg, or NULL */
+};
+
+/* What 'srvr' says about one member. */
+enum zkensemble_mode {
+	ZKENS_DOWN = 0,	   /* no answer (not running, or not listening) */
+	ZKENS_NOT_SERVING, /* up, but "not currently serving requests" */
+	ZKENS_FOLLOWER,	   /* Mode: follower */
+	ZKENS_LEADER,	   /* Mode: leader */
+	ZKENS_OTHER,	   /* another Mode (standalone, observer) */
+};
+
+struct zkensemble;
+
+/* Creates the members (directories, myid files, reserved ports) and, when
+ * asked, the relays; starts no server.  opts may be NULL.  Returns 0,
+ * WB_EINVAL (bad options) or WB_EIO; on error *out is NULL and *why (when
+ * why is non-NULL) receives a message the caller frees.  *out is freed
+ * with zkensemble_free. */
+int zkensemble_new(const char *run_dir, const struct zkensemble_opts *opts, struct zkensemble **out,
+		   char **why);
+
+/* Stops every member (SIGTERM, then SIGKILL), reaps them, stops the relays
+ * and the member threads, frees e.  Accepts NULL. */
+void zkensemble_free(struct zkensemble *e);
+
+/* Starts every member that is not running, all at once, and waits until
+ * each serves (Mode leader or follower) and exactly one leads.  Returns 0,
+ * WB_EUNAVAIL (no java or no server jars) or WB_EIO (a member did not
+ * come up in time, or not exactly one member leads; the members that came
+ * up keep running until zkensemble_free).  zkensemble_error() says why,
+ * with the log path. */
+int zkensemble_start(struct zkensemble *e);
+
+/* Starts one stopped member (from its own thread) and waits until it
+ * serves.  Returns 0, WB_EINVAL (no such member, or running), WB_EIO. */
+int zkensemble_start_member(struct zkensemble *e, int myid);
+
+/* Stops (SIGTERM, grace, SIGKILL) or kills (SIGKILL) one member and reaps
+ * it.  Returns 0, WB_EINVAL (no such member) or WB_ENOENT (not running). */
+int zkensemble_stop_member(struct zkensemble *e, int myid);
+int zkensemble_kill_member(struct zkensemble *e, int myid);
+
+/* Asks member myid with 'srvr'.  Returns its mode; *zxid (when non-NULL)
+ * receives the "Zxid:" it reported, or -1. */
+enum zkensemble_mode zkensemble_mode(struct zkensemble *e, int myid, int64_t *zxid);
+
+/* The myid of the member that reports Mode leader (the lowest, if several
+ * do), or 0 when none does. */
+int zkensemble_leader(struct zkensemble *e);
+
+/* Polls member myid with 'srvr' (every 20 ms) until its mode is one of
+ * the modes in mask (a bit 1 << mode per mode) or timeout_ms passes.
+ * Returns 0 (mode in *mode when non-NULL) or WB_EBUSY. */
+int zkensemble_wait_mode(struct zkensemble *e, int myid, unsigned mask, int timeout_ms,
+			 enum zkensemble_mode *mode);
+
+/* "leader", "follower", "not serving", "down", "other". */
+const char *zkensemble_mode_name(enum zkensemble_mode mode);
+
+/* Accessors.  Strings and objects are borrowed from e; myid is 1..n. */
+int zkensemble_size(const struct zkensemble *e);
+struct zkserver *zkensemble_server(struct zkensemble *e, int myid); /* NULL if no such */
+const char *zkensemble_connect(struct zkensemble *e, int myid);	    /* "127.0.0.1:<client>" */
+const char *zkensemble_connect_all(struct zkensemble *e); /* every member, comma-separated */
+int zkensemble_quorum_port(const struct zkensemble *e, int myid);
+int zkensemble_election_port(const struct zkensemble *e, int myid);
+int zkensemble_tick_ms(const struct zkensemble *e);
+int zkensemble_sync_limit(const struct zkensemble *e);
+int zkensemble_init_limit(const struct zkensemble *e);
+const char *zkensemble_error(const struct zkensemble *e); /* last error, "" if none */
+
+/* The relay member from uses to reach member to's quorum port (or
+ * election port), or NULL when that link is not relayed. */
+struct tcphold *zkensemble_quorum_relay(struct zkensemble *e, int from, int to);
+struct tcphold *zkensemble_election_relay(struct zkensemble *e, int from, int to);
+
+#endif

@@ -1,0 +1,299 @@
+/*
+ * test_zkensemble.c - the ensemble launcher against real ZooKeeper servers:
+ * three members start at once and elect exactly one leader; a write on one
+ * member is read on every other after sync; stopping the leader elects
+ * another one, a restarted member rejoins as a follower, and one member
+ * alone does not serve.  With relayed quorum links, a follower's link to
+ * the leader runs through its relay: held, the follower's zxid stays
+ * behind the leader's; released, it catches up; cut, the follower connects
+ * again and serves.  After free no JVM of the run is left.  Also bad
+ * options and a missing java.
+ */
+#include "core/wb.h"
+#include "harness/proc.h"
+#include "harness/tcphold.h"
+#include "harness/zkclient.h"
+#include "harness/zkensemble.h"
+#include "harness/zkserver.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WAIT_MS 60000 /* generous: three JVMs on a busy two-core machine */
+
+static char *run_dir;
+
+static int setup(void **state)
+{
+	(void)state;
+	return rundir_create(&run_dir);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	proc_kill_all(run_dir);
+	rundir_remove(run_dir);
+	free(run_dir);
+	run_dir = NULL;
+	return 0;
+}
+
+/* Live java processes whose command line mentions needle. */
+static int java_processes_with(const char *needle)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		char *path = wb_xasprintf("/proc/%s/cmdline", e->d_name);
+		char *text = NULL;
+		size_t len = 0;
+		if (wb_read_file(path, &text, &len) == 0) {
+			for (size_t i = 0; i + 1 < len; i++)
+				if (text[i] == '\0')
+					text[i] = ' ';
+			if (strstr(text, "java") && strstr(text, needle) &&
+			    proc_start_time((pid_t)atoi(e->d_name)) != 0)
+				n++;
+		}
+		free(text);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Polls until some member other than not_this leads; returns its myid or
+ * 0 after the deadline. */
+static int wait_new_leader(struct zkensemble *e, int not_this, int timeout_ms)
+{
+	long long deadline = now_ms() + timeout_ms;
+	struct timespec step = {0, 50 * 1000 * 1000};
+	do {
+		for (int id = 1; id <= zkensemble_size(e); id++)
+			if (id != not_this && zkensemble_mode(e, id, NULL) == ZKENS_LEADER)
+				return id;
+		nanosleep(&step, NULL);
+	} while (now_ms() < deadline);
+	return 0;
+}
+
+/* Polls until member myid reports a zxid >= want; returns 0 or -1. */
+static int wait_zxid(struct zkensemble *e, int myid, int64_t want, int timeout_ms)
+{
+	long long deadline = now_ms() + timeout_ms;
+	struct timespec step = {0, 20 * 1000 * 1000};
+	do {
+		int64_t z = -1;
+		zkensemble_mode(e, myid, &z);
+		if (z >= want)
+			return 0;
+		nanosleep(&step, NULL);
+	} while (now_ms() < deadline);
+	return -1;
+}
+
+static struct zkensemble *start_ensemble(const struct zkensemble_opts *opts)
+{
+	struct zkensemble *e = NULL;
+	char *why = NULL;
+	int rc = zkensemble_new(run_dir, opts, &e, &why);
+	if (rc)
+		fprintf(stderr, "zkensemble_new: %s\n", why);
+	free(why);
+	assert_int_equal(rc, 0);
+	rc = zkensemble_start(e);
+	if (rc)
+		fprintf(stderr, "zkensemble_start: %s\n", zkensemble_error(e));
+	assert_int_equal(rc, 0);
+	return e;
+}
+
+static void starts_elects_and_reelects(void **state)
+{
+	(void)state;
+	struct zkensemble_opts opts = {.n = 3, .start_timeout_ms = WAIT_MS};
+	struct zkensemble *e = start_ensemble(&opts);
+	assert_int_equal(zkensemble_size(e), 3);
+	int leaders = 0, followers = 0;
+	for (int id = 1; id <= 3; id++) {
+		enum zkensemble_mode md = zkensemble_mode(e, id, NULL);
+		leaders += md == ZKENS_LEADER;
+		followers += md == ZKENS_FOLLOWER;
+		assert_true(zkensemble_quorum_port(e, id) > 0);
+		assert_true(zkensemble_election_port(e, id) > 0);
+		assert_null(zkensemble_quorum_relay(e, id, id % 3 + 1));
+		assert_non_null(strstr(zkensemble_connect_all(e), zkensemble_connect(e, id)));
+	}
+	assert_int_equal(leaders, 1);
+	assert_int_equal(followers, 2);
+	int leader = zkensemble_leader(e);
+	assert_true(leader >= 1 && leader <= 3);
+	assert_string_equal(zkensemble_mode_name(ZKENS_NOT_SERVING), "not serving");
+
+	/* A write through one member is seen on every member after sync. */
+	struct zkc *w = NULL;
+	assert_int_equal(zkc_connect(zkensemble_connect(e, leader), 10000, WAIT_MS, run_dir, &w),
+			 0);
+	assert_int_equal(zoo_create(zkc_handle(w), "/t", "v", 1, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0),
+			 ZOK);
+	for (int id = 1; id <= 3; id++) {
+		struct zkc *c = NULL;
+		assert_int_equal(
+			zkc_connect(zkensemble_connect(e, id), 10000, WAIT_MS, run_dir, &c), 0);
+		char buf[8];
+		int len = sizeof buf;
+		struct Stat st;
+		/* A plain read may be stale on a follower; the one-member
+		 * client sees the write once it is its own server's. */
+		int64_t z = -1;
+		zkensemble_mode(e, leader, &z);
+		assert_int_equal(wait_zxid(e, id, z, WAIT_MS), 0);
+		assert_int_equal(zoo_get(zkc_handle(c), "/t", 0, buf, &len, &st), ZOK);
+		assert_int_equal(len, 1);
+		zkc_close(c);
+	}
+	zkc_close(w);
+
+	/* The leader goes: the two others elect one of them. */
+	assert_int_equal(zkensemble_stop_member(e, leader), 0);
+	assert_int_equal(zkensemble_stop_member(e, leader), WB_ENOENT);
+	assert_int_equal(zkensemble_mode(e, leader, NULL), ZKENS_DOWN);
+	int second = wait_new_leader(e, leader, WAIT_MS);
+	assert_true(second != 0 && second != leader);
+
+	/* It comes back as a follower. */
+	assert_int_equal(zkensemble_start_member(e, leader), 0);
+	assert_int_equal(zkensemble_start_member(e, leader), WB_EINVAL);
+	assert_int_equal(zkensemble_mode(e, leader, NULL), ZKENS_FOLLOWER);
+
+	/* One member alone is no quorum: it stops serving. */
+	int third = 6 - leader - second;
+	assert_int_equal(zkensemble_kill_member(e, second), 0);
+	assert_int_equal(zkensemble_kill_member(e, third), 0);
+	enum zkensemble_mode md;
+	assert_int_equal(zkensemble_wait_mode(e, leader, 1u << ZKENS_NOT_SERVING, WAIT_MS, &md), 0);
+	assert_int_equal(md, ZKENS_NOT_SERVING);
+
+	zkensemble_free(e);
+	assert_int_equal(java_processes_with(run_dir), 0);
+	zkensemble_free(NULL);
+}
+
+static void relayed_follower_link(void **state)
+{
+	(void)state;
+	struct zkensemble_opts opts = {
+		.n = 3, .sync_limit = 50, .relay_quorum = 1, .start_timeout_ms = WAIT_MS};
+	struct zkensemble *e = start_ensemble(&opts);
+	int leader = zkensemble_leader(e);
+	int f = leader == 1 ? 2 : 1;
+	struct tcphold *link = zkensemble_quorum_relay(e, f, leader);
+	assert_non_null(link);
+	assert_null(zkensemble_election_relay(e, f, leader));
+	assert_int_equal(tcphold_upstream_port(link), zkensemble_quorum_port(e, leader));
+	struct tcphold_stats st;
+	tcphold_stats(link, &st);
+	assert_int_equal(st.open, 1); /* the follower's only link to its leader */
+	tcphold_stats(zkensemble_quorum_relay(e, leader, f), &st);
+	assert_int_equal(st.open, 0); /* nobody follows a follower */
+
+	/* Held: the follower's zxid stays behind the leader's writes. */
+	struct zkc *w = NULL;
+	assert_int_equal(zkc_connect(zkensemble_connect(e, leader), 10000, WAIT_MS, run_dir, &w),
+			 0);
+	assert_int_equal(tcphold_hold(link, TCPHOLD_DOWN), 0);
+	struct Stat wst;
+	char path[32];
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof path, "/held%d", i);
+		assert_int_equal(
+			zoo_create(zkc_handle(w), path, "", 0, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0),
+			ZOK);
+	}
+	assert_int_equal(zoo_exists(zkc_handle(w), path, 0, &wst), ZOK);
+	int64_t fz = -1;
+	assert_int_equal(zkensemble_mode(e, f, &fz), ZKENS_FOLLOWER);
+	assert_true(fz < wst.czxid);
+	tcphold_stats(link, &st);
+	assert_true(st.held[1] > 0);
+
+	/* Released: it catches up. */
+	assert_true(tcphold_release(link) > 0);
+	assert_int_equal(wait_zxid(e, f, wst.czxid, WAIT_MS), 0);
+
+	/* Cut: the follower connects again through the relay and serves. */
+	tcphold_stats(link, &st);
+	int before = st.accepted;
+	assert_int_equal(tcphold_cut(link), 1);
+	assert_int_equal(tcphold_wait(link, tcphold_pred_accepted_over, &before, WAIT_MS, NULL), 0);
+	enum zkensemble_mode md;
+	assert_int_equal(zkensemble_wait_mode(e, f, 1u << ZKENS_FOLLOWER, WAIT_MS, &md), 0);
+	zkc_close(w);
+	zkensemble_free(e);
+	assert_int_equal(java_processes_with(run_dir), 0);
+}
+
+static void bad_options_and_no_java(void **state)
+{
+	(void)state;
+	struct zkensemble *e = NULL;
+	char *why = NULL;
+	struct zkensemble_opts bad = {.n = ZKENSEMBLE_MAX + 1};
+	assert_int_equal(zkensemble_new(run_dir, &bad, &e, &why), WB_EINVAL);
+	assert_null(e);
+	assert_non_null(why);
+	free(why);
+	why = NULL;
+	struct zkensemble_opts neg = {.tick_ms = -1};
+	assert_int_equal(zkensemble_new(run_dir, &neg, &e, &why), WB_EINVAL);
+	free(why);
+	why = NULL;
+
+	char *old = getenv("JAVA") ? wb_xstrdup(getenv("JAVA")) : NULL;
+	setenv("JAVA", "/nonexistent/java", 1);
+	assert_int_equal(zkensemble_new(run_dir, NULL, &e, &why), 0);
+	assert_int_equal(zkensemble_start(e), WB_EUNAVAIL);
+	assert_non_null(strstr(zkensemble_error(e), "JAVA"));
+	assert_int_equal(zkensemble_leader(e), 0);
+	assert_int_equal(zkensemble_mode(e, 1, NULL), ZKENS_DOWN);
+	assert_int_equal(zkensemble_mode(e, 7, NULL), ZKENS_DOWN);
+	assert_int_equal(zkensemble_stop_member(e, 7), WB_EINVAL);
+	zkensemble_free(e);
+	if (old)
+		setenv("JAVA", old, 1);
+	else
+		unsetenv("JAVA");
+	free(old);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(bad_options_and_no_java, setup, teardown),
+		cmocka_unit_test_setup_teardown(starts_elects_and_reelects, setup, teardown),
+		cmocka_unit_test_setup_teardown(relayed_follower_link, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
