@@ -1,0 +1,481 @@
+/*
+ * zklock_bench.c - benchmark of the ZooKeeper lock recipe
+ * (labs/recipes/zklock.c) against one server, in one run:
+ *
+ *  1. uncontended acquire+release cycles per second of the recipe, next to
+ *     a raw create(ephemeral sequential) + getChildren + delete loop on the
+ *     same session - the floor the server allows for any lock of this
+ *     shape - and next to kazoo's Lock (Debian's python3-kazoo, run with
+ *     /usr/bin/python3) when it is installed;
+ *  2. hand-off latency from a release to the moment the next holder's
+ *     zklock_acquire returns, with 16 waiters queued behind the holder
+ *     (each released holder queues again at the tail), as percentiles and
+ *     as a multiple of one round trip.
+ *
+ * It prints figures and ratios and asserts nothing (timings are never test
+ * conditions).  By default it starts its own server the way the labs do
+ * (harness/zkserver.h: tickTime 200 ms, forceSync=no, so no fsync per
+ * write - pass --fsync for forceSync=yes); --zk HOST:PORT uses an existing
+ * one.  Every process it starts is recorded and reaped.
+ *
+ *   zklock_bench [--zk HOST:PORT] [--seconds S] [--handoffs N] [--fsync]
+ */
+#include "core/wb.h"
+#include "harness/proc.h"
+#include "harness/zkclient.h"
+#include "harness/zkserver.h"
+#include "recipes/zklock.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SESSION_MS 10000
+#define WAIT_MS	   30000
+#define WAITERS	   16
+#define ROUNDS	   5
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double pct(const double *sorted, int n, double p)
+{
+	int i = (int)(p * (n - 1) + 0.5);
+	return sorted[i < 0 ? 0 : (i >= n ? n - 1 : i)];
+}
+
+static void ensure_path(zhandle_t *zh, const char *path)
+{
+	char *p = wb_xstrdup(path);
+	for (char *s = strchr(p + 1, '/');; s = strchr(s + 1, '/')) {
+		if (s)
+			*s = '\0';
+		zoo_create(zh, p, NULL, -1, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0);
+		if (!s)
+			break;
+		*s = '/';
+	}
+	free(p);
+}
+
+/* ---- 1. uncontended cycles ---------------------------------------------- */
+
+static double raw_loop(zhandle_t *zh, double seconds, long *cycles)
+{
+	const char *dir = "/bench/raw";
+	ensure_path(zh, dir);
+	long n = 0;
+	double t0 = now_s(), t;
+	do {
+		char made[256];
+		struct String_vector sv = {0};
+		if (zoo_create(zh, "/bench/raw/_c_00000000-0000-4000-8000-000000000000-lock-", NULL,
+			       -1, &ZOO_OPEN_ACL_UNSAFE, ZOO_EPHEMERAL_SEQUENTIAL, made,
+			       sizeof made) != ZOK ||
+		    zoo_get_children(zh, dir, 0, &sv) != ZOK || zoo_delete(zh, made, -1) != ZOK) {
+			fprintf(stderr, "zklock_bench: raw loop failed\n");
+			*cycles = 0;
+			deallocate_String_vector(&sv);
+			return -1;
+		}
+		deallocate_String_vector(&sv);
+		n++;
+		t = now_s();
+	} while (t - t0 < seconds);
+	*cycles = n;
+	return n / (t - t0);
+}
+
+static double recipe_loop(zhandle_t *zh, double seconds, long *cycles)
+{
+	struct zklock *l = NULL;
+	*cycles = 0;
+	if (zklock_new(zh, "/bench/recipe", NULL, &l) != 0)
+		return -1;
+	long n = 0;
+	double t0 = now_s(), t;
+	do {
+		if (zklock_acquire(l, WAIT_MS) != 0 || zklock_release(l) != 0) {
+			fprintf(stderr, "zklock_bench: recipe loop failed: %s\n",
+				zklock_message(l));
+			zklock_free(l);
+			return -1;
+		}
+		n++;
+		t = now_s();
+	} while (t - t0 < seconds);
+	zklock_free(l);
+	*cycles = n;
+	return n / (t - t0);
+}
+
+static const char kazoo_script[] =
+	"import sys, time, logging\n"
+	"logging.disable(logging.CRITICAL)\n"
+	"try:\n"
+	"    import kazoo\n"
+	"    from kazoo.client import KazooClient\n"
+	"except Exception as e:\n"
+	"    print('SKIP python3-kazoo is not installed (%s)' % e); sys.exit(0)\n"
+	"zk = KazooClient(hosts=sys.argv[1], timeout=10.0)\n"
+	"zk.start(timeout=10)\n"
+	"lock = zk.Lock('/bench/kazoo', 'bench')\n"
+	"secs = float(sys.argv[2]); n = 0\n"
+	"t0 = time.monotonic(); t = t0\n"
+	"while t - t0 < secs:\n"
+	"    lock.acquire(); lock.release(); n += 1; t = time.monotonic()\n"
+	"zk.stop(); zk.close()\n"
+	"print('OK %s %d %.6f' % (getattr(kazoo, '__version__', '?'), n, t - t0))\n";
+
+/* Runs kazoo's Lock loop in /usr/bin/python3 (Debian's, where
+ * python3-kazoo installs).  Returns cycles/s, or -1 with *why set. */
+static double kazoo_loop(const char *run_dir, const char *hosts, double seconds, long *cycles,
+			 char *version, size_t vlen, char *why, size_t wlen)
+{
+	const char *py = "/usr/bin/python3";
+	*cycles = 0;
+	if (access(py, X_OK) != 0) {
+		snprintf(why, wlen, "no %s", py);
+		return -1;
+	}
+	char *script = wb_xasprintf("%s/kazoo_bench.py", run_dir);
+	FILE *f = fopen(script, "w");
+	if (!f || fputs(kazoo_script, f) < 0 || fclose(f) != 0) {
+		snprintf(why, wlen, "cannot write %s", script);
+		free(script);
+		return -1;
+	}
+	char *cmd = wb_xasprintf("%s %s %s %.3f 2>&1", py, script, hosts, seconds);
+	FILE *p = popen(cmd, "r");
+	char line[512] = "";
+	double rate = -1;
+	if (p) {
+		char buf[512];
+		while (fgets(buf, sizeof buf, p))
+			if (!strncmp(buf, "OK ", 3) || !strncmp(buf, "SKIP ", 5) || !line[0])
+				snprintf(line, sizeof line, "%s", buf);
+		pclose(p);
+	}
+	line[strcspn(line, "\n")] = '\0';
+	long n = 0;
+	double secs = 0;
+	char ver[64];
+	if (sscanf(line, "OK %63s %ld %lf", ver, &n, &secs) == 3 && secs > 0) {
+		*cycles = n;
+		snprintf(version, vlen, "%s", ver);
+		rate = n / secs;
+	} else {
+		snprintf(why, wlen, "%.200s", !strncmp(line, "SKIP ", 5) ? line + 5 : line);
+	}
+	free(cmd);
+	free(script);
+	return rate;
+}
+
+/* ---- 2. hand-off latency ------------------------------------------------ */
+
+struct shared {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int quit;
+};
+
+struct bw {
+	struct shared *s;
+	struct zkc *c;
+	struct zklock *l;
+	pthread_t th;
+	int go;		/* main asks for one acquisition */
+	int state;	/* 0 idle, 1 waiting, 2 held, 3 failed */
+	unsigned armed; /* predecessor watches set */
+	double t_held;	/* when zklock_acquire returned */
+};
+
+static void bw_watched(void *arg, struct zklock *l, const char *pred, int zrc)
+{
+	(void)l;
+	(void)pred;
+	struct bw *w = arg;
+	if (zrc != ZOK)
+		return;
+	pthread_mutex_lock(&w->s->mu);
+	w->armed++;
+	pthread_cond_broadcast(&w->s->cv);
+	pthread_mutex_unlock(&w->s->mu);
+}
+
+static void *bw_main(void *arg)
+{
+	struct bw *w = arg;
+	struct shared *s = w->s;
+	pthread_mutex_lock(&s->mu);
+	for (;;) {
+		while (!w->go && !s->quit)
+			pthread_cond_wait(&s->cv, &s->mu);
+		if (s->quit)
+			break;
+		w->go = 0;
+		w->state = 1;
+		pthread_mutex_unlock(&s->mu);
+		int rc = zklock_acquire(w->l, -1);
+		double t = now_s();
+		pthread_mutex_lock(&s->mu);
+		w->t_held = t;
+		w->state = rc == 0 ? 2 : 3;
+		pthread_cond_broadcast(&s->cv);
+	}
+	pthread_mutex_unlock(&s->mu);
+	return NULL;
+}
+
+/* Under s->mu: waits until cond(w) holds; 0 or -1 after WAIT_MS. */
+static int wait_for(struct shared *s, struct bw *w, int (*cond)(struct bw *, unsigned),
+		    unsigned arg)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += WAIT_MS / 1000;
+	while (!cond(w, arg))
+		if (pthread_cond_timedwait(&s->cv, &s->mu, &ts) == ETIMEDOUT)
+			return cond(w, arg) ? 0 : -1;
+	return 0;
+}
+
+static int is_held(struct bw *w, unsigned arg)
+{
+	(void)arg;
+	return w->state >= 2;
+}
+
+static int is_armed(struct bw *w, unsigned n)
+{
+	return w->armed >= n || w->state >= 2;
+}
+
+static int handoff(const char *hosts, int rounds, double *lat)
+{
+	struct shared s = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+	struct bw w[WAITERS + 1];
+	memset(w, 0, sizeof w);
+	int n = WAITERS + 1, rc = -1, started = 0;
+	for (int i = 0; i < n; i++) {
+		w[i].s = &s;
+		if (zkc_connect(hosts, SESSION_MS, WAIT_MS, NULL, &w[i].c) != 0)
+			goto out;
+		struct zklock_opts o = {.hooks = {.arg = &w[i], .watched = bw_watched}};
+		if (zklock_new(zkc_handle(w[i].c), "/bench/handoff", &o, &w[i].l) != 0)
+			goto out;
+		if (pthread_create(&w[i].th, NULL, bw_main, &w[i]) != 0)
+			goto out;
+		started++;
+	}
+	/* Queue them in index order: 0 holds, 1..16 wait. */
+	pthread_mutex_lock(&s.mu);
+	for (int i = 0; i < n; i++) {
+		w[i].go = 1;
+		pthread_cond_broadcast(&s.cv);
+		if (wait_for(&s, &w[i], i == 0 ? is_held : is_armed, 1) != 0 || w[i].state == 3) {
+			pthread_mutex_unlock(&s.mu);
+			goto out;
+		}
+	}
+	int holder = 0;
+	for (int k = 0; k < rounds; k++) {
+		int next = (holder + 1) % n;
+		pthread_mutex_unlock(&s.mu);
+		double t0 = now_s();
+		zklock_release(w[holder].l);
+		pthread_mutex_lock(&s.mu);
+		if (wait_for(&s, &w[next], is_held, 0) != 0 || w[next].state != 2)
+			break;
+		lat[k] = w[next].t_held - t0;
+		/* The released holder queues again at the tail. */
+		unsigned armed = w[holder].armed;
+		w[holder].state = 0;
+		w[holder].go = 1;
+		pthread_cond_broadcast(&s.cv);
+		if (wait_for(&s, &w[holder], is_armed, armed + 1) != 0)
+			break;
+		holder = next;
+		if (k == rounds - 1)
+			rc = 0;
+	}
+	s.quit = 1;
+	pthread_cond_broadcast(&s.cv);
+	pthread_mutex_unlock(&s.mu);
+out:
+	pthread_mutex_lock(&s.mu);
+	s.quit = 1;
+	pthread_cond_broadcast(&s.cv);
+	pthread_mutex_unlock(&s.mu);
+	for (int i = 0; i < n; i++)
+		if (w[i].l)
+			zklock_cancel(w[i].l);
+	for (int i = 0; i < started; i++)
+		pthread_join(w[i].th, NULL);
+	for (int i = 0; i < n; i++) {
+		zklock_free(w[i].l);
+		zkc_close(w[i].c);
+	}
+	return rc;
+}
+
+static double rtt_p50(zhandle_t *zh, int n)
+{
+	double *t = wb_xcalloc((size_t)n, sizeof *t);
+	for (int i = 0; i < n; i++) {
+		struct Stat st;
+		double t0 = now_s();
+		zoo_exists(zh, "/bench", 0, &st);
+		t[i] = now_s() - t0;
+	}
+	qsort(t, (size_t)n, sizeof *t, cmp_double);
+	double p = pct(t, n, 0.5);
+	free(t);
+	return p;
+}
+
+int main(int argc, char **argv)
+{
+	const char *zk = NULL;
+	double seconds = 3;
+	int rounds = 200, fsync = 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--zk") && i + 1 < argc) {
+			zk = argv[++i];
+		} else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
+			seconds = atof(argv[++i]);
+		} else if (!strcmp(argv[i], "--handoffs") && i + 1 < argc) {
+			rounds = atoi(argv[++i]);
+		} else if (!strcmp(argv[i], "--fsync")) {
+			fsync = 1;
+		} else {
+			fprintf(stderr, "usage: zklock_bench [--zk HOST:PORT] [--seconds S] "
+					"[--handoffs N] [--fsync]\n");
+			return 2;
+		}
+	}
+	if (seconds <= 0 || rounds < 1) {
+		fprintf(stderr, "zklock_bench: --seconds and --handoffs must be positive\n");
+		return 2;
+	}
+	zoo_set_debug_level(0);
+	char *run_dir = NULL;
+	struct zkserver *server = NULL;
+	struct zkc *c = NULL;
+	int rc = 1;
+	if (rundir_create(&run_dir) != 0) {
+		fprintf(stderr, "zklock_bench: cannot create a run directory\n");
+		return 1;
+	}
+	if (!zk) {
+		char *why = NULL;
+		if (zkserver_new(run_dir, NULL, &server, &why) != 0) {
+			fprintf(stderr, "zklock_bench: %s\n",
+				why ? why : "cannot prepare a server");
+			free(why);
+			goto out;
+		}
+		if (fsync)
+			zkserver_set_extra_cfg(server, "forceSync=yes\n");
+		if (zkserver_start(server) != 0) {
+			fprintf(stderr, "zklock_bench: %s\n", zkserver_error(server));
+			goto out;
+		}
+		zk = zkserver_connect(server);
+	}
+	if (zkc_connect(zk, SESSION_MS, WAIT_MS, NULL, &c) != 0) {
+		fprintf(stderr, "zklock_bench: cannot connect to %s\n", zk);
+		goto out;
+	}
+	zhandle_t *zh = zkc_handle(c);
+	printf("zklock_bench: ZooKeeper on %s (%s), one session per client, %.1f s per loop\n", zk,
+	       server ? (fsync ? "our standalone server, forceSync=yes"
+			       : "our standalone server, forceSync=no: no fsync per write")
+		      : "given with --zk",
+	       seconds);
+	printf("\nuncontended acquire+release, cycles per second: %d interleaved rounds of %.2f s "
+	       "each,\nmedian round shown (the machine's load moves all three alike)\n",
+	       ROUNDS, seconds / ROUNDS);
+	double raw_r[ROUNDS], rec_r[ROUNDS], kz_r[ROUNDS];
+	long n_raw = 0, n_rec = 0, n_kz = 0, n = 0;
+	int kz_ok = 1;
+	char ver[64] = "", why[256] = "";
+	for (int r = 0; r < ROUNDS; r++) {
+		raw_r[r] = raw_loop(zh, seconds / ROUNDS, &n);
+		n_raw += n;
+		rec_r[r] = recipe_loop(zh, seconds / ROUNDS, &n);
+		n_rec += n;
+		if (raw_r[r] <= 0 || rec_r[r] <= 0)
+			goto out;
+		if (kz_ok) {
+			kz_r[r] = kazoo_loop(run_dir, zk, seconds / ROUNDS, &n, ver, sizeof ver,
+					     why, sizeof why);
+			n_kz += n;
+			kz_ok = kz_r[r] > 0;
+		}
+	}
+	qsort(raw_r, ROUNDS, sizeof raw_r[0], cmp_double);
+	qsort(rec_r, ROUNDS, sizeof rec_r[0], cmp_double);
+	double raw = raw_r[ROUNDS / 2], rec = rec_r[ROUNDS / 2];
+	printf("  %-40s %7.0f /s  (%ld cycles, rounds %.0f..%.0f)  floor: 3 round trips\n",
+	       "raw create+getChildren+delete", raw, n_raw, raw_r[0], raw_r[ROUNDS - 1]);
+	printf("  %-40s %7.0f /s  (%ld cycles, rounds %.0f..%.0f)  %.2f x raw\n",
+	       "recipe zklock_acquire+release", rec, n_rec, rec_r[0], rec_r[ROUNDS - 1], rec / raw);
+	if (kz_ok) {
+		qsort(kz_r, ROUNDS, sizeof kz_r[0], cmp_double);
+		double kz = kz_r[ROUNDS / 2];
+		char name[64];
+		snprintf(name, sizeof name, "kazoo %s Lock (python3)", ver);
+		printf("  %-40s %7.0f /s  (%ld cycles, rounds %.0f..%.0f)  %.2f x raw; recipe = "
+		       "%.2f "
+		       "x kazoo\n",
+		       name, kz, n_kz, kz_r[0], kz_r[ROUNDS - 1], kz / raw, rec / kz);
+	} else {
+		printf("  %-40s skipped: %s\n", "kazoo Lock (python3-kazoo)", why);
+	}
+	printf("  (raw and kazoo: 2 writes + 1 read per cycle; the recipe adds one read - the\n"
+	       "   get-with-watch on its own node that lets it tell the holder about a loss - and\n"
+	       "   starts and joins its monitor thread)\n");
+
+	double rtt = rtt_p50(zh, 1000);
+	printf("\nhand-off latency: release -> next holder's acquire returns, %d waiters, %d "
+	       "hand-offs\n",
+	       WAITERS, rounds);
+	double *lat = wb_xcalloc((size_t)rounds, sizeof *lat);
+	if (handoff(zk, rounds, lat) != 0) {
+		fprintf(stderr, "zklock_bench: the hand-off run did not complete\n");
+		free(lat);
+		goto out;
+	}
+	qsort(lat, (size_t)rounds, sizeof *lat, cmp_double);
+	double p50 = pct(lat, rounds, 0.5);
+	printf("  p50 %.3f ms   p90 %.3f ms   p99 %.3f ms   max %.3f ms\n", p50 * 1e3,
+	       pct(lat, rounds, 0.9) * 1e3, pct(lat, rounds, 0.99) * 1e3, lat[rounds - 1] * 1e3);
+	printf("  one round trip (exists) p50 %.3f ms: a hand-off is %.1f round trips\n"
+	       "  (delete, the watch event, a getChildren and a get-with-watch on the own node)\n",
+	       rtt * 1e3, p50 / rtt);
+	free(lat);
+	rc = 0;
+out:
+	zkc_close(c);
+	zkserver_free(server);
+	proc_kill_all(run_dir);
+	rundir_remove(run_dir);
+	free(run_dir);
+	return rc;
+}
