@@ -46,8 +46,8 @@ int sqlitex_exec_script(sqlite3 *db, const char *sql, const char *name, char *er
 
 /* BEGIN IMMEDIATE: takes the write lock now, so the transaction cannot
  * fail later on a lock upgrade.  The busy timeout waits first; if SQLite
- * still reports BUSY, it retries for up to another busy timeout.  Returns
- * 0 or WB_EBUSY / WB_EIO. */
+ * still reports BUSY, it retries for about 100 ms more.  Returns 0 or
+ * WB_EBUSY / WB_EIO. */
 int sqlitex_begin_immediate(sqlite3 *db);
 
 /* COMMIT, or ROLLBACK when rc is non-zero; returns rc when it was non-zero,

@@ -1,0 +1,146 @@
+/* test_sqlitex.c - the shared SQLite helpers against real files: WAL and
+ * the busy timeout on open, no_create, error mapping, script errors with
+ * file:line, BEGIN IMMEDIATE against a held write lock, and sqlitex_end
+ * committing or rolling back. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "core/wb.h"
+#include "harness/sqlitex.h"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof dir, "/tmp/wb-sqlitex-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static const char *path_of(const char *name)
+{
+	static char p[128];
+	snprintf(p, sizeof p, "%s/%s", dir, name);
+	return p;
+}
+
+static void test_open_wal_and_no_create(void **state)
+{
+	(void)state;
+	sqlite3 *db = NULL;
+	char err[256];
+	assert_int_equal(sqlitex_open(path_of("a.db"), NULL, &db, err, sizeof err), 0);
+	sqlite3_stmt *st;
+	assert_int_equal(sqlitex_prepare(db, "PRAGMA journal_mode", &st), 0);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "wal");
+	sqlite3_finalize(st);
+	long long v = 0;
+	assert_int_equal(sqlitex_int(db, "PRAGMA synchronous", &v), 0);
+	assert_int_equal(v, 1); /* NORMAL */
+	sqlite3_close_v2(db);
+
+	struct sqlitex_opts full = {.synchronous = 2};
+	assert_int_equal(sqlitex_open(path_of("a.db"), &full, &db, NULL, 0), 0);
+	assert_int_equal(sqlitex_int(db, "PRAGMA synchronous", &v), 0);
+	assert_int_equal(v, 2);
+	sqlite3_close_v2(db);
+
+	struct sqlitex_opts nc = {.no_create = 1};
+	assert_int_equal(sqlitex_open(path_of("missing.db"), &nc, &db, err, sizeof err), WB_ENOENT);
+	assert_null(db);
+	assert_non_null(strstr(err, "missing.db"));
+	assert_int_equal(access(path_of("missing.db"), F_OK), -1);
+}
+
+static void test_error_mapping(void **state)
+{
+	(void)state;
+	assert_int_equal(sqlitex_err(SQLITE_OK), 0);
+	assert_int_equal(sqlitex_err(SQLITE_DONE), 0);
+	assert_int_equal(sqlitex_err(SQLITE_BUSY), WB_EBUSY);
+	assert_int_equal(sqlitex_err(SQLITE_BUSY_SNAPSHOT), WB_EBUSY);
+	assert_int_equal(sqlitex_err(SQLITE_CONSTRAINT_CHECK), WB_EINVAL);
+	assert_int_equal(sqlitex_err(SQLITE_CORRUPT), WB_ECORRUPT);
+	assert_int_equal(sqlitex_err(SQLITE_NOTADB), WB_ECORRUPT);
+	assert_int_equal(sqlitex_err(SQLITE_CANTOPEN), WB_ENOENT);
+	assert_int_equal(sqlitex_err(SQLITE_IOERR_WRITE), WB_EIO);
+}
+
+static void test_script_error_names_file_and_line(void **state)
+{
+	(void)state;
+	sqlite3 *db = NULL;
+	char err[256];
+	assert_int_equal(sqlitex_open(path_of("s.db"), NULL, &db, NULL, 0), 0);
+	const char *ok = "-- comment\nCREATE TABLE a (x INTEGER);\nINSERT INTO a VALUES (1);\n";
+	assert_int_equal(sqlitex_exec_script(db, ok, "ok.sql", err, sizeof err), 0);
+	const char *bad = "CREATE TABLE b (y INTEGER);\n\n\nINSERT INTO nowhere VALUES (2);\n";
+	assert_int_not_equal(sqlitex_exec_script(db, bad, "data/bad.sql", err, sizeof err), 0);
+	assert_non_null(strstr(err, "data/bad.sql:4:"));
+	assert_non_null(strstr(err, "nowhere"));
+	const char *syntax = "CREATE TABLE c (z INTEGER);\nCREATE TABLE oops (;\n";
+	assert_int_not_equal(sqlitex_exec_script(db, syntax, "syn.sql", err, sizeof err), 0);
+	assert_non_null(strstr(err, "syn.sql:2:"));
+	long long n = 0;
+	assert_int_equal(sqlitex_int(db, "SELECT count(*) FROM a", &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(sqlitex_int(db, "SELECT x FROM a WHERE x = 99", &n), WB_ENOENT);
+	sqlite3_close_v2(db);
+}
+
+static void test_begin_immediate_busy_and_end(void **state)
+{
+	(void)state;
+	sqlite3 *a = NULL, *b = NULL;
+	struct sqlitex_opts quick = {.busy_timeout_ms = 20};
+	assert_int_equal(sqlitex_open(path_of("l.db"), NULL, &a, NULL, 0), 0);
+	assert_int_equal(sqlitex_open(path_of("l.db"), &quick, &b, NULL, 0), 0);
+	assert_int_equal(sqlitex_exec(a, "CREATE TABLE t (x INTEGER)"), 0);
+
+	assert_int_equal(sqlitex_begin_immediate(a), 0);
+	assert_int_equal(sqlitex_exec(a, "INSERT INTO t VALUES (1)"), 0);
+	/* a holds the write lock: b gives up with WB_EBUSY, it never hangs. */
+	assert_int_equal(sqlitex_begin_immediate(b), WB_EBUSY);
+	assert_int_equal(sqlitex_end(a, 0), 0); /* commit */
+
+	long long n = 0;
+	assert_int_equal(sqlitex_int(b, "SELECT count(*) FROM t", &n), 0);
+	assert_int_equal(n, 1);
+	/* A non-zero rc rolls back and is returned unchanged. */
+	assert_int_equal(sqlitex_begin_immediate(b), 0);
+	assert_int_equal(sqlitex_exec(b, "INSERT INTO t VALUES (2)"), 0);
+	assert_int_equal(sqlitex_end(b, WB_EINVAL), WB_EINVAL);
+	assert_true(sqlite3_get_autocommit(b));
+	assert_int_equal(sqlitex_int(a, "SELECT count(*) FROM t", &n), 0);
+	assert_int_equal(n, 1);
+	sqlite3_close_v2(a);
+	sqlite3_close_v2(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_open_wal_and_no_create),
+		cmocka_unit_test(test_error_mapping),
+		cmocka_unit_test(test_script_error_names_file_and_line),
+		cmocka_unit_test(test_begin_immediate_busy_and_end),
+	};
+	return cmocka_run_group_tests_name("sqlitex", tests, setup, teardown);
+}
