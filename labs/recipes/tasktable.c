@@ -19,6 +19,14 @@
  * - "Exactly one row" is checked with sqlite3_changes() as well as the
  *   RETURNING row; task_id is the primary key, so more than one row would
  *   mean a damaged database (WB_ECORRUPT).
+ * - RETURNING only where the caller needs values (claim, renew, fail):
+ *   SQLite buffers RETURNING rows in an ephemeral table with its own page
+ *   cache, and with the default bulk allocation (20 pages, ~87 KB) glibc
+ *   can grow and trim its heap around it on every statement.  That cost
+ *   (about 1 ms a claim here) is an allocator effect, not a scan: the
+ *   index keeps claim_next flat from 10k to 1M due tasks either way.
+ *   bench/task_claim.c shows both, and sqlite3_config(SQLITE_CONFIG_
+ *   PAGECACHE, NULL, 0, 0) before SQLite's first use removes it.
  *
  * Invariants kept here (the schema keeps the others): claim_version only
  * grows, by 1 per successful claim; attempt grows by 1 per claim; a task
@@ -126,7 +134,7 @@ static const char *const sql_text[Q__N] = {
 	[Q_RENEW] = "UPDATE task SET lease_until = c.now + :lease_ms FROM db_now AS c" GUARD
 		    " RETURNING lease_until, cancel_requested",
 	[Q_COMPLETE] = "UPDATE task SET state = 'SUCCEEDED', lease_until = NULL,"
-		       "       finished_at = c.now FROM db_now AS c" GUARD " RETURNING task_id",
+		       "       finished_at = c.now FROM db_now AS c" GUARD,
 	/* Old values on the right of SET: attempt is this attempt's number. */
 	[Q_FAIL] = "UPDATE task SET"
 		   "  state = CASE WHEN cancel_requested = 1 THEN 'CANCELLED'"
@@ -146,7 +154,7 @@ static const char *const sql_text[Q__N] = {
 			     "       finished_at = c.now FROM db_now AS c"
 			     " WHERE task.task_id = :task_id AND task.owner = :owner"
 			     "   AND task.claim_version = :version AND task.state = 'RUNNING'"
-			     "   AND task.cancel_requested = 1 RETURNING task_id",
+			     "   AND task.cancel_requested = 1",
 	[Q_CANCEL_READY] = "UPDATE task SET state = 'CANCELLED', finished_at = c.now"
 			   "  FROM db_now AS c"
 			   " WHERE task.task_id = :task_id AND task.state = 'READY'"
@@ -622,7 +630,8 @@ int tasktable_recover_by_claim_id(struct tasktable *tt, const char *task_id, con
 
 /* Runs a GUARDed statement q for claim c in its own write transaction.
  * cols receives the RETURNING row's first ncols integers (text columns
- * are returned through state).  0, TASK_ELOST or WB_E*. */
+ * are returned through state); statements without RETURNING are judged
+ * by sqlite3_changes() alone.  0, TASK_ELOST or WB_E*. */
 static int guarded(struct tasktable *tt, enum q q, const struct task_claim *c, long long lease_ms,
 		   const char *error, long long *cols, int ncols, enum task_state *state,
 		   const char *what)
@@ -649,11 +658,14 @@ static int guarded(struct tasktable *tt, enum q q, const struct task_claim *c, l
 			*state = parse_state(sqlite3_column_text(st, 0));
 	}
 	rc = finish(tt, st, s, what);
+	int changes = sqlite3_changes(tt->db);
 	sqlite3_reset(st);
+	if (rc == 0 && (changes > 1 || (got && changes != 1)))
+		rc = fail_with(tt, WB_ECORRUPT, "RETURNING and changes() disagree");
 	rc = sqlitex_end(tt->db, rc);
 	if (rc)
 		return rc;
-	return got ? 0 : fail_with(tt, TASK_ELOST, what);
+	return changes == 1 ? 0 : fail_with(tt, TASK_ELOST, what);
 }
 
 int tasktable_renew(struct tasktable *tt, const struct task_claim *c, long long lease_ms,
