@@ -5,7 +5,7 @@
  *
  * Four rounds on one key, each shaped like the chapter's diagram:
  *
- *   A: SET key tA NX PX 200; GET key == tA ("mine"); waits at a gate
+ *   A: SET key tA NX PX 400; GET key == tA ("mine"); waits at a gate
  *   (the key expires for real: the lab polls PTTL until the key is gone)
  *   B: SET key tB NX PX 30000 -> OK
  *   A is let through the gate and acts on its stale check:
@@ -43,8 +43,10 @@
 
 #ifdef HAVE_HIREDIS
 
-#define KEY	   "lock:report-7"
-#define A_LEASE_MS 200	  /* A's lease: short, so it really runs out */
+#define KEY "lock:report-7"
+#define A_LEASE_MS                                                                                 \
+	400		  /* A's lease: short, so it really runs out, yet far                      \
+			     longer than SET, GET and B's refused SET take */
 #define B_LEASE_MS 30000  /* B's lease: long, so only A could change it */
 #define A_STRETCH  600000 /* what A's renewal asks for */
 #define WAIT_MS	   10000  /* any wait longer than this is a broken run */
