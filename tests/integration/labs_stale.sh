@@ -1,0 +1,73 @@
+# labs_stale.sh - the lab zk-stale-read end to end through the real binary
+# and a real three-server ensemble: it passes, its --json output is one
+# event object per line ending with the passing verdict, the points it
+# exists for are checks that held (the stale read after a completed write,
+# sync and the own write waiting for the held link and then reading 1, the
+# follower dropping its clients after syncLimit x tickTime while B's write
+# was committed, the rejoin), the evidence carries zxids and timings, and
+# no server or run directory is left behind.  --zk is refused (exit 2);
+# without java the lab names the package and exits 2.
+. "$(dirname "$0")/../lib/common.sh"
+
+export WORKBENCH_RUN_BASE="$T/runs" WORKBENCH_DB="$T/progress.db"
+id=zk-stale-read
+
+"$WB_BIN" lab list --json | grep -q "\"id\":\"$id\".*\"needs\":\"zookeeper-ensemble\"" ||
+	fail "lab list does not show $id needing an ensemble"
+
+"$WB_BIN" lab run "$id" >"$T/$id.txt" 2>&1 || {
+	cat "$T/$id.txt" >&2
+	fail "lab $id exited $?"
+}
+grep -q '^PASS: ' "$T/$id.txt" || fail "lab $id: no PASS line"
+grep -q '✘' "$T/$id.txt" && fail "lab $id: a failed check in a passing run"
+
+"$WB_BIN" lab run "$id" --json >"$T/$id.json" 2>"$T/$id.err" || {
+	cat "$T/$id.json" >&2
+	fail "lab $id --json exited $?: $(cat "$T/$id.err")"
+}
+bad=$(grep -v -c '^{"t":"[a-z]*",.*}$' "$T/$id.json")
+[ "$bad" -eq 0 ] || fail "lab $id --json: $bad lines are not event objects"
+tail -n 1 "$T/$id.json" | grep -q '^{"t":"verdict","pass":true,' ||
+	fail "lab $id --json does not end with a passing verdict: $(tail -n 1 "$T/$id.json")"
+checks=$(grep -c '"t":"check"' "$T/$id.json")
+[ "$checks" -ge 12 ] || fail "lab $id made only $checks checks"
+grep -q '"ok":false' "$T/$id.json" && fail "lab $id --json has a failed check"
+
+for name in stale-read-after-completed-write b-write-committed-on-leader \
+	sync-and-write-wait-for-the-held-link sync-then-read-sees-1 own-write-then-read-sees-1 \
+	short-hold-keeps-follower follower-drops-clients follower-stops-serving \
+	lost-write-was-committed follower-rejoins rejoined-follower-serves-current; do
+	grep -q "\"name\":\"$name\",\"ok\":true" "$T/$id.json" || fail "lab $id: check $name missing"
+done
+# The stale read really returned the old value with the old mzxid.
+grep '"name":"stale-read-after-completed-write"' "$T/$id.json" |
+	grep -q 'observed":"ZOK, \\"0\\", mzxid 0x' || fail "lab $id: the stale read did not return 0"
+grep -q '"name":"follower-drops-clients","ok":true,"expected":"[^"]*","observed":"ZCONNECTIONLOSS"' \
+	"$T/$id.json" || fail "lab $id: B's write did not end with ZCONNECTIONLOSS"
+for key in ensemble_start_ms a_write_mzxid x0_mzxid follower_zxid_during_hold \
+	leader_zxid_during_hold short_hold_ms released_bytes follower_serves_1_after_release_ms \
+	release_to_sync_ms hold_to_connection_loss_ms b_lost_write_mzxid \
+	release_to_follower_serving_ms; do
+	grep -q "\"key\":\"$key\"" "$T/$id.json" || fail "lab $id: no evidence $key"
+done
+
+# Passing runs leave no run directory and no server of ours.
+left=$(find "$T/runs" -mindepth 1 -maxdepth 1 -name 'run-*' | wc -l)
+[ "$left" -eq 0 ] || fail "$left run directories left behind by passing runs"
+pgrep -f "java.*$T/runs" >/dev/null && fail "a ZooKeeper server outlived its lab"
+
+# It starts its own ensemble: --zk is refused with exit 2.
+"$WB_BIN" lab run "$id" --zk 127.0.0.1:1 >/dev/null 2>"$T/err"
+[ $? -eq 2 ] || fail "$id --zk must exit 2"
+grep -q "cannot run against --zk" "$T/err" || fail "$id --zk message: $(cat "$T/err")"
+
+# No java: a clear message naming the package, exit 2.
+JAVA=/nonexistent/java "$WB_BIN" lab run "$id" >"$T/nojava.txt" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] || fail "$id without java exited $rc, want 2: $(cat "$T/nojava.txt")"
+grep -q 'default-jre-headless' "$T/nojava.txt" || fail "no package named: $(cat "$T/nojava.txt")"
+grep -q '^COULD NOT RUN' "$T/nojava.txt" || fail "no COULD NOT RUN line: $(cat "$T/nojava.txt")"
+pgrep -f "java.*$T/runs" >/dev/null && fail "a ZooKeeper server outlived its lab"
+
+echo ok
