@@ -976,6 +976,16 @@ static int wait_pred(struct zklock *l, unsigned seen, int64_t deadline, int *typ
 	return r;
 }
 
+/* A waiting attempt ends in an error: the own candidate goes too, unless
+ * the session already took it (or someone deleted it). */
+static int give_up(struct zklock *l, int rc)
+{
+	enum zklock_status s = zklock_status(l);
+	if (l->own_path && s != ZKLOCK_EXPIRED && s != ZKLOCK_CANDIDATE_GONE && !session_dead(l))
+		abandon(l, s);
+	return rc;
+}
+
 int zklock_acquire(struct zklock *l, int wait_ms)
 {
 	enum zklock_status s0 = zklock_status(l);
@@ -983,9 +993,13 @@ int zklock_acquire(struct zklock *l, int wait_ms)
 		set_msg(l, "zklock_acquire: an attempt is already %s", zklock_status_name(s0));
 		return WB_EINVAL;
 	}
-	if (s0 == ZKLOCK_EXPIRED || s0 == ZKLOCK_LOST || session_dead(l)) {
-		set_msg(l, "zklock_acquire: this handle's session is over or the lock was lost; "
-			   "use a new handle");
+	if (s0 == ZKLOCK_LOST) {
+		set_msg(l, "zklock_acquire: the lock was lost; zklock_release it first");
+		return WB_EINVAL;
+	}
+	if (s0 == ZKLOCK_EXPIRED || session_dead(l)) {
+		set_msg(l, "zklock_acquire: this handle's session is over; a new attempt needs a "
+			   "new handle");
 		return WB_EINVAL;
 	}
 	monitor_stop(l);
@@ -1040,7 +1054,7 @@ int zklock_acquire(struct zklock *l, int wait_ms)
 			return rc;
 		}
 		if (rc)
-			return rc;
+			return give_up(l, rc);
 		long idx = zklock_index(s.e, s.n, l->own_name);
 		if (l->opts.hooks.listed)
 			l->opts.hooks.listed(l->opts.hooks.arg, l, s.n, idx);
@@ -1075,7 +1089,7 @@ int zklock_acquire(struct zklock *l, int wait_ms)
 				return err;
 			}
 			if (err)
-				return err;
+				return give_up(l, err);
 			if (zrc == ZNONODE) {
 				set_status(l, ZKLOCK_CANDIDATE_GONE);
 				set_msg(l, "our candidate %s vanished just before we could claim",
@@ -1131,7 +1145,7 @@ int zklock_acquire(struct zklock *l, int wait_ms)
 				abandon(l, ZKLOCK_TIMED_OUT);
 				return err;
 			}
-			return err;
+			return give_up(l, err);
 		}
 		l->st.watches++;
 		int type = 0;
