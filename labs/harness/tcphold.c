@@ -21,6 +21,9 @@
  *    while that direction is held.
  *  - conns[] is only shrunk at the end of a loop iteration, so poll
  *    indexes stay valid while an iteration runs.
+ *  - A severed connection has afd == -1; its ufd is only read, and what
+ *    arrives is counted as discarded, so the upstream's writes never block
+ *    and it learns of nothing until its own timeouts fire.
  *  - The counters in h->st are updated under h->mu and h->cond is
  *    broadcast at the end of every iteration, so tcphold_wait sees every
  *    change.
@@ -65,10 +68,11 @@ struct conn {
 	int afd, ufd;	  /* accepted side, upstream side; -1 once closed */
 	struct side up;	  /* afd -> ufd */
 	struct side down; /* ufd -> afd */
+	int severed;	  /* afd closed by tcphold_sever; ufd kept open, silent */
 	int dead;	  /* closed; removed at the end of the iteration */
 };
 
-enum cmd { CMD_NONE, CMD_CUT, CMD_RELEASE, CMD_STOP };
+enum cmd { CMD_NONE, CMD_CUT, CMD_SEVER, CMD_RELEASE, CMD_STOP };
 
 struct tcphold {
 	int lfd;		    /* listening socket */
@@ -174,7 +178,9 @@ static int flush_side(struct tcphold *h, struct conn *c, int dir)
 {
 	struct side *s = side_of(c, dir);
 	int fd = dst_fd(c, dir);
-	while (fd >= 0 && bytes_pending(&s->out)) {
+	if (fd < 0)
+		return 0; /* severed: nobody to write to */
+	while (bytes_pending(&s->out)) {
 		ssize_t n = send(fd, s->out.d + s->out.off, bytes_pending(&s->out), MSG_NOSIGNAL);
 		if (n > 0) {
 			s->out.off += (size_t)n;
@@ -206,11 +212,15 @@ static int read_side(struct tcphold *h, struct conn *c, int dir)
 		return 0;
 	if (n < 0)
 		return -1;
+	if (n == 0 && c->severed)
+		return -1; /* the kept side ended too: the connection is over */
 	if (n == 0) {
 		s->eof = 1;
 		return 0;
 	}
-	if ((h->hold_dirs & dir) || bytes_pending(&s->held)) {
+	if (c->severed) {
+		h->st.discarded[ix(dir)] += (uint64_t)n; /* the upstream talks to nobody */
+	} else if ((h->hold_dirs & dir) || bytes_pending(&s->held)) {
 		bytes_append(&s->held, buf, (size_t)n);
 		h->st.held_total[ix(dir)] += (uint64_t)n;
 	} else {
@@ -273,6 +283,29 @@ static long long do_cut(struct tcphold *h)
 	return n;
 }
 
+static long long do_sever(struct tcphold *h)
+{
+	long long n = 0;
+	for (size_t i = 0; i < h->nconns; i++) {
+		struct conn *c = h->conns[i];
+		if (c->dead || c->severed)
+			continue;
+		for (int dir = TCPHOLD_UP; dir <= TCPHOLD_DOWN; dir++) {
+			struct side *s = side_of(c, dir);
+			h->st.discarded[ix(dir)] +=
+				bytes_pending(&s->out) + bytes_pending(&s->held);
+			s->out.off = s->out.len = 0;
+			s->held.off = s->held.len = 0;
+		}
+		close(c->afd);
+		c->afd = -1;
+		c->severed = 1;
+		h->st.severed++;
+		n++;
+	}
+	return n;
+}
+
 static long long do_release(struct tcphold *h)
 {
 	long long total = 0;
@@ -300,17 +333,19 @@ static long long do_release(struct tcphold *h)
 /* Recomputes the counters that are states, not events; h->mu is held. */
 static void update_stats(struct tcphold *h)
 {
-	int open = 0;
+	int open = 0, half = 0;
 	uint64_t held[2] = {0, 0};
 	for (size_t i = 0; i < h->nconns; i++) {
 		struct conn *c = h->conns[i];
 		if (c->dead)
 			continue;
 		open++;
+		half += c->severed;
 		held[0] += bytes_pending(&c->up.held);
 		held[1] += bytes_pending(&c->down.held);
 	}
 	h->st.open = open;
+	h->st.half_open = half;
 	h->st.held[0] = held[0];
 	h->st.held[1] = held[1];
 	h->st.hold_dirs = h->hold_dirs;
@@ -351,6 +386,8 @@ static void *relay_main(void *arg)
 			 * it at once, forever, while the other way is held. */
 			pfd[2 + 2 * i] = (struct pollfd){ae || !c->up.eof ? c->afd : -1, ae, 0};
 			pfd[3 + 2 * i] = (struct pollfd){ue || !c->down.eof ? c->ufd : -1, ue, 0};
+			if (c->severed) /* only the kept side, to drain it */
+				pfd[3 + 2 * i] = (struct pollfd){c->ufd, POLLIN, 0};
 		}
 		pthread_mutex_unlock(&h->mu);
 		int pr = poll(pfd, n, -1);
@@ -367,6 +404,8 @@ static void *relay_main(void *arg)
 			h->cmd = CMD_NONE;
 			if (cmd == CMD_CUT)
 				h->cmd_result = do_cut(h);
+			else if (cmd == CMD_SEVER)
+				h->cmd_result = do_sever(h);
 			else if (cmd == CMD_RELEASE)
 				h->cmd_result = do_release(h);
 			else if (cmd == CMD_STOP)
@@ -546,6 +585,11 @@ long long tcphold_release(struct tcphold *h)
 int tcphold_cut(struct tcphold *h)
 {
 	return (int)run_cmd(h, CMD_CUT);
+}
+
+int tcphold_sever(struct tcphold *h)
+{
+	return (int)run_cmd(h, CMD_SEVER);
 }
 
 int tcphold_refuse(struct tcphold *h, int refuse)

@@ -14,8 +14,12 @@
  *    out in their original order before anything newer;
  *  - cut: every current connection is closed now (buffered bytes are
  *    discarded);
+ *  - sever: every current connection loses its accepted side (closed, so
+ *    that side sees the link end at once) while the upstream side stays
+ *    open and silent (what it sends is read and dropped): an asymmetric
+ *    failure where the upstream notices only by its own timeouts;
  *  - refuse: new connections are closed as soon as they are accepted (with
- *    cut, a partition of this link).
+ *    cut or sever, a partition of this link).
  * A close on one side is passed on as a shutdown of the other side once
  * everything before it was delivered (so a held stream keeps its end).
  * Counters (connections, bytes forwarded, buffered, discarded) are the
@@ -42,6 +46,8 @@ struct tcphold_stats {
 	int refused;		/* of those, closed at once by refuse mode */
 	int upstream_failed;	/* of those, closed because upstream refused */
 	int open;		/* connections currently open */
+	int half_open;		/* of those, severed ones (upstream side only) */
+	int severed;		/* connections severed by tcphold_sever, ever */
 	int closed;		/* connections that ended (peer, error, cut) */
 	int cut;		/* connections closed by tcphold_cut */
 	int hold_dirs;		/* directions held now */
@@ -83,6 +89,11 @@ long long tcphold_release(struct tcphold *h);
 /* Closes every current connection now, discarding buffered bytes.
  * Returns how many were cut. */
 int tcphold_cut(struct tcphold *h);
+
+/* Closes the accepted side of every current connection now and keeps the
+ * upstream side open, reading and dropping what it sends (see above).
+ * Returns how many were severed. */
+int tcphold_sever(struct tcphold *h);
 
 /* refuse != 0: accepted connections are closed at once; 0: normal.
  * Returns 0. */

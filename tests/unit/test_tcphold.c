@@ -2,8 +2,10 @@
  * test_tcphold.c - the raw TCP relay on real loopback sockets: bytes pass
  * both ways; a hold buffers one direction (nothing reaches the receiver)
  * while the other keeps flowing; release delivers the held bytes in order
- * and then a held end of stream; cut closes both sides; refuse closes new
- * connections at once; the counters say what happened.  No ZooKeeper.
+ * and then a held end of stream; cut closes both sides; sever closes the
+ * accepted side only and keeps the upstream side open and silent; refuse
+ * closes new connections at once; the counters say what happened.  No
+ * ZooKeeper.
  */
 #include "core/wb.h"
 #include "harness/tcphold.h"
@@ -246,6 +248,40 @@ static void cut_and_refuse(void **state)
 	pair_close(&p);
 }
 
+static int discarded_down_over(const struct tcphold_stats *st, void *arg)
+{
+	return st->discarded[1] > *(const uint64_t *)arg;
+}
+
+static void sever_leaves_the_upstream_open_and_silent(void **state)
+{
+	(void)state;
+	struct pair p;
+	pair_open(&p);
+	assert_int_equal(tcphold_refuse(p.h, 1), 0);
+	assert_int_equal(tcphold_sever(p.h), 1);
+	expect_end(p.c); /* the accepted side sees the end at once */
+	struct tcphold_stats st;
+	tcphold_stats(p.h, &st);
+	assert_int_equal(st.open, 1);
+	assert_int_equal(st.half_open, 1);
+	assert_int_equal(st.severed, 1);
+	/* The upstream can still write; the bytes go nowhere, and it hears
+	 * neither data nor an end. */
+	write_all(p.s, "ping");
+	uint64_t seen = 3;
+	assert_int_equal(tcphold_wait(p.h, discarded_down_over, &seen, 5000, NULL), 0);
+	assert_false(readable_now(p.s));
+	assert_int_equal(tcphold_sever(p.h), 0); /* already severed */
+	/* When the upstream ends too, the connection is gone. */
+	close(p.s);
+	p.s = -1;
+	int zero = 0;
+	assert_int_equal(tcphold_wait(p.h, tcphold_pred_open_at_most, &zero, 5000, &st), 0);
+	assert_int_equal(st.half_open, 0);
+	pair_close(&p);
+}
+
 static void upstream_refusal_closes_the_client(void **state)
 {
 	(void)state;
@@ -273,6 +309,7 @@ int main(void)
 		cmocka_unit_test(hold_buffers_one_direction_and_release_keeps_order),
 		cmocka_unit_test(held_end_of_stream_waits_for_release),
 		cmocka_unit_test(cut_and_refuse),
+		cmocka_unit_test(sever_leaves_the_upstream_open_and_silent),
 		cmocka_unit_test(upstream_refusal_closes_the_client),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
