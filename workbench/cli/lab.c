@@ -30,10 +30,17 @@
 #endif
 
 static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t worker_pid; /* the running worker, 0 if none */
 
+/* Kills the worker's group from the handler itself (kill is
+ * async-signal-safe): a signal that lands just before waitpid() is
+ * entered would otherwise leave waitpid blocked until the worker ends on
+ * its own. */
 static void on_signal(int sig)
 {
 	got_signal = sig;
+	if (worker_pid > 0)
+		kill(-(pid_t)worker_pid, SIGKILL);
 }
 
 static const char *needs_text(unsigned needs)
@@ -215,6 +222,9 @@ static int lab_run(struct app *app, int argc, char **argv)
 	}
 	setpgid(pid, pid);
 	proc_record(run_dir, pid);
+	worker_pid = pid;
+	if (got_signal) /* arrived before worker_pid was set */
+		kill(-pid, SIGKILL);
 
 	int status = 0, verdict;
 	for (;;) {
@@ -233,6 +243,7 @@ static int lab_run(struct app *app, int argc, char **argv)
 		status = SIGKILL;
 		break;
 	}
+	worker_pid = 0;		/* reaped: its pid may be reused */
 	proc_kill_all(run_dir); /* whatever the worker left behind */
 	if (got_signal) {
 		fprintf(stderr, "workbench: lab %s cancelled\n", id);
