@@ -24,6 +24,7 @@
 #include "core/wb.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -133,6 +134,7 @@ struct snowflake_gen {
 	uint64_t last_ms;	     /* t of the last issued id (or R - 1) */
 	uint32_t seq;		     /* seq of the last issued id */
 	int stopped;		     /* permanent error code, 0 while serving */
+	int stale_lease;	     /* lab hook: read the lease as HELD */
 	struct snowflake_stats st;   /* counters */
 	void (*hook)(void *);	     /* after a reservation commit */
 	void *hook_arg;
@@ -319,6 +321,11 @@ void snowflake_gen_stats(const struct snowflake_gen *g, struct snowflake_stats *
 	*out = g->st;
 }
 
+void snowflake_gen_set_stale_lease(struct snowflake_gen *g, int on)
+{
+	g->stale_lease = on;
+}
+
 void snowflake_gen_set_commit_hook(struct snowflake_gen *g, void (*fn)(void *arg), void *arg)
 {
 	g->hook = fn;
@@ -414,15 +421,13 @@ int snowflake_gen_next(struct snowflake_gen *g, int64_t *id)
 		return fail(g, WB_ERANGE, "t = %" PRIu64 " ms is past the 41-bit budget", now);
 
 	/* 3. The lease, checked after any wait so a wait cannot outlive it. */
-	if (g->cfg.lease) {
+	if (g->cfg.lease && !g->stale_lease) {
 		enum snowflake_lease_state ls = snowflake_lease_state(g->cfg.lease);
-		if (ls == SNOWFLAKE_LEASE_LOST) {
-			g->stopped = WB_EUNAVAIL;
+		if (ls == SNOWFLAKE_LEASE_LOST) /* final: the lease never comes back */
 			return fail(g, WB_EUNAVAIL,
 				    "the lease on worker %" PRIu32
 				    " is lost (%s): stopped for good",
 				    g->cfg.worker, snowflake_lease_path(g->cfg.lease));
-		}
 		if (ls == SNOWFLAKE_LEASE_SUSPENDED)
 			return fail(g, WB_EUNAVAIL,
 				    "disconnected from ZooKeeper: not issuing until the session is "
@@ -459,14 +464,19 @@ struct snowflake_lease {
 	uint64_t generation; /* its czxid */
 	int64_t session;     /* the session that created it */
 	atomic_int state;    /* enum snowflake_lease_state */
+	pthread_mutex_t mu;  /* with cv: lets snowflake_lease_wait block */
+	pthread_cond_t cv;   /* broadcast on every state change */
 };
 
 static void lease_set(struct snowflake_lease *l, int to)
 {
+	pthread_mutex_lock(&l->mu);
 	int cur = atomic_load(&l->state);
 	/* LOST is final. */
 	while (cur != SNOWFLAKE_LEASE_LOST && !atomic_compare_exchange_weak(&l->state, &cur, to))
 		;
+	pthread_cond_broadcast(&l->cv);
+	pthread_mutex_unlock(&l->mu);
 }
 
 static void rearm_done(int rc, const struct Stat *stat, const void *data)
@@ -572,12 +582,20 @@ int snowflake_lease_acquire(zhandle_t *zh, const char *dir, uint32_t worker,
 	l->generation = (uint64_t)st.czxid;
 	l->session = st.ephemeralOwner;
 	atomic_init(&l->state, SNOWFLAKE_LEASE_HELD);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&l->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_mutex_init(&l->mu, NULL);
 	/* The watch turns deletion and session events into the state. */
 	zrc = zoo_wexists(zh, l->path, lease_watcher, l, &st);
 	if (zrc != ZOK) {
 		snprintf(err, errlen, "watch %s: %s", l->path, zerror(zrc));
 		rc = zk_rc(zrc);
 		zoo_delete(zh, l->path, -1);
+		pthread_cond_destroy(&l->cv);
+		pthread_mutex_destroy(&l->mu);
 		free(l->path);
 		free(l);
 		l = NULL;
@@ -604,6 +622,26 @@ enum snowflake_lease_state snowflake_lease_state(const struct snowflake_lease *l
 	return (enum snowflake_lease_state)atomic_load(&((struct snowflake_lease *)l)->state);
 }
 
+enum snowflake_lease_state snowflake_lease_wait(struct snowflake_lease *l,
+						enum snowflake_lease_state from, int timeout_ms)
+{
+	struct timespec until;
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += timeout_ms / 1000;
+	until.tv_nsec += (long)(timeout_ms % 1000) * 1000000;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&l->mu);
+	while ((enum snowflake_lease_state)atomic_load(&l->state) == from)
+		if (pthread_cond_timedwait(&l->cv, &l->mu, &until) != 0)
+			break;
+	enum snowflake_lease_state now = (enum snowflake_lease_state)atomic_load(&l->state);
+	pthread_mutex_unlock(&l->mu);
+	return now;
+}
+
 void snowflake_lease_free(struct snowflake_lease *l)
 {
 	if (!l)
@@ -616,6 +654,8 @@ void snowflake_lease_free(struct snowflake_lease *l)
 		if (zoo_exists(l->zh, l->path, 0, &st) == ZOK && st.ephemeralOwner == l->session)
 			zoo_delete(l->zh, l->path, st.version);
 	}
+	pthread_cond_destroy(&l->cv);
+	pthread_mutex_destroy(&l->mu);
 	free(l->path);
 	free(l);
 }

@@ -143,7 +143,7 @@ int snowflake_gen_open(const struct snowflake_config *cfg, struct snowflake_gen 
  * WB_ERANGE   the 41-bit time budget is used up;
  * WB_EIO      the reservation could not be committed.
  * snowflake_gen_errmsg says which.  After WB_EUNAVAIL for a fenced commit
- * or a lost lease the generator stays stopped.
+ * the generator stays stopped; a lost lease is final by itself.
  */
 int snowflake_gen_next(struct snowflake_gen *g, int64_t *id);
 
@@ -154,6 +154,11 @@ void snowflake_gen_stats(const struct snowflake_gen *g, struct snowflake_stats *
 /* Closes the database; persists nothing more (a crash and a close leave
  * the same state).  Accepts NULL. */
 void snowflake_gen_free(struct snowflake_gen *g);
+
+/* Lab hook: when on, the lease is read as HELD whatever its watcher saw,
+ * as in a process that has just resumed from a pause and whose client has
+ * not yet delivered the expiry.  The generation fence still applies. */
+void snowflake_gen_set_stale_lease(struct snowflake_gen *g, int on);
 
 /* Test and lab hook: called after a reservation commit is durable and
  * before the id that needed it is issued (e.g. to crash there). */
@@ -187,6 +192,10 @@ uint64_t snowflake_lease_generation(const struct snowflake_lease *l);
 const char *snowflake_lease_path(const struct snowflake_lease *l);
 /* Current state (an atomic read; cheap enough to call per id). */
 enum snowflake_lease_state snowflake_lease_state(const struct snowflake_lease *l);
+/* Blocks until the state differs from `from` or timeout_ms passes;
+ * returns the state then. */
+enum snowflake_lease_state snowflake_lease_wait(struct snowflake_lease *l,
+						enum snowflake_lease_state from, int timeout_ms);
 /* Deletes the node if still held and frees.  Call before closing zh.
  * Accepts NULL. */
 void snowflake_lease_free(struct snowflake_lease *l);
