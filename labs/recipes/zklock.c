@@ -31,8 +31,9 @@
  *     notification we list again, and we claim the lock only when a fresh
  *     list shows our own node first.  The list is also the proof that our
  *     own node still exists; claiming then sets a watch on it (a get with
- *     watch, which fails if it just vanished) so that its deletion or the
- *     session's end reaches the holder.
+ *     watch, sent without waiting: if the node vanished meanwhile or the
+ *     session ended, its answer reaches the holder as LOST) so that its
+ *     deletion or the session's end reaches the holder.
  *
  *  5. Expired means over.  A handle whose session expired is dead; its
  *     ephemeral nodes are gone.  A new attempt needs a new handle and gets
@@ -194,6 +195,8 @@ struct mbox {
 	int session_state;	   /* state carried by the last one */
 	int stop;		   /* tells the monitor thread to end */
 	int cancel;		   /* zklock_cancel was called */
+	unsigned arm_done;	   /* own-node watch requests answered */
+	int arm_rc;		   /* the last answer (ZOK: watch set) */
 	enum zklock_status status; /* the lock's status (under mu) */
 };
 
@@ -222,13 +225,6 @@ static void mbox_unref(struct mbox *m, int n)
 		free(m->own_path);
 		free(m);
 	}
-}
-
-static void mbox_ref(struct mbox *m)
-{
-	pthread_mutex_lock(&m->mu);
-	m->refs++;
-	pthread_mutex_unlock(&m->mu);
 }
 
 /* The watcher of every watch this recipe sets.  Runs on the ZooKeeper
@@ -262,6 +258,25 @@ static void mbox_watcher(zhandle_t *zh, int type, int state, const char *path, v
 		mbox_unref(m, 1);
 }
 
+/* Completion of the asynchronous get-with-watch that arms the holder's
+ * watch on its own node.  The reference taken for the watch stays with a
+ * registered watch (ZOK) and is dropped otherwise. */
+static void mbox_armed(int rc, const char *value, int len, const struct Stat *stat,
+		       const void *data)
+{
+	(void)value;
+	(void)len;
+	(void)stat;
+	struct mbox *m = (struct mbox *)data;
+	pthread_mutex_lock(&m->mu);
+	m->arm_done++;
+	m->arm_rc = rc;
+	pthread_cond_broadcast(&m->cv);
+	pthread_mutex_unlock(&m->mu);
+	if (rc != ZOK)
+		mbox_unref(m, 1);
+}
+
 /* ---- The lock ----------------------------------------------------------- */
 
 struct zklock {
@@ -278,6 +293,7 @@ struct zklock {
 	pthread_t monitor;		/* watches the hold; joined on release/free */
 	int monitor_running;		/* monitor was started and not yet joined */
 	int recovered;			/* this attempt's candidate was found by GUID */
+	unsigned arm_seen;		/* mb->arm_done before the claim's own-node watch */
 	struct zklock_stats st;		/* counters of the current attempt */
 	char msg[512];			/* last outcome, one sentence */
 };
@@ -839,25 +855,30 @@ static void emit(struct zklock *l, enum zklock_event ev, const char *why)
 	pthread_mutex_lock(&l->mb->mu);
 }
 
+/* The holder's side of note 5.  Never blocks on ZooKeeper: the own-node
+ * watch is (re-)armed asynchronously and its answers arrive like events. */
 static void *monitor_main(void *arg)
 {
 	struct zklock *l = arg;
 	struct mbox *m = l->mb;
 	int timeout_ms = zoo_recv_timeout(l->zh);
 	pthread_mutex_lock(&m->mu);
-	unsigned seen_gen = m->session_gen, seen_own = m->own_events;
-	int64_t suspended_at = -1;
-	int rearm = 0;
+	unsigned seen_gen = m->session_gen, seen_own = m->own_events, seen_arm = l->arm_seen;
+	int in_flight = 1;	   /* the claim's get-with-watch is out */
+	int armed = 0;		   /* a watch on the own node is registered */
+	int64_t suspended_at = -1; /* when we stopped hearing from the server */
+	int64_t rearm_at = -1;	   /* when to ask for a new watch */
 	const char *lost = NULL;
 	char why[160];
 	while (!m->stop && !lost) {
-		if (seen_gen == m->session_gen && seen_own == m->own_events) {
-			if (suspended_at < 0 && !rearm) {
+		if (seen_gen == m->session_gen && seen_own == m->own_events &&
+		    seen_arm == m->arm_done) {
+			int64_t until = suspended_at >= 0 ? suspended_at + timeout_ms : -1;
+			if (rearm_at >= 0 && !in_flight && (until < 0 || rearm_at < until))
+				until = rearm_at;
+			if (until < 0) {
 				pthread_cond_wait(&m->cv, &m->mu);
 			} else {
-				int64_t until = rearm ? now_ms() + 50 : suspended_at + timeout_ms;
-				if (suspended_at >= 0 && suspended_at + timeout_ms < until)
-					until = suspended_at + timeout_ms;
 				struct timespec ts;
 				abs_deadline(until, &ts);
 				pthread_cond_timedwait(&m->cv, &m->mu, &ts);
@@ -865,12 +886,39 @@ static void *monitor_main(void *arg)
 			if (m->stop)
 				break;
 		}
-		if (seen_own != m->own_events) {
+		if (seen_arm != m->arm_done) {
+			seen_arm = m->arm_done;
+			in_flight = 0;
+			if (m->arm_rc == ZOK) {
+				armed = 1;
+				if (suspended_at >= 0) {
+					suspended_at = -1;
+					emit(l, ZKLOCK_EV_RESUMED,
+					     "reconnected on the same session; own node still "
+					     "there");
+				}
+			} else if (m->arm_rc == ZNONODE) {
+				lost = "the own node is gone";
+			} else if (m->arm_rc == ZSESSIONEXPIRED || m->arm_rc == ZINVALIDSTATE) {
+				lost = "the session expired";
+			} else {
+				armed = 0;
+				rearm_at = now_ms() + 50;
+				if (suspended_at < 0) {
+					suspended_at = now_ms();
+					emit(l, ZKLOCK_EV_SUSPENDED,
+					     "no answer from ZooKeeper: the session may still be "
+					     "alive");
+				}
+			}
+		}
+		if (!lost && seen_own != m->own_events) {
 			seen_own = m->own_events;
+			armed = 0; /* a data watch fires once */
 			if (m->own_deleted)
 				lost = "the own node was deleted (not by us)";
 			else
-				rearm = 1; /* its data changed: the watch is spent */
+				rearm_at = now_ms(); /* its data changed: watch it again */
 		}
 		if (!lost && seen_gen != m->session_gen) {
 			seen_gen = m->session_gen;
@@ -885,6 +933,8 @@ static void *monitor_main(void *arg)
 				emit(l, ZKLOCK_EV_SUSPENDED,
 				     "disconnected: the session may still be alive");
 			}
+			if (st == ZOO_CONNECTED_STATE && !armed && !in_flight && rearm_at < 0)
+				rearm_at = now_ms();
 		}
 		if (!lost && suspended_at >= 0 && now_ms() >= suspended_at + timeout_ms) {
 			snprintf(why, sizeof why,
@@ -893,24 +943,21 @@ static void *monitor_main(void *arg)
 				 timeout_ms);
 			lost = why;
 		}
-		if (!lost && rearm && !m->stop) {
+		if (!lost && !m->stop && rearm_at >= 0 && !in_flight && now_ms() >= rearm_at) {
+			rearm_at = -1;
+			in_flight = 1;
+			m->refs++; /* for the watch, before it can fire */
 			pthread_mutex_unlock(&m->mu);
-			mbox_ref(m);
-			struct Stat stat;
-			char b[1];
-			int len = sizeof b;
-			int zrc = zoo_wget(l->zh, l->own_path, mbox_watcher, m, b, &len, &stat);
-			if (zrc != ZOK)
-				mbox_unref(m, 1);
+			int zrc = zoo_awget(l->zh, l->own_path, mbox_watcher, m, mbox_armed, m);
 			pthread_mutex_lock(&m->mu);
-			if (zrc == ZOK)
-				rearm = 0;
-			else if (zrc == ZNONODE)
-				lost = "the own node is gone";
-			else if (zrc == ZSESSIONEXPIRED || zrc == ZINVALIDSTATE)
-				lost = "the session expired";
-			else if (suspended_at < 0)
-				suspended_at = now_ms(); /* no watch: blind until re-armed */
+			if (zrc != ZOK) {
+				m->refs--; /* no request, no completion: never the last ref */
+				in_flight = 0;
+				if (zrc == ZSESSIONEXPIRED || zrc == ZINVALIDSTATE)
+					lost = "the session expired";
+				else
+					rearm_at = now_ms() + 50;
+			}
 		}
 	}
 	if (lost && !m->stop) {
@@ -1071,30 +1118,22 @@ int zklock_acquire(struct zklock *l, int wait_ms)
 		}
 		if (idx == 0) {
 			snapshot_free(&s);
-			/* First in a fresh list.  Arm the watch that tells the
-			 * holder about its node before saying "held" (note 4). */
-			struct Stat stat;
-			char b[1];
-			int len, zrc, err;
-			do {
-				len = sizeof b;
-				mbox_ref(l->mb);
-				zrc = zoo_wget(l->zh, l->own_path, mbox_watcher, l->mb, b, &len,
-					       &stat);
-				if (zrc != ZOK)
-					mbox_unref(l->mb, 1);
-			} while (absorb(l, zrc, deadline, "watching the own node", &err));
-			if (err == WB_EBUSY) {
-				abandon(l, ZKLOCK_TIMED_OUT);
-				return err;
-			}
-			if (err)
-				return give_up(l, err);
-			if (zrc == ZNONODE) {
-				set_status(l, ZKLOCK_CANDIDATE_GONE);
-				set_msg(l, "our candidate %s vanished just before we could claim",
-					l->own_path);
-				return WB_ENOENT;
+			/* First in a fresh list - which is also the proof that our
+			 * node exists (note 4).  The watch that tells the holder
+			 * about its node is armed asynchronously: its answer
+			 * (ZNONODE, expired) reaches the monitor as LOST, so the
+			 * claim costs no extra round trip. */
+			pthread_mutex_lock(&l->mb->mu);
+			l->arm_seen = l->mb->arm_done;
+			l->mb->refs++; /* for the watch, before it can fire */
+			pthread_mutex_unlock(&l->mb->mu);
+			int zrc = zoo_awget(l->zh, l->own_path, mbox_watcher, l->mb, mbox_armed,
+					    l->mb);
+			if (zrc != ZOK) {
+				mbox_unref(l->mb, 1);
+				int err;
+				absorb(l, zrc, deadline, "watching the own node", &err);
+				return give_up(l, err ? err : WB_EIO);
 			}
 			pthread_mutex_lock(&l->mb->mu);
 			l->mb->status = ZKLOCK_HELD;

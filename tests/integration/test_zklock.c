@@ -5,7 +5,8 @@
  * retry's ambiguity is refused and nothing deleted; a create that never
  * reached the server is reported, not pretended; expiry, deletion of the
  * own node and a disconnection past the session timeout reach the holder
- * as LOST; release, time-out and refusal delete only the own node.
+ * as LOST, a short disconnection as SUSPENDED then RESUMED; release,
+ * time-out and refusal delete only the own node.
  * Every wait is for an event with a deadline, never a sleep.
  */
 #include "core/wb.h"
@@ -155,6 +156,17 @@ static int events_wait(struct events *e, enum zklock_event ev)
 	}
 	pthread_mutex_unlock(&e->mu);
 	return found;
+}
+
+/* 1 when no LOST event was recorded so far. */
+static int events_none_lost(struct events *e)
+{
+	pthread_mutex_lock(&e->mu);
+	int none = 1;
+	for (int i = 0; i < e->n; i++)
+		none &= e->ev[i] != ZKLOCK_EV_LOST;
+	pthread_mutex_unlock(&e->mu);
+	return none;
 }
 
 /* ---- a lost create reply ----------------------------------------------- */
@@ -436,6 +448,39 @@ static void disconnection_past_timeout_is_lost(void **state)
 	free(lock);
 }
 
+static void short_disconnection_suspends_then_resumes(void **state)
+{
+	(void)state;
+	struct zkproxy *p = NULL;
+	struct zkc *c = NULL;
+	struct zklock *l = NULL;
+	struct events e;
+	events_init(&e);
+	char *lock = fresh_lock();
+	assert_int_equal(zkproxy_new(zkserver_connect(server), &p), 0);
+	assert_int_equal(zkc_connect(zkproxy_connect(p), SESSION_MS, WAIT_MS, run_dir, &c), 0);
+	struct zklock_opts o = {.on_event = on_event, .event_arg = &e};
+	assert_int_equal(zklock_new(zkc_handle(c), lock, &o, &l), 0);
+	assert_int_equal(zklock_acquire(l, WAIT_MS), 0);
+	/* The claim's watch on the own node is set once the session barrier
+	 * returns; then the connection is cut and the client reconnects. */
+	assert_int_equal(zklockrig_flush(c, WAIT_MS), 0);
+	assert_true(zkproxy_cut(p) >= 1);
+	int s = events_wait(&e, ZKLOCK_EV_SUSPENDED);
+	int r = events_wait(&e, ZKLOCK_EV_RESUMED);
+	assert_true(s >= 0);
+	assert_true(r > s);
+	/* Disconnected is not expired: still held, same node, same session. */
+	assert_int_equal(zklock_status(l), ZKLOCK_HELD);
+	assert_true(exists(zklock_own_path(l)));
+	assert_int_equal(events_none_lost(&e), 1);
+	assert_int_equal(zklock_release(l), 0);
+	zklock_free(l);
+	zkc_close(c);
+	zkproxy_free(p);
+	free(lock);
+}
+
 /* ---- only the own node -------------------------------------------------- */
 
 static void release_deletes_only_the_own_node(void **state)
@@ -556,6 +601,7 @@ int main(void)
 		cmocka_unit_test(expiry_is_reported_to_the_holder),
 		cmocka_unit_test(own_node_deleted_is_reported),
 		cmocka_unit_test(disconnection_past_timeout_is_lost),
+		cmocka_unit_test(short_disconnection_suspends_then_resumes),
 		cmocka_unit_test(release_deletes_only_the_own_node),
 		cmocka_unit_test(timeout_deletes_only_the_own_candidate),
 		cmocka_unit_test(wrapped_counter_is_refused),
