@@ -448,9 +448,10 @@ int main(int argc, char **argv)
 	} else {
 		printf("  %-40s skipped: %s\n", "kazoo Lock (python3-kazoo)", why);
 	}
-	printf("  (raw and kazoo: 2 writes + 1 read per cycle; the recipe adds one read - the\n"
-	       "   get-with-watch on its own node that lets it tell the holder about a loss - and\n"
-	       "   starts and joins its monitor thread)\n");
+	printf("  (raw and kazoo: 2 writes + 1 read per cycle, waited for one by one; the recipe\n"
+	       "   sends one more read - the get-with-watch on its own node that lets it tell the\n"
+	       "   holder about a loss - without waiting for it, and starts and joins its\n"
+	       "   monitor thread)\n");
 
 	double rtt = rtt_p50(zh, 1000);
 	printf("\nhand-off latency: release -> next holder's acquire returns, %d waiters, %d "
@@ -467,7 +468,7 @@ int main(int argc, char **argv)
 	printf("  p50 %.3f ms   p90 %.3f ms   p99 %.3f ms   max %.3f ms\n", p50 * 1e3,
 	       pct(lat, rounds, 0.9) * 1e3, pct(lat, rounds, 0.99) * 1e3, lat[rounds - 1] * 1e3);
 	printf("  one round trip (exists) p50 %.3f ms: a hand-off is %.1f round trips\n"
-	       "  (delete, the watch event, a getChildren and a get-with-watch on the own node)\n",
+	       "  (the delete, the watch event, the waiter's getChildren, thread hand-offs)\n",
 	       rtt * 1e3, p50 / rtt);
 	free(lat);
 	rc = 0;
