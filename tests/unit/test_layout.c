@@ -279,6 +279,36 @@ static void test_search(void **state)
 	lesson_free(l);
 }
 
+/* Regression: containers nested deeper than the prefix array (32) read
+ * past it (exit 139 in cli/bad_input). */
+static void test_deep_nesting(void **state)
+{
+	(void)state;
+	char md[32768];
+	size_t n = 0;
+	n += (size_t)snprintf(md + n, sizeof md - n, "# Deep\n\n");
+	for (int i = 0; i < 80; i++)
+		n += (size_t)snprintf(md + n, sizeof md - n, "%*s- level %d\n", i * 2, "", i);
+	n += (size_t)snprintf(md + n, sizeof md - n, "\n");
+	for (int i = 0; i < 80; i++) {
+		for (int k = 0; k < i; k++)
+			n += (size_t)snprintf(md + n, sizeof md - n, "> ");
+		n += (size_t)snprintf(md + n, sizeof md - n, "q%d\n", i);
+	}
+	struct lesson *l = parse(md, "en");
+	for (int w = 20; w <= 80; w += 7) {
+		struct layout *lay = layout_build(l, w);
+		int found = 0;
+		for (size_t i = 0; i < lay->nlines; i++) {
+			assert_true(lay->lines[i].width <= w);
+			found |= strstr(lay->lines[i].text, "level 79") != NULL;
+		}
+		assert_true(found);
+		layout_free(lay);
+	}
+	lesson_free(l);
+}
+
 static void test_real_lessons(void **state)
 {
 	(void)state;
@@ -314,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_sections_links_labs),
 		cmocka_unit_test(test_anchor_across_widths),
 		cmocka_unit_test(test_search),
+		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_real_lessons),
 	};
 	return cmocka_run_group_tests_name("layout", tests, NULL, NULL);

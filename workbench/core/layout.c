@@ -152,7 +152,10 @@ static struct lay_line *new_line(struct ctx *c)
  * prefixes used.  The result never exceeds half the width. */
 static void make_prefix(struct ctx *c, struct run *out, int consume)
 {
-	for (int i = 0; i < c->npre; i++) {
+	/* Containers nested deeper than the prefix array are counted in npre
+	 * but not drawn. */
+	int n = c->npre < (int)WB_ARRAY_LEN(c->pre) ? c->npre : (int)WB_ARRAY_LEN(c->pre);
+	for (int i = 0; i < n; i++) {
 		struct prefix *p = &c->pre[i];
 		const char *s = p->used ? p->rest : p->first;
 		run_add(out, s, strlen(s), p->style, 1);

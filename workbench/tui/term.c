@@ -178,7 +178,6 @@ void term_status(struct tui *t, const char *left, const char *right)
 	term_text(y, 1, msg, room > 0 ? room : 0, attr);
 	if (right && rw < COLS - 1)
 		term_text(y, COLS - rw - 1, right, rw, attr);
-	t->message[0] = '\0';
 }
 
 int term_too_small(struct tui *t)

@@ -104,6 +104,8 @@ int tui_main(struct app *app)
 		int r = get_wch(&ch);
 		if (r == ERR)
 			continue;
+		/* A flashed message stays until the next key. */
+		t.message[0] = '\0';
 		int is_code = r == KEY_CODE_YES;
 		if (is_code && ch == KEY_RESIZE) {
 			for (int i = 0; i < t.depth; i++)
