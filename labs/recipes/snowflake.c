@@ -87,11 +87,19 @@ static uint64_t system_now(void *arg)
 	return ms > SNOWFLAKE_EPOCH_MS ? ms - SNOWFLAKE_EPOCH_MS : 0;
 }
 
+/* Sleeps until the wall clock reaches the start of the ms `ms` ahead of
+ * its current one, not a full `ms` from now: waiting out an exhausted
+ * millisecond then loses only the wake-up latency, not most of the next
+ * millisecond.  The distance is slept on the monotonic clock, so a wall
+ * clock stepped back meanwhile cannot stretch the wait. */
 static void system_sleep(void *arg, uint64_t ms)
 {
 	(void)arg;
-	struct timespec ts = {.tv_sec = (time_t)(ms / 1000),
-			      .tv_nsec = (long)(ms % 1000) * 1000000};
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	uint64_t ns = ms * 1000000 - (uint64_t)(now.tv_nsec % 1000000);
+	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000),
+			      .tv_nsec = (long)(ns % 1000000000)};
 	while (nanosleep(&ts, &ts) != 0)
 		;
 }
@@ -135,6 +143,7 @@ struct snowflake_gen {
 	uint32_t seq;		     /* seq of the last issued id */
 	int stopped;		     /* permanent error code, 0 while serving */
 	int stale_lease;	     /* lab hook: read the lease as HELD */
+	int resuming;		     /* no id issued yet since resuming above R */
 	struct snowflake_stats st;   /* counters */
 	void (*hook)(void *);	     /* after a reservation commit */
 	void *hook_arg;
@@ -289,6 +298,7 @@ int snowflake_gen_open(const struct snowflake_config *cfg, struct snowflake_gen 
 		g->have_last = 1;
 		g->last_ms = reserved - 1;
 		g->seq = SEQ_MAX;
+		g->resuming = 1;
 	}
 out:
 	if (rc) {
@@ -391,16 +401,19 @@ int snowflake_gen_next(struct snowflake_gen *g, int64_t *id)
 		return g->stopped;
 	uint64_t now = c->now_ms(c->arg);
 
-	/* 1. Clock behind the last issued ms: wait a bounded time, then refuse. */
+	/* 1. Clock behind the last issued ms: wait a bounded time, then refuse.
+	 * Right after a restart the reservation found may be up to one window
+	 * ahead of the clock that committed it, so the bound grows by that. */
 	if (g->have_last && now < g->last_ms) {
+		uint64_t bound = g->cfg.max_wait_ms + (g->resuming ? g->cfg.reserve_ms : 0);
 		g->st.rollback_waits++;
-		now = wait_until(g, now, g->last_ms, g->cfg.max_wait_ms, &late);
+		now = wait_until(g, now, g->last_ms, bound, &late);
 		if (late) {
 			g->st.rollback_refused++;
 			return fail(g, WB_EBUSY,
 				    "clock reads %" PRIu64 " ms, behind the last issued ms %" PRIu64
 				    " after waiting %" PRIu64 " ms: refusing",
-				    now, g->last_ms, g->cfg.max_wait_ms);
+				    now, g->last_ms, bound);
 		}
 	}
 	/* 2. Same ms: next sequence slot; all 4096 used: wait for the next ms. */
@@ -451,6 +464,7 @@ int snowflake_gen_next(struct snowflake_gen *g, int64_t *id)
 	g->have_last = 1;
 	g->last_ms = now;
 	g->seq = seq;
+	g->resuming = 0;
 	g->st.issued++;
 	return 0;
 }

@@ -16,7 +16,9 @@
  *     wrap seq back to 0 within the same ms.
  *  3. Restart: a time reservation "this worker may issue t < R" is
  *     committed to SQLite *before* any id with t in the new window is
- *     issued; a restarted generator starts at t >= R.  A crash before the
+ *     issued; a restarted generator starts at t >= R, waiting for the
+ *     clock up to reserve_ms + max_wait_ms (R is at most one window ahead
+ *     of the clock that committed it), refusing after that.  A crash before the
  *     commit issued nothing in the new window; a crash after it restarts
  *     beyond the window.
  *  4. Duplicate worker: the worker id is held through a ZooKeeper ephemeral

@@ -283,11 +283,24 @@ static void test_restart_same_ms_resumes_above_reservation(void **state)
 	assert_int_equal(db_reserved(), 3000);
 	snowflake_gen_free(g);
 
-	/* Third life with a bound shorter than the window: refuses rather
-	 * than reuse anything below 3000. */
-	fc.now = 2000;
+	/* Third life: the resume wait is bounded by reserve_ms + max_wait_ms
+	 * (1100 ms here); 1500 ms behind R it refuses rather than reuse
+	 * anything below 3000, nearer it waits. */
+	fc.now = 1500;
+	fc.slept = 0;
 	cfg.max_wait_ms = 100;
 	g = open_gen(&cfg);
+	assert_int_equal(snowflake_gen_next(g, &id), WB_EBUSY);
+	assert_int_equal(fc.slept, 1100);
+	snowflake_gen_free(g);
+	fc.now = 2000;
+	fc.slept = 0;
+	g = open_gen(&cfg);
+	t = next_triple(g, &id);
+	assert_int_equal(t.t, 3000);
+	assert_int_equal(fc.slept, 1000);
+	/* Once resumed, rollbacks get the plain bound again. */
+	fc.now = 2800;
 	assert_int_equal(snowflake_gen_next(g, &id), WB_EBUSY);
 	snowflake_gen_free(g);
 }
