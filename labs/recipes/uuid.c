@@ -224,62 +224,11 @@ void uuid_bits(const struct uuid *u, char out[UUID_BITS_LEN])
 	out[k] = '\0';
 }
 
-/*
- * The workbench links no libm, so the two functions the birthday bound
- * needs are computed by series here (relative error about 1e-15 over the
- * ranges used; ldexp and frexp live in libc).
- */
-static double expm1_neg(double y) /* e^y - 1 for y <= 0 */
-{
-	if (y > -0.5) {
-		double term = y, sum = y;
-		for (int k = 2; k < 60 && fabs(term) > 1e-18 * fabs(sum); k++) {
-			term *= y / k;
-			sum += term;
-		}
-		return sum;
-	}
-	int halvings = 0;
-	while (y < -0.5) {
-		y /= 2;
-		halvings++;
-	}
-	double e = 1 + expm1_neg(y);
-	while (halvings--)
-		e *= e;
-	return e - 1;
-}
-
-static double ln1p(double z) /* ln(1 + z) for z > -1: 2 atanh(z / (2 + z)) */
-{
-	double w = z / (2 + z), w2 = w * w, power = w, sum = 0;
-	for (int k = 1; k < 200000; k += 2) {
-		double t = power / k;
-		sum += t;
-		if (fabs(t) <= 1e-18 * fabs(sum))
-			break;
-		power *= w2;
-	}
-	return 2 * sum;
-}
-
-static double root(double x)
-{
-	int e;
-	if (x <= 0)
-		return 0;
-	frexp(x, &e);
-	double r = ldexp(1.0, e / 2);
-	for (int i = 0; i < 100; i++)
-		r = 0.5 * (r + x / r);
-	return r;
-}
-
 double uuid_v4_collision_p(double n)
 {
 	if (n < 2)
 		return 0;
-	return -expm1_neg(-n * (n - 1) / ldexp(1.0, 123));
+	return -expm1(-n * (n - 1) / ldexp(1.0, 123));
 }
 
 double uuid_v4_n_for_p(double p)
@@ -288,5 +237,5 @@ double uuid_v4_n_for_p(double p)
 		return 0;
 	if (p >= 1)
 		return INFINITY;
-	return root(ldexp(1.0, 123) * -ln1p(-p));
+	return sqrt(ldexp(1.0, 123) * -log1p(-p));
 }
