@@ -294,6 +294,8 @@ struct zklock {
 	int monitor_running;		/* monitor was started and not yet joined */
 	int recovered;			/* this attempt's candidate was found by GUID */
 	unsigned arm_seen;		/* mb->arm_done before the claim's own-node watch */
+	unsigned own_seen;		/* mb->own_events then */
+	unsigned gen_seen;		/* mb->session_gen then */
 	struct zklock_stats st;		/* counters of the current attempt */
 	char msg[512];			/* last outcome, one sentence */
 };
@@ -863,7 +865,9 @@ static void *monitor_main(void *arg)
 	struct mbox *m = l->mb;
 	int timeout_ms = zoo_recv_timeout(l->zh);
 	pthread_mutex_lock(&m->mu);
-	unsigned seen_gen = m->session_gen, seen_own = m->own_events, seen_arm = l->arm_seen;
+	/* Counters as they were at the claim: what happened between the claim
+	 * and this thread's start is news too. */
+	unsigned seen_gen = l->gen_seen, seen_own = l->own_seen, seen_arm = l->arm_seen;
 	int in_flight = 1;	   /* the claim's get-with-watch is out */
 	int armed = 0;		   /* a watch on the own node is registered */
 	int64_t suspended_at = -1; /* when we stopped hearing from the server */
@@ -1125,6 +1129,8 @@ int zklock_acquire(struct zklock *l, int wait_ms)
 			 * claim costs no extra round trip. */
 			pthread_mutex_lock(&l->mb->mu);
 			l->arm_seen = l->mb->arm_done;
+			l->own_seen = l->mb->own_events;
+			l->gen_seen = l->mb->session_gen;
 			l->mb->refs++; /* for the watch, before it can fire */
 			pthread_mutex_unlock(&l->mb->mu);
 			int zrc = zoo_awget(l->zh, l->own_path, mbox_watcher, l->mb, mbox_armed,
