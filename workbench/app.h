@@ -12,6 +12,7 @@ struct app {
 	const char *lang;  /* "en" or "zh" */
 	int lang_explicit; /* --lang given */
 	char *db_path;	   /* progress database path */
+	char *quizzes;	   /* instructor's question banks: <dir>/<lang>/NN-slug.md */
 	int width;	   /* --width, 0 when not given */
 };
 
@@ -31,6 +32,8 @@ int cli_lessons(struct app *app, int argc, char **argv);
 int cli_lesson_show(struct app *app, int argc, char **argv);
 int cli_lab(struct app *app, int argc, char **argv);
 int cli_zk_lock(struct app *app, int argc, char **argv);
+int cli_quiz(struct app *app, int argc, char **argv);
+int cli_progress(struct app *app, int argc, char **argv);
 
 /* The interactive workbench (tui/). Returns an exit code. */
 int tui_main(struct app *app);

@@ -9,6 +9,7 @@
 #include "core/layout.h"
 #include "core/store.h"
 #include "core/labcat.h"
+#include "core/quiz.h"
 #include "core/wb.h"
 #include "lab.h"
 
@@ -24,6 +25,10 @@ static const struct command commands[] = {
 	 "list labs, or run one (exit 0 pass, 1 fail, 2 could not run)", cli_lab},
 	{"zk-lock", NULL, "--zk H:P --path /locks/N [--wait S] -- CMD...",
 	 "run CMD while holding a ZooKeeper lock (flock for ZooKeeper)", cli_zk_lock},
+	{"quiz", NULL, "lint|new|list|stats|run|export ...",
+	 "question banks and plain-text self-tests (workbench quiz help)", cli_quiz},
+	{"progress", NULL, "export|import ...",
+	 "export graded answers (csv/json) or merge an export", cli_progress},
 };
 
 /* Lesson cards say "Enter runs it here" only for labs in this build. */
@@ -50,6 +55,8 @@ static void usage(FILE *f)
 		   "Options:\n"
 		   "  --lang en|zh       language (default: from LC_ALL/LANG)\n"
 		   "  --content DIR      read lessons/ and quizzes/ from DIR\n"
+		   "  --quizzes DIR      the instructor's question banks (DIR/<lang>/*.md;\n"
+		   "                     default $XDG_DATA_HOME/workbench/quizzes)\n"
 		   "  --db PATH          progress database (default: $WORKBENCH_DB or\n"
 		   "                     $XDG_DATA_HOME/workbench/progress.db)\n"
 		   "  --width N          layout width for `lesson show`\n"
@@ -80,7 +87,7 @@ static int is_flag(const char *arg, const char *flag)
 int main(int argc, char **argv)
 {
 	struct app app = {0};
-	const char *content = NULL, *lang = NULL, *db = NULL;
+	const char *content = NULL, *lang = NULL, *db = NULL, *quizzes = NULL;
 	char **rest = wb_xcalloc((size_t)argc + 1, sizeof *rest);
 	int nrest = 0, rc = EXIT_OK;
 
@@ -101,11 +108,13 @@ int main(int argc, char **argv)
 		}
 		const char **slot = is_flag(a, "--lang")      ? &lang
 				    : is_flag(a, "--content") ? &content
+				    : is_flag(a, "--quizzes") ? &quizzes
 				    : is_flag(a, "--db")      ? &db
 							      : NULL;
 		if (slot || is_flag(a, "--width")) {
 			const char *flag = slot == &lang      ? "--lang"
 					   : slot == &content ? "--content"
+					   : slot == &quizzes ? "--quizzes"
 					   : slot == &db      ? "--db"
 							      : "--width";
 			const char *v = flag_value(argc, argv, &i, flag);
@@ -149,6 +158,7 @@ int main(int argc, char **argv)
 	app.lang = content_pick_lang(lang);
 	app.lang_explicit = lang != NULL;
 	app.content = content_root(content);
+	app.quizzes = quiz_instructor_dir(quizzes);
 	app.db_path = store_default_path(db);
 
 	if (nrest == 0) {
@@ -171,6 +181,7 @@ int main(int argc, char **argv)
 out:
 	free(rest);
 	free(app.content);
+	free(app.quizzes);
 	free(app.db_path);
 	return rc;
 }

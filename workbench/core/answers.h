@@ -33,7 +33,8 @@ struct sched_state;
  * demonstrations) starts the clock at that time; it still advances. */
 int64_t answers_now_ms(void);
 
-/* A seed for shuffling from the system's random source. */
+/* A seed for shuffling from the system's random source, or
+ * WORKBENCH_SEED=N (tests that want a known order). */
 uint64_t answers_random_seed(void);
 
 /* One graded answer.  All strings are owned (answer_clear frees them). */

@@ -104,7 +104,7 @@ static const char *const strings[M_COUNT][2] = {
 	[M_STATS_TITLE] = {"Statistics", "统计"},
 	[M_STATS_MASTERY] = {"Mastery per chapter (share of questions last graded Got it)",
 			     "各章掌握度（最后一次评为“已掌握”的题目比例）"},
-	[M_STATS_POINTS] = {"Points per test, oldest first (%zu tests)",
+	[M_STATS_POINTS] = {"Points per test, oldest first (tests: %zu)",
 			    "每次测验得分，从旧到新（共 %zu 次）"},
 	[M_STATS_NO_TESTS] = {"No tests yet", "还没有测验"},
 	[M_STATS_DUE] = {"Questions due in the next 14 days", "未来 14 天到期的题数"},
@@ -127,6 +127,9 @@ static const char *const strings[M_COUNT][2] = {
 			      "abandons the test.",
 			      "任何提示下：:undo 撤销上一次评分，:quit 暂停，:abandon 放弃测验。"},
 	[M_PLAIN_CORRECT_OPTIONS] = {"Correct options: %s", "正确选项：%s"},
+	[M_QUIZ_NUMERIC_HINT] = {"Enter submit · Esc more keys", "Enter 提交 · Esc 更多按键"},
+	[M_PLAIN_PAUSED] = {"Test paused: run the same command again to resume it.",
+			    "测验已暂停：再次运行同一命令即可继续。"},
 };
 
 const char *i18n(const char *lang, enum msg m)

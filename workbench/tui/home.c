@@ -10,13 +10,14 @@
 #include "core/store.h"
 #include "core/utf8.h"
 #include "core/wb.h"
+#include "tui/quiz.h"
 
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { H_UP, H_DOWN, H_OPEN, H_LANG, H_QUIT, H_TOP, H_BOTTOM };
+enum { H_UP, H_DOWN, H_OPEN, H_LANG, H_QUIT, H_TOP, H_BOTTOM, H_TEST, H_REVIEW, H_STATS };
 
 static const struct keybind home_keys[] = {
 	{'k', 0, "k", H_UP, "previous chapter", "上一章"},
@@ -30,6 +31,10 @@ static const struct keybind home_keys[] = {
 	{'g', 0, "g", H_TOP, "first chapter", "第一章"},
 	{'G', 0, "G", H_BOTTOM, "last chapter", "最后一章"},
 	{'L', 0, "L", H_LANG, "switch language (English/中文)", "切换语言（English/中文）"},
+	{'s', 0, "s", H_TEST, "closed-book self-test of the chapter (or resume it)",
+	 "本章闭卷自测（或继续）"},
+	{'r', 0, "r", H_REVIEW, "review the questions due today", "复习今天到期的题目"},
+	{'p', 0, "p", H_STATS, "statistics", "统计"},
 	{'q', 0, "q", H_QUIT, "quit", "退出"},
 };
 
@@ -106,6 +111,7 @@ static void home_draw(struct tui *t, void *self)
 		term_text(y, 6, c->title, COLS - 6 - rw - 3, attr);
 		term_text(y, COLS - rw - 2, right, rw, attr);
 	}
+	quiz_home_line(t, LINES - 2);
 	term_status(t, i18n(lang, M_HOME_HINT), !strcmp(lang, "zh") ? "中文" : "English");
 }
 
@@ -140,6 +146,12 @@ static void home_key(struct tui *t, void *self, int action, wint_t ch, int is_co
 		home_load(t, h);
 		break;
 	case H_QUIT: t->quit = 1; break;
+	case H_TEST:
+		if (n)
+			quiz_start_chapter(t, h->chapters.items[h->sel].id, t->app->lang, 0);
+		break;
+	case H_REVIEW: quiz_start_review(t); break;
+	case H_STATS: stats_open(t); break;
 	}
 }
 

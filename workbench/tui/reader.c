@@ -16,6 +16,7 @@
 #include "core/lesson.h"
 #include "core/store.h"
 #include "core/wb.h"
+#include "tui/quiz.h"
 
 #include <curses.h>
 #include <stdio.h>
@@ -41,6 +42,7 @@ enum {
 	R_BACK,
 	R_MOUSE,
 	R_LAB,
+	R_TEST,
 };
 
 static const struct keybind reader_keys[] = {
@@ -65,6 +67,8 @@ static const struct keybind reader_keys[] = {
 	{'\r', 0, "Enter", R_LAB, "run the lab card on screen", "运行屏幕上的实验卡片"},
 	{'\n', 0, "Enter", R_LAB, "run the lab card on screen", "运行屏幕上的实验卡片"},
 	{'L', 0, "L", R_LANG, "switch language (English/中文)", "切换语言（English/中文）"},
+	{'s', 0, "s", R_TEST, "closed-book self-test of this chapter (closes the lesson)",
+	 "本章闭卷自测（会关闭课文）"},
 	{'q', 0, "q", R_BACK, "back to the chapters", "返回章节列表"},
 	{KEY_LEFT, 1, "←", R_BACK, "back to the chapters", "返回章节列表"},
 	{KEY_MOUSE, 1, "wheel", R_MOUSE, "scroll", "滚动"},
@@ -385,6 +389,10 @@ static void reader_key(struct tui *t, void *self, int action, wint_t ch, int is_
 		break;
 	}
 	case R_BACK: tui_pop(t); break;
+	case R_TEST:
+		/* The test replaces (and so closes) this reader: r is gone after. */
+		quiz_start_chapter(t, r->chapter, r->lang, 1);
+		return;
 	case R_MOUSE: {
 		MEVENT ev;
 		if (getmouse(&ev) == OK) {
@@ -491,6 +499,9 @@ int reader_open_source(struct tui *t, const char *path, const char *func)
 
 int reader_open(struct tui *t, const char *chapter, const char *lang)
 {
+	/* Closed book: no lesson while a test of its chapter runs. */
+	if (quiz_guard_lesson(t, chapter, lang))
+		return 0;
 	struct reader *r = wb_xcalloc(1, sizeof *r);
 	r->chapter = wb_xstrdup(chapter);
 	int rc = load_lesson(r, t->app->content, chapter, lang);
