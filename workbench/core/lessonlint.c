@@ -1,0 +1,94 @@
+/*
+ * lessonlint.c - lesson checks (see lessonlint.h).
+ *
+ * Lab cards are found with cmark-gfm, like the reader finds them, so a
+ * fence inside a list or a quote counts the same; line numbers come from
+ * cmark's source positions.
+ */
+#include "core/lessonlint.h"
+#include "core/labcat.h"
+#include "core/lesson.h"
+#include "core/wb.h"
+
+#include <cmark-gfm.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct lint {
+	const char *file;
+	lint_lab_built_fn built;
+	int strict;
+	lint_report_fn report;
+	void *arg;
+	int errors;
+};
+
+static void say(struct lint *l, enum lint_level level, int line, const char *fmt, const char *a)
+{
+	char msg[512];
+	snprintf(msg, sizeof msg, fmt, a);
+	if (level == LINT_ERROR)
+		l->errors++;
+	l->report(l->arg, level, l->file, line, msg);
+}
+
+static void check_lab_block(struct lint *l, cmark_node *n)
+{
+	const char *lit = cmark_node_get_literal(n);
+	int line = cmark_node_get_start_line(n) + 1; /* first line inside the fence */
+	for (const char *p = lit ? lit : ""; *p; line++) {
+		size_t len = strcspn(p, "\n");
+		char *id = wb_xstrndup(p, len);
+		char *s = id, *e = id + strlen(id);
+		while (*s == ' ' || *s == '\t')
+			s++;
+		while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+			*--e = '\0';
+		if (*s) {
+			if (!labcat_find(s))
+				say(l, LINT_ERROR, line,
+				    "unknown lab id '%s' (not in the catalogue)", s);
+			else if (l->built && !l->built(s))
+				say(l, l->strict ? LINT_ERROR : LINT_WARNING, line,
+				    "lab '%s' is not in this build", s);
+		}
+		free(id);
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+}
+
+static void walk(struct lint *l, cmark_node *parent)
+{
+	for (cmark_node *n = cmark_node_first_child(parent); n; n = cmark_node_next(n)) {
+		if (cmark_node_get_type(n) == CMARK_NODE_CODE_BLOCK) {
+			const char *info = cmark_node_get_fence_info(n);
+			if (info && !strncmp(info, "lab", 3) && (info[3] == '\0' || info[3] == ' '))
+				check_lab_block(l, n);
+		}
+		walk(l, n);
+	}
+}
+
+int lessonlint_text(const char *file, const char *text, size_t len, lint_lab_built_fn built,
+		    int strict_labs, lint_report_fn report, void *arg)
+{
+	struct lint l = {file, built, strict_labs, report, arg, 0};
+	struct lesson *lesson = NULL;
+	if (lesson_parse("lint", "en", text, len, &lesson) != 0) {
+		say(&l, LINT_ERROR, 1, "%s", "cannot parse the file");
+		return l.errors;
+	}
+	cmark_node *first = cmark_node_first_child(lesson->doc);
+	while (first && cmark_node_get_type(first) == CMARK_NODE_HTML_BLOCK)
+		first = cmark_node_next(first);
+	if (!first || cmark_node_get_type(first) != CMARK_NODE_HEADING ||
+	    cmark_node_get_heading_level(first) != 1)
+		say(&l, LINT_ERROR, first ? cmark_node_get_start_line(first) : 1, "%s",
+		    "a lesson starts with its title as a level-1 heading (# Title)");
+	walk(&l, lesson->doc);
+	lesson_free(lesson);
+	return l.errors;
+}
