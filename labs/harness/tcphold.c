@@ -65,11 +65,13 @@ struct side {
 };
 
 struct conn {
-	int afd, ufd;	  /* accepted side, upstream side; -1 once closed */
-	struct side up;	  /* afd -> ufd */
-	struct side down; /* ufd -> afd */
-	int severed;	  /* afd closed by tcphold_sever; ufd kept open, silent */
-	int dead;	  /* closed; removed at the end of the iteration */
+	int afd, ufd;		    /* accepted side, upstream side; -1 once closed */
+	struct side up;		    /* afd -> ufd */
+	struct side down;	    /* ufd -> afd */
+	long long connect_deadline; /* > 0: upstream not connected yet, retried until then */
+	long long next_try;	    /* next upstream connect attempt (ms) */
+	int severed;		    /* afd closed by tcphold_sever; ufd kept open, silent */
+	int dead;		    /* closed; removed at the end of the iteration */
 };
 
 enum cmd { CMD_NONE, CMD_CUT, CMD_SEVER, CMD_RELEASE, CMD_STOP };
@@ -91,6 +93,7 @@ struct tcphold {
 	int stopping;		    /* the thread must exit */
 	int hold_dirs;		    /* TCPHOLD_UP | TCPHOLD_DOWN held now */
 	int refuse;		    /* close new connections at once */
+	int retry_ms;		    /* keep retrying a refused upstream this long */
 	struct conn **conns;	    /* live connections */
 	size_t nconns, conncap;	    /* used / allocated */
 	struct tcphold_stats st;    /* counters (held[] and open recomputed per loop) */
@@ -229,6 +232,64 @@ static int read_side(struct tcphold *h, struct conn *c, int dir)
 	return 0;
 }
 
+static long long mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+#define RETRY_STEP_MS 50
+
+/* Connects to the upstream.  Upstream is 127.0.0.1: a blocking connect
+ * answers at once.  Returns a non-blocking fd or -1. */
+static int connect_upstream(const struct tcphold *h)
+{
+	struct sockaddr_in a = {0};
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	a.sin_port = htons((unsigned short)h->up_port);
+	int ufd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (ufd < 0)
+		return -1;
+	if (connect(ufd, (struct sockaddr *)&a, sizeof a) != 0) {
+		close(ufd);
+		return -1;
+	}
+	fcntl(ufd, F_SETFL, fcntl(ufd, F_GETFL) | O_NONBLOCK);
+	int one = 1;
+	setsockopt(ufd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	return ufd;
+}
+
+/* Retries the upstream of every waiting connection that is due; h->mu is
+ * held.  Returns the ms until the next attempt, or -1 when none waits. */
+static int retry_upstreams(struct tcphold *h)
+{
+	long long now = mono_ms(), next = -1;
+	for (size_t i = 0; i < h->nconns; i++) {
+		struct conn *c = h->conns[i];
+		if (c->dead || !c->connect_deadline)
+			continue;
+		if (now >= c->next_try) {
+			c->ufd = connect_upstream(h);
+			if (c->ufd >= 0) {
+				c->connect_deadline = 0;
+				continue;
+			}
+			if (now >= c->connect_deadline) {
+				h->st.upstream_failed++;
+				close_conn(h, c);
+				continue;
+			}
+			c->next_try = now + RETRY_STEP_MS;
+		}
+		if (next < 0 || c->next_try - now < next)
+			next = c->next_try - now;
+	}
+	return (int)next;
+}
+
 static void accept_one(struct tcphold *h)
 {
 	int afd = accept4(h->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
@@ -241,27 +302,23 @@ static void accept_one(struct tcphold *h)
 		close(afd);
 		return;
 	}
-	/* Upstream is 127.0.0.1: a blocking connect answers at once. */
-	struct sockaddr_in a = {0};
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	a.sin_port = htons((unsigned short)h->up_port);
-	int ufd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (ufd < 0 || connect(ufd, (struct sockaddr *)&a, sizeof a) != 0) {
-		if (ufd >= 0)
-			close(ufd);
+	int ufd = connect_upstream(h);
+	if (ufd < 0 && h->retry_ms <= 0) {
 		close(afd);
 		h->st.upstream_failed++;
 		h->st.closed++;
 		return;
 	}
-	fcntl(ufd, F_SETFL, fcntl(ufd, F_GETFL) | O_NONBLOCK);
 	int one = 1;
 	setsockopt(afd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	setsockopt(ufd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	struct conn *c = wb_xcalloc(1, sizeof *c);
 	c->afd = afd;
 	c->ufd = ufd;
+	if (ufd < 0) { /* the upstream is not listening yet: keep trying */
+		long long now = mono_ms();
+		c->connect_deadline = now + h->retry_ms;
+		c->next_try = now + RETRY_STEP_MS;
+	}
 	if (h->nconns == h->conncap) {
 		h->conncap = h->conncap ? 2 * h->conncap : 8;
 		h->conns = wb_xrealloc(h->conns, h->conncap * sizeof *h->conns);
@@ -333,7 +390,7 @@ static long long do_release(struct tcphold *h)
 /* Recomputes the counters that are states, not events; h->mu is held. */
 static void update_stats(struct tcphold *h)
 {
-	int open = 0, half = 0;
+	int open = 0, half = 0, waiting = 0;
 	uint64_t held[2] = {0, 0};
 	for (size_t i = 0; i < h->nconns; i++) {
 		struct conn *c = h->conns[i];
@@ -341,11 +398,13 @@ static void update_stats(struct tcphold *h)
 			continue;
 		open++;
 		half += c->severed;
+		waiting += c->connect_deadline > 0;
 		held[0] += bytes_pending(&c->up.held);
 		held[1] += bytes_pending(&c->down.held);
 	}
 	h->st.open = open;
 	h->st.half_open = half;
+	h->st.waiting_upstream = waiting;
 	h->st.held[0] = held[0];
 	h->st.held[1] = held[1];
 	h->st.hold_dirs = h->hold_dirs;
@@ -371,6 +430,10 @@ static void *relay_main(void *arg)
 	size_t pcap = 0;
 	pthread_mutex_lock(&h->mu);
 	while (!h->stopping) {
+		/* First, so that a connection that just got its upstream is
+		 * polled for it in this round. */
+		int wait = retry_upstreams(h);
+		update_stats(h);
 		size_t n = 2 + 2 * h->nconns;
 		if (n > pcap) {
 			pcap = n * 2;
@@ -390,7 +453,7 @@ static void *relay_main(void *arg)
 				pfd[3 + 2 * i] = (struct pollfd){c->ufd, POLLIN, 0};
 		}
 		pthread_mutex_unlock(&h->mu);
-		int pr = poll(pfd, n, -1);
+		int pr = poll(pfd, n, wait);
 		pthread_mutex_lock(&h->mu);
 		if (pr < 0)
 			continue; /* EINTR */
@@ -585,6 +648,16 @@ long long tcphold_release(struct tcphold *h)
 int tcphold_cut(struct tcphold *h)
 {
 	return (int)run_cmd(h, CMD_CUT);
+}
+
+int tcphold_set_connect_retry(struct tcphold *h, int ms)
+{
+	if (ms < 0)
+		return WB_EINVAL;
+	pthread_mutex_lock(&h->mu);
+	h->retry_ms = ms;
+	pthread_mutex_unlock(&h->mu);
+	return 0;
 }
 
 int tcphold_sever(struct tcphold *h)

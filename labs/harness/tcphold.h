@@ -48,6 +48,7 @@ struct tcphold_stats {
 	int open;		/* connections currently open */
 	int half_open;		/* of those, severed ones (upstream side only) */
 	int severed;		/* connections severed by tcphold_sever, ever */
+	int waiting_upstream;	/* of those, still retrying their upstream connect */
 	int closed;		/* connections that ended (peer, error, cut) */
 	int cut;		/* connections closed by tcphold_cut */
 	int hold_dirs;		/* directions held now */
@@ -89,6 +90,12 @@ long long tcphold_release(struct tcphold *h);
 /* Closes every current connection now, discarding buffered bytes.
  * Returns how many were cut. */
 int tcphold_cut(struct tcphold *h);
+
+/* ms > 0: when the upstream refuses a new connection, keep the accepted
+ * side open (buffering what it sends) and retry the upstream every 50 ms
+ * for up to ms before giving up; 0 (the default): close it at once.  For
+ * links to a server that may not listen yet.  Returns 0 or WB_EINVAL. */
+int tcphold_set_connect_retry(struct tcphold *h, int ms);
 
 /* Closes the accepted side of every current connection now and keeps the
  * upstream side open, reading and dropping what it sends (see above).

@@ -215,6 +215,15 @@ int zkensemble_new(const char *run_dir, const struct zkensemble_opts *opts, stru
 			if (opts->relay_quorum) {
 				snprintf(name, sizeof name, "quorum %d->%d", i + 1, j + 1);
 				rc = tcphold_new(e->m[j].quorum_port, name, &e->qrelay[i][j]);
+				/* A follower may connect the moment its leader is
+				 * elected, before the leader listens: without a
+				 * relay it would be refused and retry; through one
+				 * it is accepted, so the relay must wait instead of
+				 * closing (which the follower takes for a dead
+				 * leader). */
+				if (!rc)
+					tcphold_set_connect_retry(e->qrelay[i][j],
+								  e->init_limit * e->tick_ms);
 			}
 			if (!rc && opts->relay_election) {
 				snprintf(name, sizeof name, "election %d->%d", i + 1, j + 1);
@@ -226,6 +235,19 @@ int zkensemble_new(const char *run_dir, const struct zkensemble_opts *opts, stru
 							  "127.0.0.1");
 				goto out;
 			}
+		}
+	}
+	/* Lower -> higher election relays refuse for good, higher -> lower
+	 * ones wait for their member to listen: see zkensemble.h. */
+	int retry = opts->start_timeout_ms ? opts->start_timeout_ms : 60000;
+	for (int i = 0; i < n; i++) {
+		for (int j = 0; j < n; j++) {
+			if (!e->erelay[i][j])
+				continue;
+			if (i < j)
+				tcphold_refuse(e->erelay[i][j], 1);
+			else
+				tcphold_set_connect_retry(e->erelay[i][j], retry);
 		}
 	}
 	for (int i = 0; i < n; i++)
@@ -487,4 +509,19 @@ struct tcphold *zkensemble_election_relay(struct zkensemble *e, int from, int to
 	if (from < 1 || from > e->n || to < 1 || to > e->n)
 		return NULL;
 	return e->erelay[from - 1][to - 1];
+}
+
+int zkensemble_block_election(struct zkensemble *e, int a, int b, int block)
+{
+	if (a < 1 || a > e->n || b < 1 || b > e->n || a == b)
+		return WB_EINVAL;
+	int hi = a > b ? a : b, lo = a > b ? b : a;
+	struct tcphold *carrier = e->erelay[hi - 1][lo - 1];
+	if (!carrier)
+		return WB_EINVAL;
+	if (block)
+		tcphold_hold(carrier, TCPHOLD_BOTH);
+	else
+		tcphold_release(carrier);
+	return 0;
 }

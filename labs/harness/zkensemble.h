@@ -9,7 +9,23 @@
  * a lab can hold or cut exactly the link between one follower and the
  * leader, whichever server won the election.  relay_election does the same
  * for election ports (needed to partition an ensemble).  Each member's
- * zoo.cfg carries its own view of the server.N lines.
+ * zoo.cfg carries its own view of the server.N lines.  A quorum relay
+ * waits (up to initLimit x tickTime) for a leader that does not listen yet,
+ * as ZooKeeper's own connect retries would.
+ *
+ * Election links need two more rules.  ZooKeeper keeps one election
+ * connection per pair, the one the higher myid opened; when a lower myid
+ * connects, the higher one drops that connection and connects back to the
+ * address the lower one announced for itself - its real port, past any
+ * relay.  So the relays from a lower to a higher myid refuse every
+ * connection, for the whole life of the ensemble, and each pair talks only
+ * over the higher member's relay.  Since the lower member can then never
+ * start the connection, the higher member's first attempt must not be
+ * lost: its relay accepts at once and retries the lower member's port
+ * until that member listens (members start in any order).  Blocking an
+ * election link therefore holds it (both directions buffered, the
+ * connection kept) rather than cutting it: a cut pair could only meet
+ * again when the higher member next has something to say.
  *
  * Start-up: every member is started at once (a member only reports a Mode
  * once a quorum has formed, so starting them one by one would wait
@@ -121,8 +137,17 @@ int zkensemble_init_limit(const struct zkensemble *e);
 const char *zkensemble_error(const struct zkensemble *e); /* last error, "" if none */
 
 /* The relay member from uses to reach member to's quorum port (or
- * election port), or NULL when that link is not relayed. */
+ * election port), or NULL when that link is not relayed.  An election
+ * relay from a lower to a higher myid always refuses (see above): use
+ * zkensemble_block_election rather than its refuse switch. */
 struct tcphold *zkensemble_quorum_relay(struct zkensemble *e, int from, int to);
 struct tcphold *zkensemble_election_relay(struct zkensemble *e, int from, int to);
+
+/* block != 0: holds the election link between members a and b in both
+ * directions (their leader election messages are buffered, the connection
+ * stays up); 0: releases it, delivering what was held in order.  Needs
+ * relay_election.  Returns 0 or WB_EINVAL (no such members, a == b, or
+ * election links not relayed). */
+int zkensemble_block_election(struct zkensemble *e, int a, int b, int block);
 
 #endif

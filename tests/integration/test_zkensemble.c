@@ -6,8 +6,11 @@
  * alone does not serve.  With relayed quorum links, a follower's link to
  * the leader runs through its relay: held, the follower's zxid stays
  * behind the leader's; released, it catches up; cut, the follower connects
- * again and serves.  After free no JVM of the run is left.  Also bad
- * options and a missing java.
+ * again and serves.  With relayed election links, every election
+ * connection a member accepted comes from a relay (none bypasses them), and
+ * holding the link between the two followers keeps them from electing a
+ * successor to a stopped leader until it is released.  After free no JVM
+ * of the run is left.  Also bad options and a missing java.
  */
 #include "core/wb.h"
 #include "harness/proc.h"
@@ -255,6 +258,80 @@ static void relayed_follower_link(void **state)
 	assert_int_equal(java_processes_with(run_dir), 0);
 }
 
+/* Established TCP connections whose local port is port (accepted by the
+ * listener on it), from /proc/net/tcp. */
+static int established_on(int port)
+{
+	char *text = NULL;
+	size_t len = 0;
+	if (wb_read_file("/proc/net/tcp", &text, &len) != 0)
+		return -1;
+	int n = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		unsigned lport = 0, st = 0;
+		char rem[64];
+		if (sscanf(line, " %*d: %*8[0-9A-Fa-f]:%x %63s %x", &lport, rem, &st) == 3 &&
+		    (int)lport == port && st == 1)
+			n++;
+	}
+	free(text);
+	return n;
+}
+
+static int held_total_over(const struct tcphold_stats *st, void *arg)
+{
+	return st->held_total[0] + st->held_total[1] > *(const uint64_t *)arg;
+}
+
+static void relayed_election_links(void **state)
+{
+	(void)state;
+	struct zkensemble_opts opts = {.n = 3, .relay_election = 1, .start_timeout_ms = WAIT_MS};
+	struct zkensemble *e = start_ensemble(&opts);
+	/* Each pair talks over the higher member's relay only. */
+	for (int i = 1; i <= 3; i++) {
+		int via_relays = 0;
+		for (int j = 1; j <= 3; j++) {
+			if (i == j)
+				continue;
+			struct tcphold_stats st;
+			tcphold_stats(zkensemble_election_relay(e, j, i), &st);
+			if (j < i)
+				assert_int_equal(st.open, 0); /* lower -> higher refuses */
+			else
+				via_relays += st.open;
+		}
+		assert_int_equal(via_relays, 3 - i);
+		assert_int_equal(established_on(zkensemble_election_port(e, i)), via_relays);
+	}
+	assert_int_equal(zkensemble_block_election(e, 1, 1, 1), WB_EINVAL);
+	assert_int_equal(zkensemble_block_election(e, 1, 4, 1), WB_EINVAL);
+
+	/* Hold the followers' link, stop the leader: their votes pile up in
+	 * the relay and neither can lead; release: they elect one. */
+	int leader = zkensemble_leader(e);
+	int f1 = leader == 1 ? 2 : 1, f2 = 6 - leader - f1;
+	struct tcphold *carrier =
+		zkensemble_election_relay(e, f1 > f2 ? f1 : f2, f1 > f2 ? f2 : f1);
+	struct tcphold_stats before;
+	tcphold_stats(carrier, &before);
+	uint64_t seen = before.held_total[0] + before.held_total[1];
+	assert_int_equal(zkensemble_block_election(e, f1, f2, 1), 0);
+	assert_int_equal(zkensemble_stop_member(e, leader), 0);
+	assert_int_equal(tcphold_wait(carrier, held_total_over, &seen, WAIT_MS, NULL), 0);
+	assert_true(zkensemble_mode(e, f1, NULL) != ZKENS_LEADER);
+	assert_true(zkensemble_mode(e, f2, NULL) != ZKENS_LEADER);
+	assert_int_equal(zkensemble_block_election(e, f1, f2, 0), 0);
+	int second = wait_new_leader(e, leader, WAIT_MS);
+	assert_true(second == f1 || second == f2);
+	struct tcphold_stats after;
+	tcphold_stats(carrier, &after);
+	assert_true(after.released[0] + after.released[1] > 0);
+	zkensemble_free(e);
+	assert_int_equal(java_processes_with(run_dir), 0);
+}
+
 static void bad_options_and_no_java(void **state)
 {
 	(void)state;
@@ -294,6 +371,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(bad_options_and_no_java, setup, teardown),
 		cmocka_unit_test_setup_teardown(starts_elects_and_reelects, setup, teardown),
 		cmocka_unit_test_setup_teardown(relayed_follower_link, setup, teardown),
+		cmocka_unit_test_setup_teardown(relayed_election_links, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

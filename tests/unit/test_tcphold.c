@@ -4,8 +4,9 @@
  * while the other keeps flowing; release delivers the held bytes in order
  * and then a held end of stream; cut closes both sides; sever closes the
  * accepted side only and keeps the upstream side open and silent; refuse
- * closes new connections at once; the counters say what happened.  No
- * ZooKeeper.
+ * closes new connections at once; with connect retry a connection waits
+ * (buffering) for an upstream that starts listening later, and gives up
+ * after its deadline; the counters say what happened.  No ZooKeeper.
  */
 #include "core/wb.h"
 #include "harness/tcphold.h"
@@ -302,6 +303,75 @@ static void upstream_refusal_closes_the_client(void **state)
 	tcphold_free(NULL);
 }
 
+/* Listens on 127.0.0.1:port (a port that was free a moment ago). */
+static int listen_on(int port)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	assert_true(fd >= 0);
+	int one = 1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	struct sockaddr_in a = {0};
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	a.sin_port = htons((unsigned short)port);
+	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+	assert_int_equal(listen(fd, 8), 0);
+	return fd;
+}
+
+static int waiting_none(const struct tcphold_stats *st, void *arg)
+{
+	(void)arg;
+	return st->waiting_upstream == 0 && st->open == 1;
+}
+
+static void connect_retry_waits_for_the_upstream(void **state)
+{
+	(void)state;
+	int port;
+	close(listen_any(&port)); /* free, nobody listens yet */
+	struct tcphold *h = NULL;
+	assert_int_equal(tcphold_new(port, "late", &h), 0);
+	assert_int_equal(tcphold_set_connect_retry(h, -1), WB_EINVAL);
+	assert_int_equal(tcphold_set_connect_retry(h, 30000), 0);
+	int c = connect_to(tcphold_port(h));
+	write_all(c, "early");
+	int zero = 0;
+	struct tcphold_stats st;
+	/* The connection is accepted and kept, waiting for its upstream. */
+	assert_int_equal(tcphold_wait(h, tcphold_pred_accepted_over, &zero, 5000, &st), 0);
+	tcphold_stats(h, &st);
+	assert_int_equal(st.waiting_upstream, 1);
+	assert_false(readable_now(c));
+	/* The upstream comes up: the buffered bytes arrive, in order. */
+	int lfd = listen_on(port);
+	int s = accept(lfd, NULL, NULL);
+	assert_true(s >= 0);
+	char buf[8] = {0};
+	read_exact(s, buf, 5);
+	assert_memory_equal(buf, "early", 5);
+	assert_int_equal(tcphold_wait(h, waiting_none, NULL, 5000, &st), 0);
+	write_all(s, "late");
+	read_exact(c, buf, 4);
+	assert_memory_equal(buf, "late", 4);
+	close(s);
+	close(c);
+	close(lfd);
+	tcphold_free(h);
+
+	/* Nobody ever listens: the connection is closed at the deadline. */
+	close(listen_any(&port));
+	assert_int_equal(tcphold_new(port, NULL, &h), 0);
+	assert_int_equal(tcphold_set_connect_retry(h, 200), 0);
+	c = connect_to(tcphold_port(h));
+	expect_end(c);
+	close(c);
+	tcphold_stats(h, &st);
+	assert_int_equal(st.upstream_failed, 1);
+	assert_int_equal(st.open, 0);
+	tcphold_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +381,7 @@ int main(void)
 		cmocka_unit_test(cut_and_refuse),
 		cmocka_unit_test(sever_leaves_the_upstream_open_and_silent),
 		cmocka_unit_test(upstream_refusal_closes_the_client),
+		cmocka_unit_test(connect_retry_waits_for_the_upstream),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
