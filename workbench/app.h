@@ -30,6 +30,7 @@ struct command {
 /* Commands, one file each under cli/. */
 int cli_lessons(struct app *app, int argc, char **argv);
 int cli_lesson_show(struct app *app, int argc, char **argv);
+int cli_lesson_lint(struct app *app, int argc, char **argv);
 int cli_lab(struct app *app, int argc, char **argv);
 int cli_zk_lock(struct app *app, int argc, char **argv);
 int cli_quiz(struct app *app, int argc, char **argv);

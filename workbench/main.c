@@ -19,6 +19,8 @@
 
 static const struct command commands[] = {
 	{"lessons", NULL, "", "list chapters with their ids and titles", cli_lessons},
+	{"lesson", "lint", "[PATH...]", "check lessons: title, lab ids (file:line: message)",
+	 cli_lesson_lint},
 	{"lesson", "show", "ID [--width N]", "print a chapter as laid out by the reader",
 	 cli_lesson_show},
 	{"lab", NULL, "list|run ID [--json] [--zk HOST:PORT]",

@@ -33,4 +33,10 @@ sum_before=$(cksum <"$T/newer.db")
 [ $? -eq 1 ] || fail "newer database must exit 1"
 grep -q "newer workbench" "$T/err" || fail "newer database message: $(cat "$T/err")"
 [ "$(cksum <"$T/newer.db")" = "$sum_before" ] || fail "newer database was modified"
+# Lesson lint: the shipped chapters are clean; a bad lab id is file:line.
+"$WB_BIN" lesson lint 2>"$T/err" || fail "lesson lint of the shipped chapters: $(cat "$T/err")"
+printf '# T\n\n```lab\nzk-cas\nno-such-lab\n```\n' >"$T/bad.md"
+"$WB_BIN" lesson lint "$T/bad.md" 2>"$T/err"
+[ $? -eq 1 ] || fail "lesson lint of a bad lab id must exit 1"
+grep -q "bad.md:5: unknown lab id 'no-such-lab'" "$T/err" || fail "lesson lint message: $(cat "$T/err")"
 echo ok
