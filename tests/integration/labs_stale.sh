@@ -1,12 +1,16 @@
-# labs_stale.sh - the lab zk-stale-read end to end through the real binary
-# and a real three-server ensemble: it passes, its --json output is one
-# event object per line ending with the passing verdict, the points it
-# exists for are checks that held (the stale read after a completed write,
-# sync and the own write waiting for the held link and then reading 1, the
-# follower dropping its clients after syncLimit x tickTime while B's write
-# was committed, the rejoin), the evidence carries zxids and timings, and
-# no server or run directory is left behind.  --zk is refused (exit 2);
-# without java the lab names the package and exits 2.
+# labs_stale.sh - the labs zk-stale-read and zk-sync-partition end to end
+# through the real binary and real ensembles.
+#
+# zk-stale-read (three servers) passes, its --json output is one event
+# object per line ending with the passing verdict, the points it exists for
+# are checks that held (the stale read after a completed write, sync and
+# the own write waiting for the held link and then reading 1, the follower
+# dropping its clients after syncLimit x tickTime while B's write was
+# committed, the rejoin), and the evidence carries zxids and timings.
+# zk-sync-partition (five servers, ZOOKEEPER-1675) passes with two leaders
+# at once and a stale sync+read.  No server or run directory is left
+# behind.  --zk is refused (exit 2); without java the lab names the package
+# and exits 2.
 . "$(dirname "$0")/../lib/common.sh"
 
 export WORKBENCH_RUN_BASE="$T/runs" WORKBENCH_DB="$T/progress.db"
@@ -50,6 +54,30 @@ for key in ensemble_start_ms a_write_mzxid x0_mzxid follower_zxid_during_hold \
 	release_to_sync_ms hold_to_connection_loss_ms b_lost_write_mzxid \
 	release_to_follower_serving_ms; do
 	grep -q "\"key\":\"$key\"" "$T/$id.json" || fail "lab $id: no evidence $key"
+done
+
+# zk-sync-partition: ZOOKEEPER-1675 on five servers - two leaders at once,
+# sync then read on the old side returns the old value after the new
+# majority's write completed; the old side cannot commit; it rejoins.
+id2=zk-sync-partition
+"$WB_BIN" lab list --json | grep -q "\"id\":\"$id2\".*\"needs\":\"zookeeper-ensemble\"" ||
+	fail "lab list does not show $id2 needing an ensemble"
+"$WB_BIN" lab run "$id2" --json >"$T/$id2.json" 2>"$T/$id2.err" || {
+	cat "$T/$id2.json" >&2
+	fail "lab $id2 --json exited $?: $(cat "$T/$id2.err")"
+}
+tail -n 1 "$T/$id2.json" | grep -q '^{"t":"verdict","pass":true,' ||
+	fail "lab $id2 does not end with a passing verdict: $(tail -n 1 "$T/$id2.json")"
+grep -q '"ok":false' "$T/$id2.json" && fail "lab $id2 --json has a failed check"
+for name in two-leaders new-majority-commits sync-then-read-is-stale old-leader-steps-down \
+	old-side-write-not-committed old-side-rejoins after-heal-sync-read-sees-1; do
+	grep -q "\"name\":\"$name\",\"ok\":true" "$T/$id2.json" || fail "lab $id2: check $name missing"
+done
+grep '"name":"sync-then-read-is-stale"' "$T/$id2.json" |
+	grep -q 'observed":"sync ZOK, getData ZOK \\"0\\"' || fail "lab $id2: the sync+read was not stale"
+for key in partition_to_new_leader_ms w_write_mzxid partition_to_old_leader_down_ms two_leaders_ms \
+	modes_after_election; do
+	grep -q "\"key\":\"$key\"" "$T/$id2.json" || fail "lab $id2: no evidence $key"
 done
 
 # Passing runs leave no run directory and no server of ours.
