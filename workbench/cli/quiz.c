@@ -145,22 +145,41 @@ static int id_taken(struct quiz_file **files, size_t n, const char *id)
 	return 0;
 }
 
-static int run_editor(const char *path, int line)
+/* Editors that understand "+LINE FILE" (the vi convention). */
+static int takes_line(const char *ed)
 {
-	const char *ed = getenv("VISUAL");
-	if (!ed || !*ed)
-		ed = getenv("EDITOR");
-	if (!ed || !*ed)
-		return 1;
+	static const char *known[] = {"vi",    "vim",	      "nvim",  "view", "nano",
+				      "emacs", "emacsclient", "micro", "joe",  "mg",
+				      "kak",   "ne",	      "jed"};
+	size_t n = strcspn(ed, " \t");
+	const char *base = ed;
+	for (size_t i = 0; i < n; i++)
+		if (ed[i] == '/')
+			base = ed + i + 1;
+	size_t len = (size_t)(ed + n - base);
+	for (size_t i = 0; i < WB_ARRAY_LEN(known); i++)
+		if (strlen(known[i]) == len && !strncmp(base, known[i], len))
+			return 1;
+	return 0;
+}
+
+/* Runs the editor command ed (it may carry arguments, "code -w") on path
+ * and waits.  Returns 0 when it exits with status 0, -1 otherwise. */
+static int run_editor(const char *ed, const char *path, int line)
+{
 	char linearg[32];
 	snprintf(linearg, sizeof linearg, "+%d", line);
+	setenv("WB_EDITOR", ed, 1);
 	pid_t pid = fork();
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		/* The editor variable may carry arguments ("code -w"). */
-		execl("/bin/sh", "sh", "-c", "exec $WB_EDITOR \"$1\" \"$2\"", "sh", linearg, path,
-		      (char *)NULL);
+		if (takes_line(ed))
+			execl("/bin/sh", "sh", "-c", "exec $WB_EDITOR \"$1\" \"$2\"", "sh", linearg,
+			      path, (char *)NULL);
+		else
+			execl("/bin/sh", "sh", "-c", "exec $WB_EDITOR \"$1\"", "sh", path,
+			      (char *)NULL);
 		_exit(127);
 	}
 	int status;
@@ -257,8 +276,7 @@ static int quiz_new(struct app *app, int argc, char **argv)
 	if (!ed || !*ed)
 		ed = getenv("EDITOR");
 	if (ed && *ed) {
-		setenv("WB_EDITOR", ed, 1);
-		if (run_editor(path, line) < 0) {
+		if (run_editor(ed, path, line) < 0) {
 			fprintf(stderr, "workbench: the editor (%s) failed\n", ed);
 			rc = EXIT_FAIL;
 		}
