@@ -188,7 +188,8 @@ void zklock_free(struct zklock *l);
  *   WB_ECORRUPT AMBIGUOUS
  *   WB_ERANGE  SEQ_OVERFLOW
  *   WB_EIO     EXPIRED or FAILED
- *   WB_EINVAL  called while WAITING/HELD or after EXPIRED/LOST on this handle
+ *   WB_EINVAL  called while WAITING or HELD, after LOST (zklock_release
+ *              first), or on a handle whose session is over
  * zklock_status() and zklock_message() tell which and why. */
 int zklock_acquire(struct zklock *l, int wait_ms);
 
@@ -215,7 +216,9 @@ enum zklock_status zklock_status(struct zklock *l);
 const char *zklock_status_name(enum zklock_status s);
 /* The last outcome in one English sentence (never NULL; owned by l). */
 const char *zklock_message(struct zklock *l);
-/* The fencing token (the own sequence number), or -1 when not held. */
+/* The fencing token (the own sequence number), or -1 when not held.  It
+ * grows with every candidate on this lock path, as long as the path is not
+ * deleted (the recipe creates it persistent, not as a container). */
 int64_t zklock_token(struct zklock *l);
 /* The own node's full path, or NULL before a candidate exists. */
 const char *zklock_own_path(struct zklock *l);
