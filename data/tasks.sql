@@ -66,4 +66,28 @@ CREATE INDEX task_state_lease ON task (state, lease_until);
 -- Recovery of a claim whose reply was lost: by claim_id, never by owner.
 CREATE UNIQUE INDEX task_claim_id ON task (claim_id) WHERE claim_id IS NOT NULL;
 
-PRAGMA user_version = 1;
+-- The claim-conflict monitor: how claim requests ended, per interval of
+-- db time.  A ring of TASK_STAT_SLOTS rows (labs/recipes/tasktable.h): the
+-- interval number mod the slot count picks the row, and the first write in
+-- a new interval resets that row's counters.  The recipe bumps exactly one
+-- counter in the same transaction as the statement it counts, so a count
+-- and the outcome it counts commit or roll back together.
+--   won        a claim changed 1 row
+--   conflicts  a claim by task_id changed 0 rows: another claimer won the
+--              race, or the caller's candidate list was stale (the task is
+--              running, finished, cancelled, backing off or spent)
+--   empty      claim_next changed 0 rows: nothing was claimable (not a
+--              conflict: it picks and claims in one statement under the
+--              write lock, so it cannot lose a race)
+--   stale      renew, complete, fail or stop changed 0 rows: the holder's
+--              claim was no longer the current one
+CREATE TABLE task_claim_stat (
+	slot      INTEGER PRIMARY KEY NOT NULL,     -- interval number mod slots
+	start     INTEGER NOT NULL,                 -- db ms the interval began
+	won       INTEGER NOT NULL DEFAULT 0 CHECK (won >= 0),
+	conflicts INTEGER NOT NULL DEFAULT 0 CHECK (conflicts >= 0),
+	empty     INTEGER NOT NULL DEFAULT 0 CHECK (empty >= 0),
+	stale     INTEGER NOT NULL DEFAULT 0 CHECK (stale >= 0)
+) STRICT;
+
+PRAGMA user_version = 2;

@@ -27,6 +27,28 @@
  *   index keeps claim_next flat from 10k to 1M due tasks either way.
  *   bench/task_claim.c shows both, and sqlite3_config(SQLITE_CONFIG_
  *   PAGECACHE, NULL, 0, 0) before SQLite's first use removes it.
+ * - The claim-conflict monitor is counters in the database, not a log and
+ *   not process memory.  A claim request, or a holder's write, bumps one
+ *   counter of its interval's row in task_claim_stat inside its own
+ *   BEGIN IMMEDIATE transaction, right after the UPDATE and before COMMIT:
+ *   the count commits with the outcome or rolls back with it, so every
+ *   request that reached the database is counted exactly once, whichever
+ *   process made it, and a claim the monitor did not see cannot exist.
+ *   The write lock is already held, so the bump costs one more indexed
+ *   row write per claim, not another lock round.  The counts live in a
+ *   ring of TASK_STAT_SLOTS interval rows (bounded, no pruning job); an
+ *   attempts log would also answer "who lost what", at one row per
+ *   attempt that someone must delete.  Reads (tasktable_check, the
+ *   candidate list) are not counted: counting them would make every read
+ *   a write.  What a conflict is: tasktable_claim by task_id changing 0
+ *   rows, for any reason (lost race, stale candidate).  claim_next's 0
+ *   rows is "empty": it picks and claims under the write lock in one
+ *   statement, so it cannot lose a race; its 0 rows means no work.
+ * - The alarm is a rule over one window's counts (tasktable_conflict_
+ *   alarm): at least N conflicts AND a conflict share above X% of the
+ *   claim requests that won or conflicted (empty polls left out: an idle
+ *   poller is no contention).  N keeps one lost race from paging; the
+ *   share keeps growing healthy traffic from paging.
  *
  * Invariants kept here (the schema keeps the others): claim_version only
  * grows, by 1 per successful claim; attempt grows by 1 per claim; a task
@@ -93,6 +115,8 @@ enum q {
 	Q_H_OLDEST_EXPIRED,
 	Q_H_DUE_READY,
 	Q_H_COUNTS,
+	Q_STAT_BUMP,
+	Q_STAT_SUM,
 	Q__N
 };
 
@@ -177,6 +201,26 @@ static const char *const sql_text[Q__N] = {
 			       " ORDER BY lease_until LIMIT 1",
 	[Q_H_DUE_READY] = "SELECT count(*) FROM task WHERE state = 'READY' AND due <= :now",
 	[Q_H_COUNTS] = "SELECT state, count(*) FROM task GROUP BY state",
+	/* One counter of the current interval's ring row; the first write of
+	 * a new interval resets the row it reuses.  Right of SET, bare names
+	 * are the stored row (old values), excluded.* the new interval's.
+	 * "WHERE true" lets SQLite parse ON CONFLICT after a SELECT. */
+	[Q_STAT_BUMP] =
+		"INSERT INTO task_claim_stat (slot, start, won, conflicts, empty, stale)"
+		" SELECT (c.now / :iv) % :slots, (c.now / :iv) * :iv,"
+		"        :won, :conflicts, :empty, :stale"
+		"   FROM db_now AS c WHERE true"
+		" ON CONFLICT (slot) DO UPDATE SET"
+		"  won = excluded.won + CASE WHEN start = excluded.start THEN won ELSE 0 END,"
+		"  conflicts = excluded.conflicts"
+		"              + CASE WHEN start = excluded.start THEN conflicts ELSE 0 END,"
+		"  empty = excluded.empty + CASE WHEN start = excluded.start THEN empty ELSE 0 END,"
+		"  stale = excluded.stale + CASE WHEN start = excluded.start THEN stale ELSE 0 END,"
+		"  start = excluded.start",
+	/* At most TASK_STAT_SLOTS rows: a scan is cheaper than an index. */
+	[Q_STAT_SUM] = "SELECT COALESCE(SUM(won), 0), COALESCE(SUM(conflicts), 0),"
+		       "       COALESCE(SUM(empty), 0), COALESCE(SUM(stale), 0)"
+		       "  FROM task_claim_stat WHERE start >= :from AND start < :to",
 };
 
 /* ---- the handle ------------------------------------------------------ */
@@ -329,6 +373,13 @@ static int apply_schema(struct tasktable *tt, const char *schema_path, char *err
 			snprintf(errbuf, errlen, "%s: cannot read the task schema", path);
 		else
 			rc = sqlitex_exec_script(tt->db, sql, path, errbuf, errlen);
+	} else if (rc == 0 && version > 0 && version < TASKTABLE_SCHEMA_VERSION) {
+		/* Task databases are per-run scratch files: nothing to migrate. */
+		snprintf(errbuf, errlen,
+			 "task database has schema %lld from an older build (this one needs %d); "
+			 "remove it and start again",
+			 version, TASKTABLE_SCHEMA_VERSION);
+		rc = WB_EINVAL;
 	} else if (rc == 0 && version != TASKTABLE_SCHEMA_VERSION) {
 		snprintf(errbuf, errlen, "task database has unknown schema %lld", version);
 		rc = WB_ECORRUPT;
@@ -493,6 +544,70 @@ int tasktable_due(struct tasktable *tt, char (*ids)[TASK_ID_MAX], int max, int *
 	return rc;
 }
 
+/* ---- the conflict monitor's counters --------------------------------- */
+
+enum stat { STAT_WON, STAT_CONFLICT, STAT_EMPTY, STAT_STALE };
+
+/* Adds 1 to counter k of the current interval.  Call only inside the
+ * write transaction of the statement being counted.  0 or WB_E*. */
+static int stat_bump(struct tasktable *tt, enum stat k)
+{
+	sqlite3_stmt *st = stmt(tt, Q_STAT_BUMP);
+	if (!st)
+		return WB_EIO;
+	bind_int(st, ":iv", TASK_STAT_INTERVAL_MS);
+	bind_int(st, ":slots", TASK_STAT_SLOTS);
+	bind_int(st, ":won", k == STAT_WON);
+	bind_int(st, ":conflicts", k == STAT_CONFLICT);
+	bind_int(st, ":empty", k == STAT_EMPTY);
+	bind_int(st, ":stale", k == STAT_STALE);
+	int rc = finish(tt, st, sqlite3_step(st), "claim statistics");
+	sqlite3_reset(st);
+	return rc;
+}
+
+int tasktable_claim_stats(struct tasktable *tt, int intervals, struct task_claim_stats *out)
+{
+	memset(out, 0, sizeof *out);
+	if (intervals < 1 || intervals > TASK_STAT_SLOTS)
+		return fail_with(tt, WB_EINVAL, "claim statistics: intervals out of range");
+	int rc = sqlitex_exec(tt->db, "BEGIN"); /* now and the sums in one snapshot */
+	if (rc)
+		return fail_with(tt, rc, "claim statistics");
+	rc = tasktable_now(tt, &out->now);
+	sqlite3_stmt *st = rc == 0 ? stmt(tt, Q_STAT_SUM) : NULL;
+	if (rc == 0 && !st)
+		rc = WB_EIO;
+	if (st) {
+		long long cur = out->now / TASK_STAT_INTERVAL_MS * TASK_STAT_INTERVAL_MS;
+		out->from = cur - (long long)(intervals - 1) * TASK_STAT_INTERVAL_MS;
+		out->to = cur + TASK_STAT_INTERVAL_MS;
+		bind_int(st, ":from", out->from);
+		bind_int(st, ":to", out->to);
+		int s = sqlite3_step(st);
+		if (s == SQLITE_ROW) {
+			out->won = sqlite3_column_int64(st, 0);
+			out->conflicts = sqlite3_column_int64(st, 1);
+			out->empty = sqlite3_column_int64(st, 2);
+			out->stale = sqlite3_column_int64(st, 3);
+		}
+		rc = s == SQLITE_ROW ? finish(tt, st, s, "claim statistics")
+				     : fail_with(tt, s == SQLITE_DONE ? WB_EIO : sqlitex_err(s),
+						 "claim statistics");
+		sqlite3_reset(st);
+	}
+	return sqlitex_end(tt->db, rc);
+}
+
+int tasktable_conflict_alarm(const struct task_claim_stats *s,
+			     const struct task_conflict_rule *rule)
+{
+	long long decided = s->won + s->conflicts; /* empty polls left out */
+	/* conflicts / decided > pct / 100, in integers: no rounding at the edge. */
+	return s->conflicts >= rule->min_conflicts && s->conflicts > 0 &&
+	       s->conflicts * 100 > (long long)rule->max_ratio_pct * decided;
+}
+
 /* ---- claim ----------------------------------------------------------- */
 
 /* 32 hex digits from the kernel's CSPRNG: unique per request without any
@@ -555,6 +670,9 @@ static int claim(struct tasktable *tt, enum q q, const char *task_id, const char
 	sqlite3_reset(st);
 	if (rc == 0 && got != (changes == 1))
 		rc = fail_with(tt, WB_ECORRUPT, "claim: RETURNING and changes() disagree");
+	/* Counted in the claim's own transaction: both commit or neither. */
+	if (rc == 0)
+		rc = stat_bump(tt, got ? STAT_WON : q == Q_CLAIM ? STAT_CONFLICT : STAT_EMPTY);
 	int committed = sqlitex_end(tt->db, rc);
 	if (rc) {
 		out->outcome = TASK_OUTCOME_LOST; /* rolled back, nothing applied */
@@ -662,6 +780,8 @@ static int guarded(struct tasktable *tt, enum q q, const struct task_claim *c, l
 	sqlite3_reset(st);
 	if (rc == 0 && (changes > 1 || (got && changes != 1)))
 		rc = fail_with(tt, WB_ECORRUPT, "RETURNING and changes() disagree");
+	if (rc == 0 && changes == 0)
+		rc = stat_bump(tt, STAT_STALE);
 	rc = sqlitex_end(tt->db, rc);
 	if (rc)
 		return rc;

@@ -14,11 +14,16 @@
  * - renew, complete, fail and the cancel check carry task_id + owner +
  *   claim_version and apply only while RUNNING and the lease holds.
  * - SUCCEEDED, FAILED and CANCELLED are terminal: no claim matches them.
+ * - Every claim request that reaches the database, and every holder's
+ *   write that changed 0 rows, is counted once in task_claim_stat in the
+ *   same transaction: the claim-conflict monitor reads those counts.
  *
  * It deliberately does not run work, sleep, schedule scans or talk to any
  * external service: a worker loop, a scanner and a payment provider are
- * the caller's (see labs/task-*.c).  A claim_version is not a fencing token
- * that anyone outside this table checks.
+ * the caller's (see labs/task-*.c).  It does not page anyone either: the
+ * conflict alarm is a rule a monitor applies to the counts it reads.  A
+ * claim_version is not a fencing token that anyone outside this table
+ * checks.
  */
 #ifndef WB_TASKTABLE_H
 #define WB_TASKTABLE_H
@@ -30,7 +35,14 @@
 
 #define TASK_ID_MAX		 64 /* task_id and owner: up to 63 bytes + NUL */
 #define TASK_CLAIM_ID_LEN	 33 /* 32 hex digits + NUL */
-#define TASKTABLE_SCHEMA_VERSION 1
+#define TASKTABLE_SCHEMA_VERSION 2
+
+/* The claim-conflict monitor's buckets (data/tasks.sql, task_claim_stat):
+ * intervals of TASK_STAT_INTERVAL_MS of db time, the last TASK_STAT_SLOTS
+ * of them kept.  Every writer of one file must agree on both, so changing
+ * either means a new schema version. */
+#define TASK_STAT_INTERVAL_MS 1000
+#define TASK_STAT_SLOTS	      600
 
 /* A conditional statement changed 0 rows: you did not win the claim, or
  * your claim is no longer the current one.  Stop; do not retry blindly. */
@@ -106,6 +118,30 @@ struct task_health {
 	long long running, succeeded, failed, cancelled, ready;
 };
 
+/* How claim requests ended over a window of intervals (tasktable_claim_
+ * stats).  Each request that reached the database is in exactly one of
+ * won, conflicts and empty; a request that failed with an error rolled
+ * back and is in none. */
+struct task_claim_stats {
+	long long now;	     /* db time of the reading */
+	long long from, to;  /* the window: interval starts in [from, to) */
+	long long won;	     /* claims that changed 1 row */
+	long long conflicts; /* tasktable_claim calls that changed 0 rows */
+	long long empty;     /* tasktable_claim_next calls that found nothing */
+	long long stale;     /* renew/complete/fail/stop_cancelled: 0 rows */
+};
+
+/* The conflict alarm: it fires when a window holds at least min_conflicts
+ * conflicts AND conflicts are more than max_ratio_pct percent of the claim
+ * requests that won or conflicted (won + conflicts; empty polls and stale
+ * writes are left out).  Both, because a count alone pages whenever
+ * healthy traffic grows, and a ratio alone pages on one lost race out of
+ * one. */
+struct task_conflict_rule {
+	long long min_conflicts; /* >= 1 */
+	int max_ratio_pct;	 /* 0..99 */
+};
+
 /* Called after a claim's COMMIT returned (labs use it to lose the reply).
  * Non-zero makes the claim return WB_EIO with outcome UNKNOWN and every
  * field but task_id/owner/claim_id cleared, as if the reply never came. */
@@ -119,8 +155,9 @@ char *tasktable_schema_path(void);
 /* Opens db_path (creating it), applying the schema at schema_path (NULL:
  * tasktable_schema_path()) when the file has none yet; concurrent openers
  * are serialised by BEGIN IMMEDIATE.  opts as for sqlitex_open (NULL for
- * defaults).  Returns 0, WB_ENEWER (a newer schema), WB_ENOENT (schema
- * file missing), WB_EBUSY or WB_EIO, with a message in errbuf.  Close with
+ * defaults).  Returns 0, WB_ENEWER (a newer schema), WB_EINVAL (an older
+ * one: task databases are per-run files and are not migrated), WB_ENOENT
+ * (schema file missing), WB_EBUSY or WB_EIO, with a message in errbuf.  Close with
  * tasktable_close. */
 int tasktable_open(const char *db_path, const char *schema_path, const struct sqlitex_opts *opts,
 		   struct tasktable **out, char *errbuf, size_t errlen);
@@ -157,12 +194,13 @@ int tasktable_due(struct tasktable *tt, char (*ids)[TASK_ID_MAX], int max, int *
  * attempt budget is spent.  out is filled (a fresh claim_id first).
  * Returns 0 (won: out->version, attempt, lease_until), TASK_ELOST (0
  * rows), WB_EINVAL, or another WB_E*: then out->outcome says whether the
- * statement may have applied (UNKNOWN: recover by out->claim_id). */
+ * statement may have applied (UNKNOWN: recover by out->claim_id).  A win
+ * is counted as won, 0 rows as a conflict, in the claim's transaction. */
 TASK_WUR int tasktable_claim(struct tasktable *tt, const char *task_id, const char *owner,
 			     long long lease_ms, struct task_claim *out);
 /* The same for the oldest claimable task (a due READY task, or an expired
  * lease), picked and claimed in the one statement.  TASK_ELOST when there
- * is none. */
+ * is none (counted as empty, not as a conflict). */
 TASK_WUR int tasktable_claim_next(struct tasktable *tt, const char *owner, long long lease_ms,
 				  struct task_claim *out);
 
@@ -173,6 +211,9 @@ TASK_WUR int tasktable_claim_next(struct tasktable *tt, const char *owner, long 
  * (stop: it is not yours to resume), or WB_E*. */
 TASK_WUR int tasktable_recover_by_claim_id(struct tasktable *tt, const char *task_id,
 					   const char *claim_id, struct task_claim *out);
+
+/* renew, complete, fail and stop_cancelled count their TASK_ELOST as
+ * stale in task_claim_stat, in the same transaction. */
 
 /* Extends the lease of claim c to now + lease_ms.  0 (new end in
  * *lease_until and the cancel flag in *cancel_requested, both may be
@@ -210,6 +251,18 @@ int tasktable_sweep(struct tasktable *tt, int *cancelled, int *failed);
 /* Reads the monitor's figures; the oldest-due reads use the indexes.
  * 0 or WB_E*. */
 int tasktable_health(struct tasktable *tt, struct task_health *out);
+
+/* Sums task_claim_stat over the current interval (which is still filling)
+ * and the intervals - 1 before it, read in one snapshot.  intervals is
+ * 1..TASK_STAT_SLOTS.  0, WB_EINVAL or WB_E*.  The ring assumes the clock
+ * moves forward: a clock set back by TASK_STAT_SLOTS intervals or more
+ * reuses, and resets, newer rows. */
+int tasktable_claim_stats(struct tasktable *tt, int intervals, struct task_claim_stats *out);
+
+/* Applies rule to s: 1 when the alarm fires, 0 when not.  Pure; reads
+ * nothing else. */
+int tasktable_conflict_alarm(const struct task_claim_stats *s,
+			     const struct task_conflict_rule *rule);
 
 /* EXPLAIN QUERY PLAN of one of the recipe's statements, one plan row per
  * line, indented by depth: statement is "claim", "claim_next", "due" or

@@ -1,7 +1,8 @@
 /* test_tasktable.c - the task table recipe against real SQLite files:
  * every transition, every 0-row case, the attempt budget and backoff,
  * cancel in both orders, recovery by claim_id, the lost-reply hook, the
- * schema's own checks, and the monitor's figures.  The clock is the
+ * schema's own checks, the monitor's figures, and the claim-conflict
+ * counters and alarm rule.  The clock is the
  * database's fixed clock, so no test sleeps. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -80,6 +81,11 @@ static void test_schema_applied_once_and_newer_refused(void **state)
 	assert_int_equal(tasktable_open(f->path, SCHEMA, NULL, &again, err, sizeof err), WB_ENEWER);
 	assert_null(again);
 	assert_non_null(strstr(err, "schema 7"));
+	/* An older schema is refused too, with the way out in the message. */
+	assert_int_equal(sqlitex_exec(tasktable_db(f->tt), "PRAGMA user_version = 1"), 0);
+	assert_int_equal(tasktable_open(f->path, SCHEMA, NULL, &again, err, sizeof err), WB_EINVAL);
+	assert_null(again);
+	assert_non_null(strstr(err, "schema 1 from an older build"));
 }
 
 static void test_bad_schema_reports_file_and_line(void **state)
@@ -544,6 +550,200 @@ static void test_due_scans_use_the_index(void **state)
 	assert_null(plan);
 }
 
+/* ---- the claim-conflict monitor ------------------------------------ */
+
+static struct task_claim_stats stats(struct tasktable *tt, int intervals)
+{
+	struct task_claim_stats s;
+	assert_int_equal(tasktable_claim_stats(tt, intervals, &s), 0);
+	return s;
+}
+
+/* The four counters of the current interval equal won/conflicts/empty/
+ * stale. */
+static void expect_stats(struct tasktable *tt, long long won, long long conflicts, long long empty,
+			 long long stale)
+{
+	struct task_claim_stats s = stats(tt, 1);
+	assert_int_equal(s.won, won);
+	assert_int_equal(s.conflicts, conflicts);
+	assert_int_equal(s.empty, empty);
+	assert_int_equal(s.stale, stale);
+}
+
+/* Every way a claim by task_id can change 0 rows adds exactly one
+ * conflict; a win adds one won and nothing else; claim_next finding
+ * nothing is empty, not a conflict; a holder's 0-row write is stale. */
+static void test_claim_stats_count_every_zero_row_once(void **state)
+{
+	struct fx *f = *state;
+	struct task_claim a, b, x;
+	expect_stats(f->tt, 0, 0, 0, 0);
+	assert_int_equal(tasktable_add(f->tt, "T1", 100, NULL), 0);
+	assert_int_equal(tasktable_claim(f->tt, "T1", "A", 30, &a), 0);
+	expect_stats(f->tt, 1, 0, 0, 0);
+
+	/* A lost race, seen from another connection to the same file. */
+	struct tasktable *other;
+	assert_int_equal(tasktable_open(f->path, SCHEMA, NULL, &other, NULL, 0), 0);
+	assert_int_equal(tasktable_claim(other, "T1", "B", 30, &b), TASK_ELOST);
+	tasktable_close(other);
+	expect_stats(f->tt, 1, 1, 0, 0);
+
+	/* Each stale-candidate case, one at a time. */
+	assert_int_equal(tasktable_claim(f->tt, "nope", "B", 30, &x), TASK_ELOST); /* no task */
+	expect_stats(f->tt, 1, 2, 0, 0);
+	assert_int_equal(tasktable_add(f->tt, "later", 500, NULL), 0);
+	assert_int_equal(tasktable_claim(f->tt, "later", "B", 30, &x), TASK_ELOST); /* not due */
+	expect_stats(f->tt, 1, 3, 0, 0);
+	assert_int_equal(tasktable_add(f->tt, "gone", 100, NULL), 0);
+	struct task_cancel k;
+	assert_int_equal(tasktable_cancel(f->tt, "gone", &k), 0);
+	assert_int_equal(tasktable_claim(f->tt, "gone", "B", 30, &x), TASK_ELOST); /* cancelled */
+	expect_stats(f->tt, 1, 4, 0, 0);
+	assert_int_equal(tasktable_complete(f->tt, &a), 0); /* success: not counted */
+	expect_stats(f->tt, 1, 4, 0, 0);
+	assert_int_equal(tasktable_claim(f->tt, "T1", "B", 30, &x), TASK_ELOST); /* terminal */
+	expect_stats(f->tt, 1, 5, 0, 0);
+	struct task_opts once = {.max_attempts = 1};
+	assert_int_equal(tasktable_add(f->tt, "once", 100, &once), 0);
+	assert_int_equal(tasktable_claim(f->tt, "once", "A", 10, &a), 0);
+	expect_stats(f->tt, 2, 5, 0, 0);
+	assert_int_equal(tasktable_clock_set(f->tt, 111), 0); /* same interval */
+	assert_int_equal(tasktable_claim(f->tt, "once", "B", 10, &x), TASK_ELOST); /* spent */
+	expect_stats(f->tt, 2, 6, 0, 0);
+
+	/* Bad arguments never reach the database: not counted. */
+	assert_int_equal(tasktable_claim(f->tt, "T1", "", 30, &x), WB_EINVAL);
+	assert_int_equal(tasktable_claim_next(f->tt, "A", 0, &x), WB_EINVAL);
+	expect_stats(f->tt, 2, 6, 0, 0);
+
+	/* claim_next: nothing claimable ("later" is not due) is empty. */
+	assert_int_equal(tasktable_claim_next(f->tt, "A", 30, &x), TASK_ELOST);
+	expect_stats(f->tt, 2, 6, 1, 0);
+
+	/* The holder of "once" lost its lease: every 0-row write is stale,
+	 * counted once each; the read (check) is not counted. */
+	assert_int_equal(tasktable_renew(f->tt, &a, 10, NULL, NULL), TASK_ELOST);
+	assert_int_equal(tasktable_complete(f->tt, &a), TASK_ELOST);
+	assert_int_equal(tasktable_fail(f->tt, &a, "late", NULL, NULL), TASK_ELOST);
+	assert_int_equal(tasktable_stop_cancelled(f->tt, &a), TASK_ELOST);
+	int req = 0;
+	assert_int_equal(tasktable_check(f->tt, &a, &req), TASK_ELOST);
+	expect_stats(f->tt, 2, 6, 1, 4);
+
+	/* A win whose reply is lost still committed: counted as won. */
+	assert_int_equal(tasktable_clock_set(f->tt, 500), 0);
+	struct task_claim seen;
+	tasktable_set_claim_hook(f->tt, drop_reply, &seen);
+	assert_int_equal(tasktable_claim_next(f->tt, "A", 30, &x), WB_EIO);
+	tasktable_set_claim_hook(f->tt, NULL, NULL);
+	assert_int_equal(x.outcome, TASK_OUTCOME_UNKNOWN);
+	struct task_claim_stats s = stats(f->tt, 1);
+	assert_int_equal(s.now, 500);
+	assert_int_equal(s.from, 0);
+	assert_int_equal(s.to, TASK_STAT_INTERVAL_MS);
+	assert_int_equal(s.won, 3);
+	assert_int_equal(s.conflicts, 6);
+}
+
+/* Intervals: a window sums whole intervals ending with the current one;
+ * a ring row reused a full ring later starts from zero. */
+static void test_claim_stats_intervals_and_ring(void **state)
+{
+	struct fx *f = *state;
+	const long long iv = TASK_STAT_INTERVAL_MS;
+	struct task_claim x;
+	assert_int_equal(tasktable_claim(f->tt, "none", "A", 30, &x), TASK_ELOST);
+	assert_int_equal(tasktable_clock_set(f->tt, iv + 5), 0);
+	assert_int_equal(tasktable_claim(f->tt, "none", "A", 30, &x), TASK_ELOST);
+	assert_int_equal(tasktable_claim(f->tt, "none", "A", 30, &x), TASK_ELOST);
+	struct task_claim_stats s = stats(f->tt, 1);
+	assert_int_equal(s.conflicts, 2);
+	assert_int_equal(s.from, iv);
+	s = stats(f->tt, 2);
+	assert_int_equal(s.conflicts, 3);
+	assert_int_equal(s.from, 0);
+	assert_int_equal(s.to, 2 * iv);
+	/* An interval with no traffic reads 0; the older ones are still there. */
+	assert_int_equal(tasktable_clock_set(f->tt, 2 * iv), 0);
+	assert_int_equal(stats(f->tt, 1).conflicts, 0);
+	assert_int_equal(stats(f->tt, 3).conflicts, 3);
+	/* A full ring later, interval 0's row is reused and reset. */
+	assert_int_equal(tasktable_clock_set(f->tt, TASK_STAT_SLOTS * iv + 1), 0);
+	assert_int_equal(tasktable_claim(f->tt, "none", "A", 30, &x), TASK_ELOST);
+	assert_int_equal(stats(f->tt, 1).conflicts, 1);
+	/* Intervals 1..SLOTS: interval 0's count is gone, interval 1's is in. */
+	assert_int_equal(stats(f->tt, TASK_STAT_SLOTS).conflicts, 3);
+	/* One interval on, interval 1's row is still stored but outside
+	 * every window. */
+	assert_int_equal(tasktable_clock_set(f->tt, (TASK_STAT_SLOTS + 1) * iv), 0);
+	assert_int_equal(stats(f->tt, TASK_STAT_SLOTS).conflicts, 1);
+	sqlite3_stmt *st = NULL;
+	assert_int_equal(sqlitex_prepare(tasktable_db(f->tt),
+					 "SELECT count(*), max(start) FROM task_claim_stat", &st),
+			 0);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int64(st, 0), 2); /* slots 0 and 1 */
+	assert_int_equal(sqlite3_column_int64(st, 1), TASK_STAT_SLOTS * iv);
+	sqlite3_finalize(st);
+	struct task_claim_stats bad;
+	assert_int_equal(tasktable_claim_stats(f->tt, 0, &bad), WB_EINVAL);
+	assert_int_equal(tasktable_claim_stats(f->tt, TASK_STAT_SLOTS + 1, &bad), WB_EINVAL);
+}
+
+/* The count and the claim are one transaction: when the count cannot be
+ * written, the claim does not happen either. */
+static void test_claim_stat_failure_rolls_the_claim_back(void **state)
+{
+	struct fx *f = *state;
+	sqlite3 *db = tasktable_db(f->tt);
+	assert_int_equal(tasktable_add(f->tt, "T1", 100, NULL), 0);
+	assert_int_equal(sqlitex_exec(db,
+				      "CREATE TRIGGER no_stat_i BEFORE INSERT ON task_claim_stat"
+				      " BEGIN SELECT RAISE(ABORT, 'stat refused'); END"),
+			 0);
+	struct task_claim c;
+	assert_int_not_equal(tasktable_claim(f->tt, "T1", "A", 30, &c), 0);
+	assert_int_equal(c.outcome, TASK_OUTCOME_LOST);
+	assert_non_null(strstr(tasktable_errmsg(f->tt), "stat refused"));
+	struct task_row r = row(f->tt, "T1");
+	assert_int_equal(r.state, TASK_READY);
+	assert_int_equal(r.claim_version, 0);
+	assert_int_equal(r.attempt, 0);
+	assert_int_equal(sqlitex_exec(db, "DROP TRIGGER no_stat_i"), 0);
+	assert_int_equal(tasktable_claim(f->tt, "T1", "A", 30, &c), 0);
+	assert_int_equal(c.version, 1);
+	expect_stats(f->tt, 1, 0, 0, 0);
+}
+
+static void test_conflict_alarm_rule(void **state)
+{
+	(void)state;
+	const struct task_conflict_rule rule = {.min_conflicts = 10, .max_ratio_pct = 50};
+	struct task_claim_stats s = {0};
+	assert_false(tasktable_conflict_alarm(&s, &rule)); /* no traffic */
+	s.conflicts = 9; /* 100% of requests, but below the floor */
+	assert_false(tasktable_conflict_alarm(&s, &rule));
+	s.conflicts = 10;
+	assert_true(tasktable_conflict_alarm(&s, &rule));
+	s.won = 10; /* exactly 50%: not above */
+	assert_false(tasktable_conflict_alarm(&s, &rule));
+	s.won = 9; /* 10 of 19 */
+	assert_true(tasktable_conflict_alarm(&s, &rule));
+	s.won = 1000; /* many conflicts, but a healthy share */
+	s.conflicts = 500;
+	assert_false(tasktable_conflict_alarm(&s, &rule));
+	/* Empty polls and stale writes are not in the share. */
+	s = (struct task_claim_stats){.won = 2, .conflicts = 10, .empty = 1000, .stale = 1000};
+	assert_true(tasktable_conflict_alarm(&s, &rule));
+	const struct task_conflict_rule any = {.min_conflicts = 1, .max_ratio_pct = 0};
+	s = (struct task_claim_stats){.won = 1000000};
+	assert_false(tasktable_conflict_alarm(&s, &any));
+	s.conflicts = 1;
+	assert_true(tasktable_conflict_alarm(&s, &any));
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
 
 int main(void)
@@ -568,6 +768,10 @@ int main(void)
 		T(test_health),
 		T(test_real_clock),
 		T(test_due_scans_use_the_index),
+		T(test_claim_stats_count_every_zero_row_once),
+		T(test_claim_stats_intervals_and_ring),
+		T(test_claim_stat_failure_rolls_the_claim_back),
+		T(test_conflict_alarm_rule),
 	};
 	return cmocka_run_group_tests_name("tasktable", tests, NULL, NULL);
 }
