@@ -32,8 +32,8 @@
  *
  * Every wait is for an event (a completion, a watch, a relay counter, a
  * server mode) with a generous deadline; timings are evidence, never
- * checks.  It does not reproduce ZOOKEEPER-1675 (see the lesson), and it
- * cannot run against --zk.
+ * checks.  ZOOKEEPER-1675 (sync during a partition) is the lab
+ * zk-sync-partition.  This lab cannot run against --zk.
  */
 #define _GNU_SOURCE /* pipe2 */
 #include "core/wb.h"
