@@ -96,6 +96,10 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--")) {
+			/* After a command word, "--" belongs to the command
+			 * (zk-lock ... -- CMD): pass it on. */
+			if (nrest > 0)
+				rest[nrest++] = argv[i];
 			while (++i < argc)
 				rest[nrest++] = argv[i];
 			break;
