@@ -33,6 +33,23 @@ grep -q '"name":"control-per-attempt-key-duplicates","ok":true' "$T/task-takeove
 grep -q '"name":"control-owner-recovery-adopts-newer-claim","ok":true' \
 	"$T/task-lost-reply.json" || fail "task-lost-reply: control check missing"
 
+# task-scanner: the scheduler loop outlives the failed job; the conflict
+# monitor is quiet under normal load and while the scanner is dead, and
+# fires only in the forced storm, with the exact count of 0-row claims.
+for c in scheduler-loop-survives conflict-monitor-blind-to-dead-scanner \
+	conflict-monitor-quiet-under-normal-load storm-claimers-hold-the-same-candidates \
+	storm-conflicts-counted-once conflict-alarm-fires-in-storm; do
+	grep -q "\"name\":\"$c\",\"ok\":true" "$T/task-scanner.json" ||
+		fail "task-scanner: check $c missing or failed"
+done
+grep '"name":"storm-conflicts-counted-once"' "$T/task-scanner.json" |
+	grep -q '"observed":"monitor: 80 conflicts, 18 won; claimers: 80 zero-row claims"' ||
+	fail "task-scanner: storm counts: $(grep storm-conflicts "$T/task-scanner.json")"
+alarms=$(grep -c 'ALARM: claim conflicts' "$T/task-scanner.txt")
+[ "$alarms" -eq 1 ] || fail "task-scanner: $alarms ticks with a conflict alarm, want exactly 1"
+grep -q 'tick  9: .*conflicts 80, .*ALARM: claim conflicts' "$T/task-scanner.txt" ||
+	fail "task-scanner: no conflict alarm at the storm tick"
+
 # Passing runs leave no run directory and no worker process behind.
 left=$(find "$T/runs" -mindepth 1 -maxdepth 1 -name 'run-*' | wc -l)
 [ "$left" -eq 0 ] || fail "$left run directories left behind"
