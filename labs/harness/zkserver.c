@@ -257,6 +257,22 @@ static int find_classpath(char **out, char **why)
 {
 	const char *env = getenv("ZOOKEEPER_CLASSPATH");
 	if (env && *env) {
+		/* At least one entry must exist, or java fails later with a
+		 * "could not find main class" that names no package. */
+		int found = 0;
+		char *copy = wb_xstrdup(env), *save = NULL;
+		for (char *e = strtok_r(copy, ":", &save); e && !found;
+		     e = strtok_r(NULL, ":", &save))
+			found = access(e, R_OK) == 0;
+		free(copy);
+		if (!found) {
+			*why = wb_xasprintf(
+				"ZOOKEEPER_CLASSPATH=%s names no readable jar or directory: "
+				"unset it to use the Debian package zookeeper "
+				"(sudo apt-get install zookeeper)",
+				env);
+			return WB_EUNAVAIL;
+		}
 		*out = wb_xstrdup(env);
 		return 0;
 	}
