@@ -439,7 +439,7 @@ int main(int argc, char **argv)
 	if (kz_ok) {
 		qsort(kz_r, ROUNDS, sizeof kz_r[0], cmp_double);
 		double kz = kz_r[ROUNDS / 2];
-		char name[64];
+		char name[96]; /* room for the whole ver[64]: -Wformat-truncation at -O0 */
 		snprintf(name, sizeof name, "kazoo %s Lock (python3)", ver);
 		printf("  %-40s %7.0f /s  (%ld cycles, rounds %.0f..%.0f)  %.2f x raw; recipe = "
 		       "%.2f "
