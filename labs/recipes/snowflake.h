@@ -13,7 +13,14 @@
  *  1. Clock behind the last issued millisecond: wait up to max_wait_ms for
  *     it to catch up, then refuse (WB_EBUSY).  Never reuse a past ms.
  *  2. Sequence exhausted (4096 ids in one ms): wait for the next ms, never
- *     wrap seq back to 0 within the same ms.
+ *     wrap seq back to 0 within the same ms.  With catch_up_ms = K > 0,
+ *     a caller that keeps all 4096 slots busy may also use milliseconds
+ *     the clock has already passed while this process was not running
+ *     (a late wake-up, a reservation commit): the ms after a full one is
+ *     last + 1 when that is at most K ms behind the clock, and such a ms
+ *     is filled while it stays within K.  t never runs ahead of the clock
+ *     and never repeats; it may lag the moment of issue by up to K ms.
+ *     K = 0 (the default): every id carries the ms the clock read.
  *  3. Restart: a time reservation "this worker may issue t < R" is
  *     committed to SQLite *before* any id with t in the new window is
  *     issued; a restarted generator starts at t >= R, waiting for the
@@ -85,6 +92,9 @@ struct snowflake_clock {
 
 /* The wall clock (CLOCK_REALTIME) minus SNOWFLAKE_EPOCH_MS; real sleeps. */
 struct snowflake_clock snowflake_system_clock(void);
+/* One line saying how the system clock's sleep_ms waits for a later
+ * millisecond (static storage; printed by the benchmark). */
+const char *snowflake_system_clock_wait(void);
 
 /* A controllable clock: reads return now; every tick_every reads (0 =
  * never) now advances by 1 ms, as if time passed while generating;
@@ -109,6 +119,7 @@ struct snowflake_config {
 	const char *db_path;	       /* SQLite file with the reservations */
 	uint64_t reserve_ms;	       /* each reservation reaches this far ahead */
 	uint64_t max_wait_ms;	       /* longest wait on a clock behind us */
+	uint64_t catch_up_ms;	       /* rule 2: K, 0 = off (t = the clock's ms) */
 	struct snowflake_clock clock;  /* see above */
 };
 
@@ -119,6 +130,8 @@ struct snowflake_stats {
 	uint64_t rollback_refused; /* times it stayed behind past max_wait_ms */
 	uint64_t exhausted_waits;  /* times 4096 ids used up a ms */
 	uint64_t waited_ms;	   /* ms spent waiting, all causes */
+	uint64_t behind_ms;	   /* ms entered behind the clock (catch-up) */
+	uint64_t max_lag_ms;	   /* largest clock - t when issuing */
 	uint64_t reserved_until;   /* current reservation, exclusive */
 	uint64_t resumed_from;	   /* reservation found at open (0 = none) */
 };

@@ -392,6 +392,109 @@ static void test_generation_fence(void **state)
 	snowflake_gen_free(b);
 }
 
+/* Issues n ids, each above prev, checking t and that t never passes the
+ * fake clock; returns the last triple. */
+static struct snowflake_triple issue_n(struct snowflake_gen *g, struct snowflake_fake_clock *fc,
+				       uint32_t n, uint64_t want_t, int64_t *prev)
+{
+	struct snowflake_triple t = {0};
+	for (uint32_t i = 0; i < n; i++) {
+		int64_t id;
+		t = next_triple(g, &id);
+		assert_true(id > *prev);
+		*prev = id;
+		assert_int_equal(t.t, want_t);
+		assert_true(t.t <= fc->now);
+	}
+	return t;
+}
+
+static void test_catch_up(void **state)
+{
+	(void)state;
+	struct snowflake_fake_clock fc = {.now = 1000};
+	struct snowflake_config cfg = cfg_for(&fc, 1);
+	cfg.catch_up_ms = 3;
+	struct snowflake_gen *g = open_gen(&cfg);
+	int64_t prev = -1;
+	issue_n(g, &fc, SNOWFLAKE_SEQS, 1000, &prev);
+	/* Not running for 4 ms: 1001..1003 are caught up, each filled, with
+	 * no wait; then the clock's own ms. */
+	fc.now = 1004;
+	for (uint64_t ms = 1001; ms <= 1004; ms++) {
+		struct snowflake_triple t = issue_n(g, &fc, SNOWFLAKE_SEQS, ms, &prev);
+		assert_int_equal(t.seq, SNOWFLAKE_SEQS - 1);
+	}
+	assert_int_equal(fc.slept, 0);
+	/* Caught up: exhaustion waits for the next ms again. */
+	issue_n(g, &fc, 1, 1005, &prev);
+	assert_int_equal(fc.slept, 1);
+	struct snowflake_stats st;
+	snowflake_gen_stats(g, &st);
+	assert_int_equal(st.behind_ms, 3);
+	assert_int_equal(st.max_lag_ms, 3);
+	assert_int_equal(st.exhausted_waits, 1);
+	/* Never more than K behind: a 15 ms gap after a full ms resumes at
+	 * clock - K... */
+	issue_n(g, &fc, SNOWFLAKE_SEQS - 1, 1005, &prev);
+	fc.now = 1020;
+	issue_n(g, &fc, 10, 1017, &prev);
+	/* ...and a partial ms behind is left once it is more than K behind. */
+	fc.now = 1021;
+	issue_n(g, &fc, 5, 1021, &prev);
+	/* A ms entered on the clock is not caught up when the clock moves on
+	 * (a slow caller, not a late generator): t follows the clock. */
+	fc.now = 1022;
+	issue_n(g, &fc, 1, 1022, &prev);
+	snowflake_gen_stats(g, &st);
+	assert_int_equal(st.behind_ms, 4);
+	assert_int_equal(st.max_lag_ms, 3);
+	assert_int_equal(st.issued, 6 * SNOWFLAKE_SEQS + 16);
+	snowflake_gen_free(g);
+}
+
+static void test_catch_up_keeps_reservations(void **state)
+{
+	(void)state;
+	struct snowflake_fake_clock fc = {.now = 1000};
+	struct snowflake_config cfg = cfg_for(&fc, 1);
+	cfg.catch_up_ms = 3;
+	cfg.reserve_ms = 10;
+	struct snowflake_gen *g = open_gen(&cfg);
+	int64_t prev = -1;
+	/* Full ms, then the clock jumps past the reservation (1010): caught-up
+	 * ids below it need no commit, the first at or above it does. */
+	issue_n(g, &fc, SNOWFLAKE_SEQS, 1000, &prev);
+	fc.now = 1011;
+	issue_n(g, &fc, 1, 1008, &prev);
+	struct snowflake_stats st;
+	snowflake_gen_stats(g, &st);
+	assert_int_equal(st.commits, 1);
+	issue_n(g, &fc, SNOWFLAKE_SEQS - 1, 1008, &prev);
+	issue_n(g, &fc, SNOWFLAKE_SEQS, 1009, &prev);
+	issue_n(g, &fc, 1, 1010, &prev);
+	snowflake_gen_stats(g, &st);
+	assert_int_equal(st.commits, 2);
+	assert_int_equal(st.reserved_until, 1021); /* reserve_ms past the clock */
+	assert_int_equal(db_reserved(), 1021);
+	snowflake_gen_free(g);
+
+	/* A restart resumes at or above R even when catching up. */
+	fc.now = 1030;
+	g = open_gen(&cfg);
+	struct snowflake_triple t = issue_n(g, &fc, 1, 1027, &prev);
+	assert_true(t.t >= 1021);
+	snowflake_gen_free(g);
+	fc.now = 1022;
+	uint64_t r = db_reserved();
+	assert_int_equal(r, 1040);
+	g = open_gen(&cfg);
+	/* R = 1040 is ahead of the clock: wait for it, whatever K says. */
+	t = issue_n(g, &fc, 1, 1040, &prev);
+	assert_int_equal(fc.slept, 18);
+	snowflake_gen_free(g);
+}
+
 static void test_time_budget_end(void **state)
 {
 	(void)state;
@@ -433,6 +536,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reservation_covers_every_id, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_crash_after_commit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_generation_fence, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_catch_up, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_catch_up_keeps_reservations, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_time_budget_end, setup, teardown),
 		cmocka_unit_test(test_system_clock),
 	};
