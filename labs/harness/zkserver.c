@@ -109,6 +109,12 @@ static int reserve_port(void)
 static int reserve_ports(struct zkserver *s)
 {
 	int p = reserve_port();
+	/* Test hook: WORKBENCH_TEST_ZK_TAKEN_PORT=P makes a standalone
+	 * server's first reservation P, a port the test holds, so the
+	 * "taken between probe and bind" path runs for real. */
+	const char *taken = getenv("WORKBENCH_TEST_ZK_TAKEN_PORT");
+	if (taken && *taken && s->port == 0 && s->myid == 0 && atoi(taken) > 0)
+		p = atoi(taken);
 	if (p < 0)
 		return p;
 	s->port = p;
@@ -587,13 +593,14 @@ int zkserver_wait_ready(struct zkserver *s)
 
 int zkserver_start(struct zkserver *s)
 {
-	int rc = WB_EIO;
+	int rc = WB_EIO, busy = 0;
 	for (int attempt = 0; attempt < 3; attempt++) {
 		rc = zkserver_spawn(s);
 		if (rc == 0)
 			rc = wait_ready(s);
 		if (rc != WB_EBUSY)
 			break;
+		busy++;
 		if (s->myid > 0) {
 			set_err(s,
 				"ensemble member %d: a reserved port on 127.0.0.1 was taken "
@@ -607,6 +614,14 @@ int zkserver_start(struct zkserver *s)
 	if (rc == WB_EBUSY) {
 		set_err(s, "the ZooKeeper server could not bind a free port three times; see %s",
 			s->log_path);
+		rc = WB_EIO;
+	}
+	/* The taken-port hook must have taken effect, or a test of the
+	 * retry would pass without exercising it. */
+	const char *taken = getenv("WORKBENCH_TEST_ZK_TAKEN_PORT");
+	if (rc == 0 && taken && *taken && s->myid == 0 && !busy) {
+		set_err(s, "test hook: port %s was not in use, nothing was retried", taken);
+		zkserver_kill(s);
 		rc = WB_EIO;
 	}
 	if (rc == 0)

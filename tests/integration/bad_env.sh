@@ -59,6 +59,25 @@ kill "$silent" 2>/dev/null
 [ $rc -eq 2 ] || fail "non-ZooKeeper --zk: exit $rc, expected 2: $(tail -n 3 "$T/out")"
 [ $(($(date +%s) - start)) -le 60 ] || fail "non-ZooKeeper --zk took over a minute"
 
+# A port already in use: the server's first port is one we hold (test
+# hook); start-up sees "Address already in use" and retries on fresh ports.
+(exec python3 -c "
+import socket, time
+s = socket.socket(); s.bind(('127.0.0.1', $port)); s.listen(1)
+time.sleep(600)
+") &
+holder=$!
+deadline=$(($(date +%s) + 20))
+until python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1).close()" 2>/dev/null; do
+	[ "$(date +%s)" -ge "$deadline" ] && fail "the port holder never started"
+	sleep 0.05
+done
+WORKBENCH_TEST_ZK_TAKEN_PORT=$port "$WB_BIN" lab run zk-cas --json >"$T/out" 2>&1
+rc=$?
+kill "$holder" 2>/dev/null
+[ $rc -eq 0 ] || fail "port in use: exit $rc, expected a pass on fresh ports: $(tail -n 3 "$T/out")"
+grep '"zk_server"' "$T/out" | grep -q "127.0.0.1:$port" && fail "port in use: the server claims the taken port"
+
 # ZooKeeper killed in the middle of a lab: the server's ready hook hands us
 # its pid at a known moment; we kill it, then let the lab go on.
 mkdir "$T/hook"
