@@ -128,7 +128,7 @@ struct snowflake_stats {
 	uint64_t commits;	   /* reservation commits */
 	uint64_t rollback_waits;   /* times the clock was behind and we waited */
 	uint64_t rollback_refused; /* times it stayed behind past max_wait_ms */
-	uint64_t exhausted_waits;  /* times 4096 ids used up a ms */
+	uint64_t exhausted_waits;  /* times 4096 ids used up the clock's ms: waited */
 	uint64_t waited_ms;	   /* ms spent waiting, all causes */
 	uint64_t behind_ms;	   /* ms entered behind the clock (catch-up) */
 	uint64_t max_lag_ms;	   /* largest clock - t when issuing */
