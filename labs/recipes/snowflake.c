@@ -96,10 +96,10 @@ static uint64_t system_now(void *arg)
  * No spin before the boundary.  Filling a ms takes ~130 us, so a wake-up
  * that is late by the usual 70-130 us costs nothing; only stalls near a
  * whole ms lose slots, and sleeping until 150-400 us early and spinning
- * moved those little in bench/id_bench.c (SCHED_FIFO: 98.4% of the budget
- * without, 98.4-99.0% with) while burning up to 40% of a CPU, and under a
- * fair-share policy it costs the process the priority a sleeper gets.
- * Stalls of whole milliseconds are what catch_up_ms is for. */
+ * moved those no more than runs differ anyway (bench/id_bench.c under
+ * SCHED_FIFO: 98.3-98.9% of the budget without, 98.4-99.5% with) while
+ * burning up to 40% of a CPU.  Stalls of whole milliseconds are what
+ * catch_up_ms is for. */
 static void system_sleep(void *arg, uint64_t ms)
 {
 	(void)arg;
