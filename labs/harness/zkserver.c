@@ -12,8 +12,9 @@
  *  - Readiness is 'ruok' answering 'imok' and 'srvr' reporting a Mode
  *    (imok alone comes before the database is loaded), polled until a
  *    deadline; a JVM that exits meanwhile is reported with its log.
- *  - Ports are reserved by binding port 0 and closing: another process may
- *    take one before the JVM binds it.  A standalone server that fails with
+ *  - Ports are reserved by binding and closing (a port below the ephemeral
+ *    range when one is free, else port 0): another process may take one
+ *    before the JVM binds it.  A standalone server that fails with
  *    "Address already in use" is retried on fresh ports; an ensemble member
  *    cannot be (its ports are in the other members' configs).
  *  - Lab speed settings: tickTime 200 ms, forceSync=no (labs test protocol
@@ -35,6 +36,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +93,37 @@ static void set_err(struct zkserver *s, const char *fmt, ...)
  * negative WB_E* code. */
 static int reserve_port(void)
 {
+	/* Ensembles (issue 7): first try a random free port just below the
+	 * kernel's ephemeral range.  bind(0) and connect() never hand those
+	 * out, so a member's reserved quorum or election port - often not
+	 * bound until much later - cannot be taken meanwhile by a relay's
+	 * listener or by any outgoing connection of this machine. */
+	int lo = 32768;
+	FILE *r = fopen("/proc/sys/net/ipv4/ip_local_port_range", "r");
+	if (r) {
+		if (fscanf(r, "%d", &lo) != 1)
+			lo = 32768;
+		fclose(r);
+	}
+	/* Successive reservations of this process walk the range from a
+	 * random start, so they never repeat a port not yet bound. */
+	static _Atomic unsigned next_port;
+	unsigned zero = 0, seed = (unsigned)getpid() ^ (unsigned)now_ms();
+	atomic_compare_exchange_strong(&next_port, &zero, 1 + (unsigned)rand_r(&seed) % 10000u);
+	for (int i = 0; lo > 11024 && i < 32; i++) {
+		int cand = lo - 1 - (int)(atomic_fetch_add(&next_port, 1) % 10000u);
+		int pfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (pfd < 0)
+			break;
+		struct sockaddr_in c = {0};
+		c.sin_family = AF_INET;
+		c.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		c.sin_port = htons((unsigned short)cand);
+		int ok = bind(pfd, (struct sockaddr *)&c, sizeof c) == 0;
+		close(pfd);
+		if (ok)
+			return cand;
+	}
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return WB_EIO;
