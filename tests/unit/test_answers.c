@@ -1,8 +1,12 @@
 /* test_answers.c - graded answers on a real SQLite file: schema, saving
  * with the schedule, test sessions (shuffled order kept across reopen,
  * resume, undo, one running test), summaries, due lists and histograms,
- * mastery, and export/import round trips in CSV and JSON.  Every time is
- * passed in; nothing waits on the clock. */
+ * mastery, and export/import round trips in CSV and JSON.  Two
+ * connections to one file stand for two workbench windows: a grade,
+ * undo or start that another window overtook is refused as
+ * WB_ECONFLICT with nothing written, and a database held past the busy
+ * timeout is WB_EBUSY, again with nothing written.  Every time is passed
+ * in; nothing waits on the clock. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -183,7 +187,7 @@ static void test_session_order_resume_undo(void **state)
 	const struct quiz_question *one[] = {Q("fixture-years")};
 	assert_int_equal(
 		quiz_session_start(s, "review", NULL, "en", 1, one, 1, 0, 1, T0_MS, &other),
-		WB_EINVAL);
+		WB_ECONFLICT);
 
 	grade_current(ss, GRADE_GOT, T0_MS + 1000);
 	grade_current(ss, GRADE_AGAIN, T0_MS + 2000);
@@ -482,6 +486,116 @@ static void test_import_learner_and_errors(void **state)
 	store_close(b);
 }
 
+/* Grades the current question of ss with grade; returns the result. */
+static int try_grade(struct quiz_session *ss, int grade, int64_t t)
+{
+	const struct quiz_question *q = quiz_session_current(ss);
+	assert_non_null(q);
+	struct answer a = {0};
+	a.shown_at = t - 20000;
+	a.graded_at = t;
+	a.grade = grade;
+	a.points = grade == GRADE_GOT ? q->max_points : 0;
+	if (q->kind == QK_RECALL)
+		a.ticked = wb_xstrdup("");
+	int err = quiz_session_grade(ss, &a);
+	answer_clear(&a);
+	return err;
+}
+
+static void test_two_windows(void **state)
+{
+	(void)state;
+	struct store *a = open_db("two.db"), *b = open_db("two.db");
+	struct quiz_session *sa, *sb, *other;
+	start_chapter(a, 5, &sa);
+	/* b cannot start a second test, also not with the stale belief that
+	 * none runs: the check is inside the start's transaction. */
+	const struct quiz_question *one[] = {Q("fixture-years")};
+	assert_int_equal(
+		quiz_session_start(b, "review", NULL, "en", 1, one, 1, 0, 1, T0_MS, &other),
+		WB_ECONFLICT);
+	assert_null(other);
+	assert_int_equal(count_rows(b, "SELECT COUNT(*) FROM quiz_test"), 1);
+	assert_int_equal(quiz_session_resume(b, bank, &sb), 0);
+	char *first = wb_xstrdup(sa->test->questions[0]);
+	assert_string_equal(quiz_session_current(sb)->id, first);
+
+	/* Both show the first question; a grades it first, b's grade is
+	 * refused and b moves on with a's grade known. */
+	assert_int_equal(try_grade(sa, GRADE_GOT, T0_MS + 1000), 0);
+	assert_int_equal(try_grade(sb, GRADE_AGAIN, T0_MS + 1500), WB_ECONFLICT);
+	assert_int_equal(sb->cur, 1);
+	assert_string_equal(sb->test->state, "running");
+	assert_int_equal(quiz_session_grade_of(sb, first), GRADE_GOT);
+	assert_int_equal(count_rows(a, "SELECT COUNT(*) FROM quiz_answer"), 1);
+	assert_int_equal(count_rows(a, "SELECT grade FROM quiz_answer"), GRADE_GOT);
+
+	/* b grades the second question; a's undo would take back b's grade,
+	 * which a never saw: refused, nothing removed, a catches up. */
+	assert_int_equal(try_grade(sb, GRADE_AGAIN, T0_MS + 2000), 0);
+	assert_int_equal(quiz_session_undo(sa, NULL), WB_ECONFLICT);
+	assert_int_equal(count_rows(a, "SELECT COUNT(*) FROM quiz_answer"), 2);
+	assert_int_equal(sa->cur, 2);
+	assert_int_equal(quiz_session_answered(sa), 2);
+	/* b takes back its own grade. */
+	assert_int_equal(quiz_session_undo(sb, NULL), 0);
+	assert_int_equal(count_rows(a, "SELECT COUNT(*) FROM quiz_answer"), 1);
+	assert_int_equal(sb->cur, 1);
+	/* a last saw b's (now removed) answer as the newest: refused once,
+	 * then a undoes its own, which it now knows is the newest. */
+	assert_int_equal(quiz_session_undo(sa, NULL), WB_ECONFLICT);
+	assert_int_equal(quiz_session_undo(sa, NULL), 0);
+	assert_int_equal(count_rows(a, "SELECT COUNT(*) FROM quiz_answer"), 0);
+	assert_int_equal(count_rows(a, "SELECT COUNT(*) FROM quiz_schedule"), 0);
+
+	/* a abandons the test; b's next grade is refused, b sees why. */
+	assert_int_equal(quiz_session_abandon(sa, T0_MS + 3000), 0);
+	assert_int_equal(try_grade(sb, GRADE_GOT, T0_MS + 4000), WB_ECONFLICT);
+	assert_string_equal(sb->test->state, "abandoned");
+	assert_int_equal(count_rows(a, "SELECT COUNT(*) FROM quiz_answer"), 0);
+	free(first);
+	quiz_session_free(sa);
+	quiz_session_free(sb);
+	store_close(a);
+	store_close(b);
+}
+
+static void test_busy_writes_nothing(void **state)
+{
+	(void)state;
+	struct store *a = open_db("busy.db"), *c = open_db("busy.db");
+	sqlite3_busy_timeout(store_db(a), 20);
+	struct quiz_session *ss;
+	start_chapter(a, 3, &ss);
+	assert_int_equal(try_grade(ss, GRADE_GOT, T0_MS + 1000), 0);
+	/* Another connection holds the write lock past a's busy timeout. */
+	assert_int_equal(sqlite3_exec(store_db(c), "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(try_grade(ss, GRADE_GOT, T0_MS + 2000), WB_EBUSY);
+	assert_int_equal(ss->cur, 1);
+	assert_int_equal(quiz_session_undo(ss, NULL), WB_EBUSY);
+	struct answer x;
+	fill(&x, "fixture-years", GRADE_GOT, 1, T0_MS);
+	assert_int_equal(answers_save(a, &x), WB_EBUSY);
+	/* No transaction is left open on a. */
+	assert_true(sqlite3_get_autocommit(store_db(a)));
+	assert_int_equal(sqlite3_exec(store_db(c), "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+	/* The same answer (same uid) goes in once the lock is free. */
+	assert_int_equal(answers_save(a, &x), 0);
+	answer_clear(&x);
+	assert_int_equal(try_grade(ss, GRADE_GOT, T0_MS + 3000), 0);
+	assert_int_equal(count_rows(a, "SELECT COUNT(*) FROM quiz_answer"), 3);
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(store_db(a), "PRAGMA integrity_check", -1, &st, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "ok");
+	sqlite3_finalize(st);
+	quiz_session_free(ss);
+	store_close(a);
+	store_close(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -494,6 +608,8 @@ int main(void)
 		cmocka_unit_test(test_round_trip_csv),
 		cmocka_unit_test(test_round_trip_json),
 		cmocka_unit_test(test_import_learner_and_errors),
+		cmocka_unit_test(test_two_windows),
+		cmocka_unit_test(test_busy_writes_nothing),
 	};
 	return cmocka_run_group_tests_name("answers", tests, setup, teardown);
 }

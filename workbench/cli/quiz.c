@@ -591,6 +591,17 @@ static const char *grade_name(const char *lang, int g)
 					      : M_GRADE_AGAIN);
 }
 
+/* The database stayed locked past the busy timeout (another workbench
+ * holds a write transaction).  Says so and offers choice (what Enter
+ * and :quit do).  Returns 1 to try
+ * again, 0 when the learner chose to stop (or input ended). */
+static int busy_ask(struct plain *p, enum msg choice)
+{
+	printf("%s\n%s\n", i18n(p->lang, M_QUIZ_BUSY), i18n(p->lang, choice));
+	int in = read_in(p);
+	return in == IN_LINE || in == IN_UNDO;
+}
+
 /* Asks one question; fills a.  Returns IN_LINE when graded, or the
  * command / IN_EOF that interrupted it. */
 static int ask(struct plain *p, const struct quiz_question *q, struct answer *a)
@@ -795,49 +806,73 @@ static int quiz_run(struct app *app, int argc, char **argv)
 	int rc = EXIT_OK, err;
 	if (open_store(app, &p.st))
 		return EXIT_FAIL;
-	err = answers_running_test(p.st, &running);
-	if (err && err != WB_ENOENT) {
-		fprintf(stderr, "workbench: %s\n", store_errmsg(p.st));
-		rc = EXIT_FAIL;
-		goto out;
-	}
-	int same = running && (due ? !strcmp(running->kind, "review")
-				   : running->chapter && !strcmp(running->chapter, chapter));
-	if (abandon) {
-		if (!same) {
-			fprintf(stderr, "workbench: no self-test of %s is in progress\n",
-				due ? "due questions" : chapter);
-			rc = EXIT_FAIL;
-		} else if (answers_abandon_running(p.st, answers_now_ms()) == 0) {
-			printf("%s\n", i18n(app->lang, M_QUIZ_ABANDONED));
-		} else {
-			rc = EXIT_FAIL;
-		}
-		goto out;
-	}
-	if (running && !same) {
-		fprintf(stderr,
-			"workbench: another self-test is in progress (%s, %zu of %zu answered): "
-			"finish it with `workbench quiz run %s --plain` or abandon it with "
-			"`workbench quiz run %s --plain --abandon`\n",
-			running->chapter ? running->chapter : "review", running->answered,
-			running->n, running->chapter ? running->chapter : "--due",
-			running->chapter ? running->chapter : "--due");
-		rc = EXIT_FAIL;
-		goto out;
-	}
-	if (running) {
-		p.lang = !strcmp(running->lang, "zh") ? "zh" : "en";
-		quiz_bank_open(app->content, app->quizzes, p.lang, &bank);
-		if (quiz_session_resume(p.st, bank, &p.ss) != 0) {
-			fprintf(stderr, "workbench: cannot resume the test: %s\n",
+	/* Looks for a running test, then resumes it or starts one.  Another
+	 * workbench may start a test between the look and the start: the
+	 * start sees it inside its transaction (WB_ECONFLICT) and we look
+	 * again. */
+	for (int attempt = 0;; attempt++) {
+		quiz_test_free(running);
+		running = NULL;
+		err = answers_running_test(p.st, &running);
+		if (err && err != WB_ENOENT) {
+			fprintf(stderr, "workbench: cannot read the progress database: %s\n",
 				store_errmsg(p.st));
 			rc = EXIT_FAIL;
 			goto out;
 		}
-		printf(i18n(p.lang, M_QUIZ_RESUMED), quiz_session_answered(p.ss), p.ss->test->n);
-		printf("\n");
-	} else {
+		int same =
+			running && (due ? !strcmp(running->kind, "review")
+					: running->chapter && !strcmp(running->chapter, chapter));
+		if (abandon) {
+			if (!same) {
+				fprintf(stderr, "workbench: no self-test of %s is in progress\n",
+					due ? "due questions" : chapter);
+				rc = EXIT_FAIL;
+			} else {
+				while ((err = answers_abandon_running(p.st, answers_now_ms())) ==
+					       WB_EBUSY &&
+				       busy_ask(&p, M_PLAIN_BUSY_CHOICE_STOP))
+					;
+				if (!err) {
+					printf("%s\n", i18n(app->lang, M_QUIZ_ABANDONED));
+				} else {
+					printf("%s\n", i18n(app->lang, M_QUIZ_BUSY_NOTHING));
+					rc = EXIT_FAIL;
+				}
+			}
+			goto out;
+		}
+		if (running && !same) {
+			fprintf(stderr,
+				"workbench: another self-test is in progress (%s, %zu of %zu "
+				"answered): finish it with `workbench quiz run %s --plain` or "
+				"abandon "
+				"it with `workbench quiz run %s --plain --abandon`\n",
+				running->chapter ? running->chapter : "review", running->answered,
+				running->n, running->chapter ? running->chapter : "--due",
+				running->chapter ? running->chapter : "--due");
+			rc = EXIT_FAIL;
+			goto out;
+		}
+		if (running) {
+			p.lang = !strcmp(running->lang, "zh") ? "zh" : "en";
+			quiz_bank_free(bank);
+			quiz_bank_open(app->content, app->quizzes, p.lang, &bank);
+			err = quiz_session_resume(p.st, bank, &p.ss);
+			if (err == WB_ENOENT && attempt < 3)
+				continue; /* ended by another workbench in between */
+			if (err) {
+				fprintf(stderr, "workbench: cannot resume the test: %s\n",
+					store_errmsg(p.st));
+				rc = EXIT_FAIL;
+				goto out;
+			}
+			printf(i18n(p.lang, M_QUIZ_RESUMED), quiz_session_answered(p.ss),
+			       p.ss->test->n);
+			printf("\n");
+			break;
+		}
+		quiz_bank_free(bank);
 		quiz_bank_open(app->content, app->quizzes, p.lang, &bank);
 		const struct quiz_question **qs = NULL;
 		size_t n = 0;
@@ -862,12 +897,22 @@ static int quiz_run(struct app *app, int argc, char **argv)
 					 !open_book, qs, n, (size_t)limit, seed, answers_now_ms(),
 					 &p.ss);
 		free(qs);
+		if (err == WB_ECONFLICT && attempt < 3)
+			continue; /* a test started elsewhere a moment ago */
+		if (err == WB_EBUSY && busy_ask(&p, M_PLAIN_BUSY_CHOICE_STOP))
+			continue;
+		if (err == WB_EBUSY) {
+			printf("%s\n", i18n(p.lang, M_QUIZ_BUSY_NOTHING));
+			rc = EXIT_FAIL;
+			goto out;
+		}
 		if (err) {
 			fprintf(stderr, "workbench: cannot start the test: %s\n",
 				store_errmsg(p.st));
 			rc = EXIT_FAIL;
 			goto out;
 		}
+		break;
 	}
 	{
 		const char *ch = p.ss->test->chapter;
@@ -899,7 +944,30 @@ static int quiz_run(struct app *app, int argc, char **argv)
 		struct answer a = {0};
 		int in = ask(&p, q, &a);
 		if (in == IN_LINE) {
-			err = quiz_session_grade(p.ss, &a);
+			while ((err = quiz_session_grade(p.ss, &a)) == WB_EBUSY &&
+			       busy_ask(&p, M_PLAIN_BUSY_CHOICE))
+				;
+			if (err == WB_ECONFLICT && !strcmp(p.ss->test->state, "running")) {
+				/* Another window graded this question first; its grade
+				 * stands and the session has moved on. */
+				printf(i18n(p.lang, M_QUIZ_GRADED_ELSEWHERE), q->id,
+				       grade_name(p.lang, quiz_session_grade_of(p.ss, q->id)));
+				printf("\n");
+				answer_clear(&a);
+				continue;
+			}
+			if (err == WB_ECONFLICT) {
+				printf("%s\n", i18n(p.lang, M_QUIZ_ENDED_ELSEWHERE));
+				answer_clear(&a);
+				rc = EXIT_FAIL;
+				break;
+			}
+			if (err == WB_EBUSY) {
+				printf("%s\n", i18n(p.lang, M_PLAIN_PAUSED));
+				answer_clear(&a);
+				rc = EXIT_FAIL;
+				break;
+			}
 			if (err) {
 				printf(i18n(p.lang, M_QUIZ_SAVE_FAILED), store_errmsg(p.st));
 				printf("\n");
@@ -913,8 +981,14 @@ static int quiz_run(struct app *app, int argc, char **argv)
 		}
 		answer_clear(&a);
 		if (in == IN_UNDO) {
-			if (quiz_session_undo(p.ss, NULL) == 0)
+			err = quiz_session_undo(p.ss, NULL);
+			if (err == 0)
 				printf("%s\n", i18n(p.lang, M_QUIZ_UNDONE));
+			else if (err == WB_ECONFLICT)
+				printf("%s\n", i18n(p.lang, M_QUIZ_UNDO_ELSEWHERE));
+			else if (err == WB_EBUSY)
+				printf("%s %s\n", i18n(p.lang, M_QUIZ_BUSY),
+				       i18n(p.lang, M_QUIZ_BUSY_NOTHING));
 			else
 				printf("%s\n", i18n(p.lang, M_QUIZ_NOTHING_TO_UNDO));
 		} else if (in == IN_QUIT || in == IN_EOF) {

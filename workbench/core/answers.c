@@ -334,6 +334,65 @@ static void kill_hook(void)
 		raise(SIGKILL);
 }
 
+/* Test hook (answers.h): WORKBENCH_TEST_HOLD=WHAT:N holds the N-th WHAT
+ * of this process on the fifos WORKBENCH_TEST_HOLD_FIFO.held (written)
+ * and .go (read), so a test can make two processes overlap exactly. */
+static void hold_hook(const char *what)
+{
+	static const char *const points[] = {"save", "start", "start-begin", "undo", "import"};
+	static int count[WB_ARRAY_LEN(points)];
+	const char *h = getenv("WORKBENCH_TEST_HOLD");
+	const char *fifo = getenv("WORKBENCH_TEST_HOLD_FIFO");
+	size_t k = 0, len = strlen(what);
+	while (k < WB_ARRAY_LEN(points) && strcmp(points[k], what) != 0)
+		k++;
+	if (k == WB_ARRAY_LEN(points))
+		return;
+	count[k]++;
+	if (!h || !fifo || strncmp(h, what, len) != 0 || h[len] != ':' ||
+	    atoi(h + len + 1) != count[k])
+		return;
+	char *held = wb_xasprintf("%s.held", fifo), *go = wb_xasprintf("%s.go", fifo);
+	FILE *f = fopen(held, "w");
+	if (f) {
+		fprintf(f, "%s %d\n", what, count[k]);
+		fclose(f);
+	}
+	f = fopen(go, "r");
+	if (f) {
+		char line[64];
+		(void)!fgets(line, sizeof line, f);
+		fclose(f);
+	}
+	free(held);
+	free(go);
+}
+
+/* For an answer in a test: WB_ECONFLICT when the test is no longer
+ * running or already has an answer to this question (another process
+ * graded it first).  Runs inside the save's transaction, so the answer
+ * is checked against what is committed now, not what this process saw. */
+static int test_answer_conflict(sqlite3 *db, const struct answer *a)
+{
+	sqlite3_stmt *st;
+	int err = prep(db,
+		       "SELECT (SELECT state FROM quiz_test WHERE uid = ?1) = 'running', "
+		       "EXISTS (SELECT 1 FROM quiz_answer WHERE test_uid = ?1 AND question = ?2)",
+		       &st);
+	if (err)
+		return err;
+	sqlite3_bind_text(st, 1, a->test_uid, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, a->question, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		err = sqlite3_column_int(st, 0) != 1 || sqlite3_column_int(st, 1) ? WB_ECONFLICT
+										  : 0;
+	else
+		err = map_rc(rc);
+	sqlite3_finalize(st);
+	return err;
+}
+
 int answers_save(struct store *s, struct answer *a)
 {
 	sqlite3 *db = store_db(s);
@@ -346,14 +405,19 @@ int answers_save(struct store *s, struct answer *a)
 	int err = begin(db);
 	if (err)
 		return err;
+	if (a->test_uid)
+		err = test_answer_conflict(db, a);
 	int added = 0;
-	err = insert_answer(db, a, &added);
+	if (!err)
+		err = insert_answer(db, a, &added);
 	if (!err && !added)
 		err = WB_EINVAL; /* the uid exists: never overwrite a graded answer */
 	if (!err)
 		kill_hook();
 	if (!err && !a->learner[0])
 		err = replay(db, a->question);
+	if (!err)
+		hold_hook("save");
 	if (err) {
 		rollback(db);
 		return err;
@@ -479,6 +543,12 @@ int answers_running_test(struct store *s, struct quiz_test **out)
 	return 0;
 }
 
+static void set_str(char **dst, const char *src)
+{
+	free(*dst);
+	*dst = src ? wb_xstrdup(src) : NULL;
+}
+
 /* The first askable position without a grade. */
 static void advance(struct quiz_session *ss)
 {
@@ -523,7 +593,22 @@ int quiz_session_start(struct store *s, const char *kind, const char *chapter, c
 	}
 
 	sqlite3_stmt *st = NULL;
+	hold_hook("start-begin");
 	int err = begin(db);
+	if (err)
+		goto out;
+	/* Checked again here: another process may have started a test since
+	 * the caller looked. */
+	err = prep(db, "SELECT EXISTS (SELECT 1 FROM quiz_test WHERE state = 'running')", &st);
+	if (err)
+		goto out;
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_int(st, 0))
+		err = WB_ECONFLICT;
+	else if (rc != SQLITE_ROW)
+		err = map_rc(rc);
+	sqlite3_finalize(st);
+	st = NULL;
 	if (err)
 		goto out;
 	err = prep(db,
@@ -538,12 +623,12 @@ int quiz_session_start(struct store *s, const char *kind, const char *chapter, c
 	sqlite3_bind_text(st, 4, t->lang, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 5, t->closed_book);
 	sqlite3_bind_int64(st, 6, now_ms);
-	int rc = sqlite3_step(st);
+	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	st = NULL;
 	if (rc != SQLITE_DONE) {
 		/* The partial unique index: another test is running. */
-		err = map_rc(rc);
+		err = (rc & 0xFF) == SQLITE_CONSTRAINT ? WB_ECONFLICT : map_rc(rc);
 		goto out;
 	}
 	err = prep(db,
@@ -566,6 +651,7 @@ int quiz_session_start(struct store *s, const char *kind, const char *chapter, c
 	st = NULL;
 	if (err)
 		goto out;
+	hold_hook("start");
 	err = commit(db);
 out:
 	if (err) {
@@ -586,6 +672,50 @@ out:
 	return 0;
 }
 
+/* Reads the test's state, its graded positions and its newest answer
+ * from the database into ss, and moves to the first open position. */
+static int load_progress(struct quiz_session *ss)
+{
+	sqlite3 *db = store_db(ss->store);
+	struct quiz_test *t = ss->test;
+	sqlite3_stmt *st;
+	int err = prep(db, "SELECT state FROM quiz_test WHERE uid = ?1", &st);
+	if (err)
+		return err;
+	sqlite3_bind_text(st, 1, t->uid, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		set_str(&t->state, (const char *)sqlite3_column_text(st, 0));
+	else if (rc == SQLITE_DONE)
+		set_str(&t->state, "gone");
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return map_rc(rc);
+	err = prep(db,
+		   "SELECT question, grade, uid FROM quiz_answer WHERE test_uid = ?1 ORDER BY "
+		   "graded_at, rowid",
+		   &st);
+	if (err)
+		return err;
+	sqlite3_bind_text(st, 1, t->uid, -1, SQLITE_STATIC);
+	memset(ss->grade, 0, (t->n ? t->n : 1) * sizeof *ss->grade);
+	set_str(&ss->last_uid, NULL);
+	t->answered = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *qid = (const char *)sqlite3_column_text(st, 0);
+		for (size_t i = 0; qid && i < t->n; i++)
+			if (!strcmp(t->questions[i], qid))
+				ss->grade[i] = sqlite3_column_int(st, 1);
+		set_str(&ss->last_uid, (const char *)sqlite3_column_text(st, 2));
+		t->answered++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return map_rc(rc);
+	advance(ss);
+	return 0;
+}
+
 int quiz_session_resume(struct store *s, const struct quiz_bank *bank, struct quiz_session **out)
 {
 	*out = NULL;
@@ -600,27 +730,25 @@ int quiz_session_resume(struct store *s, const struct quiz_bank *bank, struct qu
 	ss->grade = wb_xcalloc(t->n ? t->n : 1, sizeof *ss->grade);
 	for (size_t i = 0; i < t->n; i++)
 		ss->q[i] = quiz_bank_find(bank, t->questions[i]);
-	sqlite3_stmt *st;
-	err = prep(store_db(s), "SELECT question, grade FROM quiz_answer WHERE test_uid = ?1", &st);
+	err = load_progress(ss);
 	if (err) {
 		quiz_session_free(ss);
 		return err;
 	}
-	sqlite3_bind_text(st, 1, t->uid, -1, SQLITE_STATIC);
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *qid = (const char *)sqlite3_column_text(st, 0);
-		for (size_t i = 0; qid && i < t->n; i++)
-			if (!strcmp(t->questions[i], qid))
-				ss->grade[i] = sqlite3_column_int(st, 1);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		quiz_session_free(ss);
-		return map_rc(rc);
-	}
-	advance(ss);
 	*out = ss;
+	return 0;
+}
+
+int quiz_session_refresh(struct quiz_session *ss)
+{
+	return load_progress(ss);
+}
+
+int quiz_session_grade_of(const struct quiz_session *ss, const char *question)
+{
+	for (size_t i = 0; i < ss->test->n; i++)
+		if (!strcmp(ss->test->questions[i], question))
+			return ss->grade[i];
 	return 0;
 }
 
@@ -637,12 +765,6 @@ size_t quiz_session_answered(const struct quiz_session *ss)
 	return n;
 }
 
-static void set_str(char **dst, const char *src)
-{
-	free(*dst);
-	*dst = src ? wb_xstrdup(src) : NULL;
-}
-
 int quiz_session_grade(struct quiz_session *ss, struct answer *a)
 {
 	const struct quiz_question *q = quiz_session_current(ss);
@@ -657,9 +779,16 @@ int quiz_session_grade(struct quiz_session *ss, struct answer *a)
 	a->max_points = q->max_points;
 	a->closed_book = t->closed_book;
 	int err = answers_save(ss->store, a);
+	if (err == WB_ECONFLICT) {
+		/* Another process graded this question or ended the test:
+		 * catch up with what it stored. */
+		int e = load_progress(ss);
+		return e ? e : WB_ECONFLICT;
+	}
 	if (err)
 		return err;
 	ss->grade[ss->cur] = a->grade;
+	set_str(&ss->last_uid, a->uid);
 	t->answered++;
 	advance(ss);
 	return 0;
@@ -696,6 +825,7 @@ int quiz_session_undo(struct quiz_session *ss, struct answer *undone)
 	sqlite3 *db = store_db(ss->store);
 	struct answer a = {0};
 	sqlite3_stmt *st = NULL;
+	int conflict = 0;
 	int err = begin(db);
 	if (err)
 		return err;
@@ -715,6 +845,13 @@ int quiz_session_undo(struct quiz_session *ss, struct answer *undone)
 		err = rc == SQLITE_DONE ? WB_ENOENT : map_rc(rc);
 		goto out;
 	}
+	if (!ss->last_uid || strcmp(a.uid, ss->last_uid) != 0) {
+		/* The newest grade was given by another process: not ours to
+		 * take back. */
+		conflict = 1;
+		err = WB_ECONFLICT;
+		goto out;
+	}
 	err = prep(db, "DELETE FROM quiz_answer WHERE uid = ?1", &st);
 	if (err)
 		goto out;
@@ -728,19 +865,25 @@ int quiz_session_undo(struct quiz_session *ss, struct answer *undone)
 	if (!a.learner || !a.learner[0])
 		err = replay(db, a.question);
 	if (!err)
+		hold_hook("undo");
+	if (!err)
 		err = commit(db);
 out:
 	if (err) {
 		rollback(db);
 		answer_clear(&a);
+		if (conflict) {
+			int e = load_progress(ss);
+			return e ? e : WB_ECONFLICT;
+		}
 		return err;
 	}
-	for (size_t i = 0; i < ss->test->n; i++)
-		if (!strcmp(ss->test->questions[i], a.question))
-			ss->grade[i] = 0;
-	if (ss->test->answered)
-		ss->test->answered--;
-	advance(ss);
+	/* Our own newest answer is gone: the test's next newest is known. */
+	err = load_progress(ss);
+	if (err) {
+		answer_clear(&a);
+		return err;
+	}
 	if (undone)
 		*undone = a;
 	else
@@ -802,6 +945,7 @@ void quiz_session_free(struct quiz_session *ss)
 	quiz_test_free(ss->test);
 	free(ss->q);
 	free(ss->grade);
+	free(ss->last_uid);
 	free(ss);
 }
 
@@ -1519,6 +1663,8 @@ int answers_import(struct store *s, const char *text, size_t len, size_t *added,
 	}
 	for (size_t k = 0; k < nreplays && !rc; k++)
 		rc = replay(db, replays[k]);
+	if (!rc)
+		hold_hook("import");
 	if (rc) {
 		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
 		rollback(db);

@@ -61,7 +61,10 @@ void answer_clear(struct answer *a);
 
 /* Saves one answer (uid and learner filled in when NULL) and updates its
  * question's schedule, in one transaction.  Returns 0, WB_EINVAL for a
- * bad field, WB_EBUSY, or WB_EIO. */
+ * bad field, WB_ECONFLICT for an answer in a test that is no longer
+ * running or already has an answer to that question (another process
+ * got there first: nothing is written), WB_EBUSY when another process
+ * holds the database longer than the busy timeout, or WB_EIO. */
 int answers_save(struct store *s, struct answer *a);
 
 /* A test as stored. */
@@ -93,12 +96,16 @@ struct quiz_session {
 	const struct quiz_question **q; /* per position; NULL when gone from the bank */
 	int *grade;			/* per position; 0 until graded */
 	size_t cur;			/* position asked now; == test->n when done */
+	char *last_uid;			/* newest answer of the test this session knows of,
+					   NULL when none; only that one can be undone */
 };
 
 /* Starts a test over qs[0..n) in an order shuffled with seed, keeping
  * the first `limit` (0: all), stored in one transaction.  kind is
  * "chapter" (chapter given) or "review".  Returns 0; WB_EINVAL when n is
- * 0 or another test is running; WB_EBUSY; WB_EIO.  Free with
+ * 0; WB_ECONFLICT when a test is running (checked inside the
+ * transaction, so also one another process started a moment ago: look
+ * again with answers_running_test); WB_EBUSY; WB_EIO.  Free with
  * quiz_session_free. */
 int quiz_session_start(struct store *s, const char *kind, const char *chapter, const char *lang,
 		       int closed_book, const struct quiz_question *const *qs, size_t n,
@@ -108,6 +115,16 @@ int quiz_session_start(struct store *s, const char *kind, const char *chapter, c
  * language).  Returns 0, WB_ENOENT when no test runs, WB_EIO. */
 int quiz_session_resume(struct store *s, const struct quiz_bank *bank, struct quiz_session **out);
 
+/* Catches up with what other processes stored for this test: its state
+ * (test->state becomes "finished", "abandoned" or "gone" when it ended
+ * elsewhere), its graded positions and its newest answer; moves to the
+ * first open position.  Returns 0 or WB_EIO. */
+int quiz_session_refresh(struct quiz_session *ss);
+
+/* The grade stored for a question of the test (as last read), 0 when
+ * none. */
+int quiz_session_grade_of(const struct quiz_session *ss, const char *question);
+
 /* The question asked now, or NULL when every question is graded. */
 const struct quiz_question *quiz_session_current(const struct quiz_session *ss);
 
@@ -116,12 +133,18 @@ size_t quiz_session_answered(const struct quiz_session *ss);
 
 /* Saves the grade of the current question (a: text, ticked, points,
  * grade and the three times; the rest is filled in) and moves on.
- * Returns answers_save's codes, or WB_EINVAL when the test is done. */
+ * Returns answers_save's codes, or WB_EINVAL when the test is done.  On
+ * WB_ECONFLICT nothing was saved and the session has been refreshed
+ * (quiz_session_refresh): the test ended elsewhere (test->state) or the
+ * question was graded elsewhere (quiz_session_grade_of). */
 int quiz_session_grade(struct quiz_session *ss, struct answer *a);
 
 /* Removes the last graded answer of this test, restores the schedule and
  * goes back to that question.  *undone receives the removed answer (may
- * be NULL).  Returns 0, WB_ENOENT when nothing is graded, WB_EIO. */
+ * be NULL).  Returns 0, WB_ENOENT when nothing is graded, WB_ECONFLICT
+ * when the newest answer is not the one this session knows of (another
+ * process graded since: nothing is removed, the session is refreshed),
+ * WB_EBUSY, WB_EIO. */
 int quiz_session_undo(struct quiz_session *ss, struct answer *undone);
 
 /* Ends the test as "finished" or "abandoned" (graded answers stay). */
@@ -204,6 +227,14 @@ int answers_count(struct store *s, const char *test_uid, size_t *n);
 /* Test hook: when WORKBENCH_TEST_KILL_IN_SAVE=N, the process kills
  * itself with SIGKILL inside the transaction of the N-th save, after the
  * INSERT and before COMMIT, so crash tests hit the worst moment on
- * purpose instead of by timing. */
+ * purpose instead of by timing.
+ *
+ * Test hook: WORKBENCH_TEST_HOLD=WHAT:N with WORKBENCH_TEST_HOLD_FIFO=P
+ * holds the N-th WHAT of the process: it writes a line to the fifo P.held
+ * and then waits for a line on the fifo P.go.  WHAT is save, undo,
+ * import or start (inside the transaction, after its writes, before
+ * COMMIT: the database stays locked meanwhile) or start-begin (after
+ * the caller looked for a running test, before the transaction).  Tests
+ * force two processes to overlap with it instead of sleeping. */
 
 #endif

@@ -130,6 +130,23 @@ static const char *const strings[M_COUNT][2] = {
 	[M_QUIZ_NUMERIC_HINT] = {"Enter submit · Esc more keys", "Enter 提交 · Esc 更多按键"},
 	[M_PLAIN_PAUSED] = {"Test paused: run the same command again to resume it.",
 			    "测验已暂停：再次运行同一命令即可继续。"},
+	[M_QUIZ_BUSY] = {"The progress database is busy: another workbench is writing to it.",
+			 "进度数据库正忙：另一个 workbench 正在写入。"},
+	[M_QUIZ_BUSY_NOTHING] = {"Nothing was changed; try again.", "没有做任何改动；请再试一次。"},
+	[M_PLAIN_BUSY_CHOICE] =
+		{"Enter: try again · :quit: pause the test (this answer is not saved)",
+		 "回车：再试一次 · :quit：暂停测验（这次回答不保存）"},
+	[M_PLAIN_BUSY_CHOICE_STOP] = {"Enter: try again · :quit: stop (nothing is changed)",
+				      "回车：再试一次 · :quit：停止（不做任何改动）"},
+	[M_QUIZ_GRADED_ELSEWHERE] = {"[%s] was already graded in another window (%s); this answer "
+				     "was not saved.",
+				     "[%s] 已在另一个窗口评分（%s）；这次回答没有保存。"},
+	[M_QUIZ_ENDED_ELSEWHERE] = {"This test was ended in another window; this answer was not "
+				    "saved.",
+				    "本次测验已在另一个窗口结束；这次回答没有保存。"},
+	[M_QUIZ_UNDO_ELSEWHERE] = {"Nothing undone: the newest grade of this test was given in "
+				   "another window.",
+				   "没有撤销：本次测验最新的评分来自另一个窗口。"},
 };
 
 const char *i18n(const char *lang, enum msg m)

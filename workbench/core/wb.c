@@ -24,6 +24,7 @@ const char *wb_strerror(int err)
 	case WB_EBUSY: return "database is busy";
 	case WB_ERANGE: return "value out of range";
 	case WB_EUNAVAIL: return "a required program is not available";
+	case WB_ECONFLICT: return "changed by another process";
 	}
 	return "unknown error";
 }

@@ -12,15 +12,16 @@
 
 enum {
 	WB_OK = 0,
-	WB_ENOMEM = -1,	  /* allocation failed */
-	WB_EIO = -2,	  /* file or database I/O failed */
-	WB_EINVAL = -3,	  /* bad argument or malformed input */
-	WB_ENOENT = -4,	  /* no such file, chapter or record */
-	WB_ENEWER = -5,	  /* database written by a newer workbench */
-	WB_ECORRUPT = -6, /* database or file is damaged */
-	WB_EBUSY = -7,	  /* database locked for too long */
-	WB_ERANGE = -8,	  /* value out of range */
-	WB_EUNAVAIL = -9, /* a needed program or service is missing */
+	WB_ENOMEM = -1,	    /* allocation failed */
+	WB_EIO = -2,	    /* file or database I/O failed */
+	WB_EINVAL = -3,	    /* bad argument or malformed input */
+	WB_ENOENT = -4,	    /* no such file, chapter or record */
+	WB_ENEWER = -5,	    /* database written by a newer workbench */
+	WB_ECORRUPT = -6,   /* database or file is damaged */
+	WB_EBUSY = -7,	    /* database locked for too long */
+	WB_ERANGE = -8,	    /* value out of range */
+	WB_EUNAVAIL = -9,   /* a needed program or service is missing */
+	WB_ECONFLICT = -10, /* another process changed the record first */
 };
 
 /* Returns a static English description of a WB_E* code. */

@@ -570,6 +570,25 @@ static int save(struct tui *t, struct quizscr *s, struct answer *a)
 	a->revealed_at = s->revealed_at;
 	a->graded_at = answers_now_ms();
 	int err = quiz_session_grade(s->ss, a);
+	if (err == WB_EBUSY) {
+		/* Another workbench holds the database: the screen stays as it
+		 * is, so the same key tries again. */
+		note(s, "%s %s", i18n(s->lang, M_QUIZ_BUSY), i18n(s->lang, M_QUIZ_BUSY_NOTHING));
+		return err;
+	}
+	if (err == WB_ECONFLICT) {
+		/* Another window graded this question or ended the test; the
+		 * session has caught up, the screen follows it. */
+		if (strcmp(s->ss->test->state, "running") != 0) {
+			note(s, "%s", i18n(s->lang, M_QUIZ_ENDED_ELSEWHERE));
+			finish(t, s);
+		} else {
+			note(s, i18n(s->lang, M_QUIZ_GRADED_ELSEWHERE), s->q->id,
+			     grade_name(s->lang, quiz_session_grade_of(s->ss, s->q->id)));
+			begin_question(t, s);
+		}
+		return err;
+	}
 	if (err) {
 		note(s, i18n(s->lang, M_QUIZ_SAVE_FAILED), store_errmsg(t->store));
 		return err;
@@ -640,7 +659,17 @@ static int submit_numeric(struct tui *t, struct quizscr *s)
 static void undo(struct tui *t, struct quizscr *s)
 {
 	struct answer a;
-	if (quiz_session_undo(s->ss, &a) != 0) {
+	int err = quiz_session_undo(s->ss, &a);
+	if (err == WB_ECONFLICT) {
+		note(s, "%s", i18n(s->lang, M_QUIZ_UNDO_ELSEWHERE));
+		begin_question(t, s);
+		return;
+	}
+	if (err == WB_EBUSY) {
+		note(s, "%s %s", i18n(s->lang, M_QUIZ_BUSY), i18n(s->lang, M_QUIZ_BUSY_NOTHING));
+		return;
+	}
+	if (err) {
 		note(s, "%s", i18n(s->lang, M_QUIZ_NOTHING_TO_UNDO));
 		return;
 	}
@@ -1394,6 +1423,13 @@ static int start_fresh(struct tui *t, struct quizscr *s)
 				     s->want_chapter, s->lang, 1, qs, n, 0, seed, answers_now_ms(),
 				     &s->ss);
 	free(qs);
+	if (err == WB_ECONFLICT)
+		return err; /* another window started a test a moment ago: start() looks again */
+	if (err == WB_EBUSY) {
+		tui_flash(t, "%s %s", i18n(s->lang, M_QUIZ_BUSY),
+			  i18n(s->lang, M_QUIZ_BUSY_NOTHING));
+		return err;
+	}
 	if (err) {
 		note(s, i18n(s->lang, M_QUIZ_SAVE_FAILED), store_errmsg(t->store));
 		return err;
@@ -1423,26 +1459,34 @@ static void start(struct tui *t, const char *chapter, const char *lang, int repl
 	snprintf(s->want_lang, sizeof s->want_lang, "%s", lang);
 	s->reopen_reader = replace_top;
 	s->st = QS_ANSWER;
-	struct quiz_test *run = NULL;
-	int err = answers_running_test(t->store, &run);
-	if (err && err != WB_ENOENT) {
-		tui_flash(t, "%s", store_errmsg(t->store));
-		quiz_free(s);
-		return;
-	}
-	int same = run && (chapter ? run->chapter && !strcmp(run->chapter, chapter)
-				   : !strcmp(run->kind, "review"));
-	if (run && !same) {
-		s->other = run;
-		s->st = QS_CONFLICT;
-		snprintf(s->lang, sizeof s->lang, "%s", lang);
-	} else {
+	/* Another window may start a test between the look and the start:
+	 * the start then reports WB_ECONFLICT and we look again. */
+	for (int attempt = 0;; attempt++) {
+		struct quiz_test *run = NULL;
+		int err = answers_running_test(t->store, &run);
+		if (err && err != WB_ENOENT) {
+			tui_flash(t, "%s", store_errmsg(t->store));
+			quiz_free(s);
+			return;
+		}
+		int same = run && (chapter ? run->chapter && !strcmp(run->chapter, chapter)
+					   : !strcmp(run->kind, "review"));
+		if (run && !same) {
+			s->other = run;
+			s->st = QS_CONFLICT;
+			snprintf(s->lang, sizeof s->lang, "%s", lang);
+			break;
+		}
+		int resuming = run != NULL;
 		quiz_test_free(run);
-		err = run ? resume_running(t, s) : start_fresh(t, s);
+		err = resuming ? resume_running(t, s) : start_fresh(t, s);
+		if ((err == WB_ECONFLICT || (resuming && err == WB_ENOENT)) && attempt < 3)
+			continue;
 		if (err) {
 			quiz_free(s);
 			return;
 		}
+		break;
 	}
 	if (replace_top)
 		tui_pop(t);
