@@ -7,6 +7,9 @@ set -eu
 build=$1 src=$2 secs=${3:-600}
 [ -n "$secs" ] || secs=600
 mkdir -p "$build/fuzz-artifacts"
+# Undefined behaviour is a finding too: stop at the first report so
+# libFuzzer keeps the input.
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 for bin in "$build"/tests/fuzz/fuzz_*; do
 	[ -x "$bin" ] || continue
 	name=$(basename "$bin")

@@ -222,6 +222,40 @@ static void test_format_slips(void **state)
 	quiz_file_free(f);
 }
 
+/* Fuzz finding (fuzz_quiz): cmark-gfm ends a line at a lone CR, the
+ * parser did not, so after one CR every question took its text and its
+ * problem lines from the wrong source line (beyond the end of the file). */
+static void test_cr_line_ends(void **state)
+{
+	(void)state;
+	const char *text = "# Old Mac\r\r## [cr-one] First?\rkind: numeric\ranswer: 4\r\r### "
+			   "Answer\rFour.\r\r## [cr-two] Second?\r\n\r\n### Answer\r\nYes.\r\n"
+			   "\r\n### Rubric\r- 1: yes\r\r## no id\r";
+	struct quiz_file *f = parse("00-cr.md", text);
+	assert_int_equal(f->nq, 3);
+	assert_string_equal(f->title, "Old Mac");
+	assert_string_equal(f->q[0].id, "cr-one");
+	assert_string_equal(f->q[0].text, "First?");
+	assert_int_equal(f->q[0].line, 3);
+	assert_true(f->q[0].has_number);
+	assert_true(f->q[0].number == 4);
+	assert_string_equal(f->q[0].answer, "Four.");
+	assert_int_equal(f->q[0].errors, 0);
+	assert_string_equal(f->q[1].id, "cr-two");
+	assert_string_equal(f->q[1].text, "Second?");
+	assert_int_equal(f->q[1].line, 10);
+	assert_string_equal(f->q[1].answer, "Yes.");
+	assert_int_equal(f->q[1].nrubric, 1);
+	assert_string_equal(f->q[1].rubric[0].text, "yes");
+	assert_int_equal(f->q[1].errors, 0);
+	/* The only problem is on the last line, which exists. */
+	assert_int_equal(f->q[2].line, 18);
+	assert_true(has_problem(f, 18, "question heading has no id"));
+	for (size_t i = 0; i < f->nproblems; i++)
+		assert_true(f->problems[i].line <= 18);
+	quiz_file_free(f);
+}
+
 static void test_valid_id(void **state)
 {
 	(void)state;
@@ -383,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_banks),
 		cmocka_unit_test(test_chapter_comment_and_headings),
 		cmocka_unit_test(test_format_slips),
+		cmocka_unit_test(test_cr_line_ends),
 		cmocka_unit_test(test_valid_id),
 		cmocka_unit_test(test_bank_folders),
 		cmocka_unit_test(test_instructor_dir),

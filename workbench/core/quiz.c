@@ -725,6 +725,9 @@ static void block(struct parser *p, cmark_node *n)
 	}
 }
 
+/* Lines end as cmark-gfm ends them: "\n", "\r\n" or a lone "\r", so the
+ * line numbers of its nodes index the same lines here (a lone CR once
+ * shifted every later question onto the wrong source line). */
 static void index_lines(struct parser *p)
 {
 	size_t cap = 64;
@@ -737,8 +740,12 @@ static void index_lines(struct parser *p)
 			p->line_start = wb_xrealloc(p->line_start, cap * sizeof *p->line_start);
 		}
 		p->line_start[p->nlines++] = i;
-		const char *nl = memchr(p->text + i, '\n', p->len - i);
-		i = nl ? (size_t)(nl - p->text) + 1 : p->len;
+		while (i < p->len && p->text[i] != '\n' && p->text[i] != '\r')
+			i++;
+		if (i < p->len && p->text[i] == '\r' && i + 1 < p->len && p->text[i + 1] == '\n')
+			i++;
+		if (i < p->len)
+			i++;
 	}
 }
 
