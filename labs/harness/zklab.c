@@ -109,7 +109,8 @@ int zklab_open_prepared(struct lab_ctx *ctx, int (*prepare)(struct zkserver *s, 
 
 int zklab_client(struct zklab *z, struct zkc **out)
 {
-	int rc = zkc_connect(z->connect, ZKLAB_SESSION_MS, ZKLAB_WAIT_MS, z->ctx->run_dir, out);
+	int rc = zkc_connect(z->connect, ZKLAB_CLIENT_SESSION_MS, ZKLAB_WAIT_MS, z->ctx->run_dir,
+			     out);
 	if (rc)
 		report_cannot(z->ctx->report, "cannot connect to ZooKeeper at %s within %d ms (%s)",
 			      z->connect, ZKLAB_WAIT_MS, wb_strerror(rc));

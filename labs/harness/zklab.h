@@ -22,9 +22,17 @@ struct zklab {
 	struct zkc *admin;	 /* a connected client used for set-up and clean-up */
 };
 
-/* Session timeout labs ask for by default (ms): about one second, granted
- * by our server's tickTime of 200 ms. */
+/* Session timeout of the labs that show a session expiring (ms): about one
+ * second, granted by our server's tickTime of 200 ms.  Such a client
+ * gives up on a silent connection after 2/3 of it, so a process stalled
+ * for ~700 ms (a loaded machine, a sanitized build, 64 sessions in one
+ * process) loses its connection and, after a second, its session. */
 #define ZKLAB_SESSION_MS 1000
+/* Session timeout of zklab_client (ms), for labs whose point is not
+ * expiry: long enough that no scheduling delay ends a session by itself.
+ * Within the default maxSessionTimeout of our server (60 s) and of a --zk
+ * ensemble with the default tickTime (20 x 2000 ms). */
+#define ZKLAB_CLIENT_SESSION_MS 30000
 /* How long labs wait for a connection or an event before giving up (ms). */
 #define ZKLAB_WAIT_MS 10000
 
@@ -48,8 +56,9 @@ int zklab_open_prepared(struct lab_ctx *ctx, int (*prepare)(struct zkserver *s, 
  * NULL. */
 void zklab_close(struct zklab *z);
 
-/* Connects a new client to the target with ZKLAB_SESSION_MS; on failure
- * reports it (report_cannot) and returns the negative code. */
+/* Connects a new client to the target with ZKLAB_CLIENT_SESSION_MS (a lab
+ * that shows expiry connects with zkc_connect and ZKLAB_SESSION_MS); on
+ * failure reports it (report_cannot) and returns the negative code. */
 int zklab_client(struct zklab *z, struct zkc **out);
 
 /* Deletes path and everything below it.  Returns 0 or the first zoo_*
