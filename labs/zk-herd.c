@@ -20,6 +20,12 @@
  * barrier on every client proves no event was still on its way.  The
  * figures go to the report as a table and a bar chart.  It does not time
  * anything (bench/zklock_bench.c does).
+ *
+ * Its clients have long sessions (zklab_client): nothing here is about
+ * expiry, and 64 one-second sessions in one process lose their
+ * connections whenever the process stalls for ~700 ms.  A run that cannot
+ * finish says what stopped it: a deadline that passed, or the waiter and
+ * the error.
  */
 #include "core/wb.h"
 #include "harness/report.h"
@@ -163,25 +169,51 @@ static int herd_settled(struct herd_waiter *hw, int holder, int n_waiters, int n
 	return 1;
 }
 
-static int herd_wait_settled(struct herd *h, struct herd_waiter *hw, int holder, int n_waiters)
+/* Under h->mu: the first waiter that ended on an error, or ended although
+ * it should still hold or wait (from `holder` on), or -1. */
+static int herd_ended(struct herd_waiter *hw, int holder, int n_waiters)
+{
+	for (int j = 0; j < n_waiters; j++)
+		if (hw[j].done && (j >= holder || hw[j].err != ZOK))
+			return j;
+	return -1;
+}
+
+/* Waits, with a deadline, until herd_settled; a waiter that ended on an
+ * error ends the wait at once.  1, or 0 with the reason in why. */
+static int herd_wait_settled(struct herd *h, struct herd_waiter *hw, int holder, int n_waiters,
+			     char *why, size_t cap)
 {
 	struct timespec ts;
 	deadline_in(ZKLAB_WAIT_MS, &ts);
-	int ok = 1;
+	int ok = 1, timed_out = 0;
 	pthread_mutex_lock(&h->mu);
-	while (!herd_settled(hw, holder, n_waiters, n_waiters - holder))
-		if (pthread_cond_timedwait(&h->cv, &h->mu, &ts) == ETIMEDOUT &&
-		    !herd_settled(hw, holder, n_waiters, n_waiters - holder)) {
+	while (!herd_settled(hw, holder, n_waiters, n_waiters - holder)) {
+		int j = herd_ended(hw, holder, n_waiters);
+		if (j >= 0) {
+			snprintf(why, cap, "waiter %d ended: %s", j,
+				 hw[j].err == ZOK ? "it stopped waiting" : zkc_err_name(hw[j].err));
 			ok = 0;
 			break;
 		}
+		if (timed_out) {
+			snprintf(why, cap,
+				 "waiter %d did not hold, or the others did not list again, within "
+				 "%d ms",
+				 holder, ZKLAB_WAIT_MS);
+			ok = 0;
+			break;
+		}
+		timed_out = pthread_cond_timedwait(&h->cv, &h->mu, &ts) == ETIMEDOUT;
+	}
 	pthread_mutex_unlock(&h->mu);
 	return ok;
 }
 
 /* Runs the herd with n waiters; *wakeups receives the events taken per
- * release (n-1 entries).  0, or -1 when it could not settle. */
-static int run_herd(struct zkc **clients, int n, const char *lock, unsigned *wakeups)
+ * release (n-1 entries).  0, or -1 with the reason in why. */
+static int run_herd(struct zkc **clients, int n, const char *lock, unsigned *wakeups, char *why,
+		    size_t cap)
 {
 	struct herd h = {.lock = lock};
 	pthread_mutex_init(&h.mu, NULL);
@@ -199,6 +231,7 @@ static int run_herd(struct zkc **clients, int n, const char *lock, unsigned *wak
 		hw[i].c = clients[i];
 		hw[i].armed_n = -1;
 		if (pthread_create(&hw[i].th, NULL, herd_main, &hw[i]) != 0) {
+			snprintf(why, cap, "cannot start waiter %d's thread", i);
 			rc = -1;
 			break;
 		}
@@ -209,13 +242,20 @@ static int run_herd(struct zkc **clients, int n, const char *lock, unsigned *wak
 		while (!(i == 0 ? hw[0].holding : hw[i].armed_n >= 0) && !hw[i].done)
 			if (pthread_cond_timedwait(&h.cv, &h.mu, &ts) == ETIMEDOUT)
 				break;
-		if (hw[i].done)
+		if (hw[i].done) {
+			snprintf(why, cap, "waiter %d ended while queueing: %s", i,
+				 zkc_err_name(hw[i].err));
 			rc = -1;
+		} else if (!(i == 0 ? hw[0].holding : hw[i].armed_n >= 0)) {
+			snprintf(why, cap, "waiter %d did not %s within %d ms", i,
+				 i == 0 ? "hold" : "list and watch", ZKLAB_WAIT_MS);
+			rc = -1;
+		}
 		pthread_mutex_unlock(&h.mu);
 	}
 	/* Setup events (each create fired the watches set before it) are not
 	 * hand-overs: settle, then count from zero. */
-	if (rc == 0 && !herd_wait_settled(&h, hw, 0, n))
+	if (rc == 0 && !herd_wait_settled(&h, hw, 0, n, why, cap))
 		rc = -1;
 	for (int k = 0; rc == 0 && k < n - 1; k++) {
 		pthread_mutex_lock(&h.mu);
@@ -223,7 +263,7 @@ static int run_herd(struct zkc **clients, int n, const char *lock, unsigned *wak
 		hw[k].release = 1;
 		pthread_cond_broadcast(&h.cv);
 		pthread_mutex_unlock(&h.mu);
-		if (!herd_wait_settled(&h, hw, k + 1, n)) {
+		if (!herd_wait_settled(&h, hw, k + 1, n, why, cap)) {
 			rc = -1;
 			break;
 		}
@@ -236,11 +276,23 @@ static int run_herd(struct zkc **clients, int n, const char *lock, unsigned *wak
 		pthread_mutex_lock(&h.mu);
 		unsigned total = h.total;
 		pthread_mutex_unlock(&h.mu);
-		for (int i = 0; i < n; i++)
-			zklockrig_flush(clients[i], ZKLAB_WAIT_MS);
+		for (int i = 0; i < n && rc == 0; i++)
+			if (zklockrig_flush(clients[i], ZKLAB_WAIT_MS) != 0) {
+				snprintf(why, cap,
+					 "the session barrier on waiter %d's client did not "
+					 "complete "
+					 "within %d ms",
+					 i, ZKLAB_WAIT_MS);
+				rc = -1;
+			}
 		pthread_mutex_lock(&h.mu);
-		if (h.total != total)
+		if (rc == 0 && h.total != total) {
+			snprintf(why, cap,
+				 "%u wakeups arrived after the last hand-over had settled (%u "
+				 "before the session barriers)",
+				 h.total - total, total);
 			rc = -1;
+		}
 		pthread_mutex_unlock(&h.mu);
 	}
 	pthread_mutex_lock(&h.mu);
@@ -269,7 +321,27 @@ static unsigned rig_wakes(struct zklockrig *w)
 	return s.wakes;
 }
 
-static int run_recipe(struct zkc **clients, int n, const char *lock, unsigned *wakeups)
+/* Waits until waiter w acquired.  0, or -1 with the reason in why: the
+ * deadline passed, or the acquire failed and the recipe says why. */
+static int recipe_wait_held(struct zklockrig *w, char *why, size_t cap)
+{
+	int arc = -1;
+	if (zklockrig_wait_done(w, ZKLAB_WAIT_MS, &arc) != 0) {
+		snprintf(why, cap, "%s did not get the lock within %d ms", w->name, ZKLAB_WAIT_MS);
+		return -1;
+	}
+	if (arc != 0) {
+		snprintf(why, cap, "%s's acquire failed (%s): %s", w->name,
+			 zklock_status_name(zklock_status(w->l)), zklock_message(w->l));
+		return -1;
+	}
+	return 0;
+}
+
+/* Runs the recipe with n waiters; *wakeups receives the notifications
+ * taken per release (n-1 entries).  0, or -1 with the reason in why. */
+static int run_recipe(struct zkc **clients, int n, const char *lock, unsigned *wakeups, char *why,
+		      size_t cap)
 {
 	struct zklockrig *w = wb_xcalloc((size_t)n, sizeof *w);
 	int rc = 0, opened = 0;
@@ -277,27 +349,42 @@ static int run_recipe(struct zkc **clients, int n, const char *lock, unsigned *w
 		char name[16];
 		snprintf(name, sizeof name, "w%d", i);
 		if (zklockrig_open(&w[i], name, clients[i], lock, NULL, NULL) != 0) {
+			snprintf(why, cap, "cannot make waiter %s", name);
 			rc = -1;
 			break;
 		}
 		opened++;
-		zklockrig_start(&w[i], ACQUIRE_MS);
-		int arc = -1;
-		if (i == 0)
-			rc = zklockrig_wait_done(&w[0], ZKLAB_WAIT_MS, &arc) || arc ? -1 : 0;
-		else
-			rc = zklockrig_wait_watches(&w[i], 1, ZKLAB_WAIT_MS) ? -1 : 0;
+		if (zklockrig_start(&w[i], ACQUIRE_MS) != 0) {
+			snprintf(why, cap, "cannot start %s's thread", name);
+			rc = -1;
+			break;
+		}
+		if (i == 0) {
+			rc = recipe_wait_held(&w[0], why, cap);
+		} else if (zklockrig_wait_watches(&w[i], 1, ZKLAB_WAIT_MS) != 0) {
+			snprintf(why, cap, "%s set no predecessor watch within %d ms", name,
+				 ZKLAB_WAIT_MS);
+			rc = -1;
+		} else {
+			struct zklockrig s;
+			zklockrig_snapshot(&w[i], &s);
+			if (s.done) { /* it should be waiting behind w[i-1] */
+				rc = recipe_wait_held(&w[i], why, cap);
+				if (rc == 0) {
+					snprintf(why, cap, "%s got the lock while %s held it", name,
+						 w[i - 1].name);
+					rc = -1;
+				}
+			}
+		}
 	}
 	for (int k = 0; rc == 0 && k < n - 1; k++) {
 		unsigned before = 0, after = 0;
 		for (int j = 0; j < n; j++)
 			before += rig_wakes(&w[j]);
 		zklock_release(w[k].l);
-		int arc = -1;
-		if (zklockrig_wait_done(&w[k + 1], ZKLAB_WAIT_MS, &arc) || arc) {
-			rc = -1;
+		if ((rc = recipe_wait_held(&w[k + 1], why, cap)) != 0)
 			break;
-		}
 		for (int j = 0; j < n; j++)
 			after += rig_wakes(&w[j]);
 		wakeups[k] = after - before;
@@ -306,12 +393,24 @@ static int run_recipe(struct zkc **clients, int n, const char *lock, unsigned *w
 		unsigned total = 0, late = 0;
 		for (int j = 0; j < n; j++)
 			total += rig_wakes(&w[j]);
-		for (int i = 0; i < n; i++)
-			zklockrig_flush(clients[i], ZKLAB_WAIT_MS);
+		for (int i = 0; i < n && rc == 0; i++)
+			if (zklockrig_flush(clients[i], ZKLAB_WAIT_MS) != 0) {
+				snprintf(why, cap,
+					 "the session barrier on w%d's client did not complete "
+					 "within "
+					 "%d ms",
+					 i, ZKLAB_WAIT_MS);
+				rc = -1;
+			}
 		for (int j = 0; j < n; j++)
 			late += rig_wakes(&w[j]);
-		if (late != total)
+		if (rc == 0 && late != total) {
+			snprintf(why, cap,
+				 "%u notifications arrived after the last hand-over (%u before the "
+				 "session barriers)",
+				 late - total, total);
 			rc = -1;
+		}
 		zklock_release(w[n - 1].l);
 	}
 	for (int i = 0; i < opened; i++)
@@ -355,15 +454,20 @@ static int herd_run(struct lab_ctx *ctx)
 		char *lock = wb_xasprintf("%s/pred-%02d", z->base, n);
 		report_step(r, "N = %d: the recipe (predecessor watches), %d hand-over%s", n, n - 1,
 			    n == 2 ? "" : "s");
-		int prc = run_recipe(clients, n, lock, pw);
+		char why[512] = "";
+		int prc = run_recipe(clients, n, lock, pw, why, sizeof why);
 		free(lock);
+		if (prc) {
+			report_cannot(r, "N = %d: the recipe run could not finish: %s", n, why);
+			rc = WB_EIO;
+			goto out;
+		}
 		lock = wb_xasprintf("%s/herd-%02d", z->base, n);
 		report_step(r, "N = %d: the control (every waiter watches the parent)", n);
-		int hrc = run_herd(clients, n, lock, hwk);
+		int hrc = run_herd(clients, n, lock, hwk, why, sizeof why);
 		free(lock);
-		if (prc || hrc) {
-			report_cannot(r, "N = %d: the %s run did not settle within %d ms", n,
-				      prc ? "recipe" : "herd", ZKLAB_WAIT_MS);
+		if (hrc) {
+			report_cannot(r, "N = %d: the control run could not finish: %s", n, why);
 			rc = WB_EIO;
 			goto out;
 		}
