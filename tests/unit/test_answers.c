@@ -503,6 +503,38 @@ static int try_grade(struct quiz_session *ss, int grade, int64_t t)
 	return err;
 }
 
+/* Answers are UTF-8: other bytes are refused at save and import (JSON
+ * could not carry them: the export used to drop the field), and a
+ * database written by other tools still exports every field. */
+static void test_text_is_utf8(void **state)
+{
+	(void)state;
+	struct store *s = open_db("utf8.db");
+	struct answer a;
+	fill(&a, "fixture-notify", GRADE_GOT, 3, T0_MS);
+	a.text = wb_xstrdup("bad \xFF byte");
+	assert_int_equal(answers_save(s, &a), WB_EINVAL);
+	free(a.text);
+	a.text = wb_xstrdup("'); DROP TABLE quiz_answer; -- \xE2\x80\xAE\x01\x1B[31m");
+	assert_int_equal(answers_save(s, &a), 0);
+	answer_clear(&a);
+	fill(&a, "fixture-years", GRADE_GOT, 1, T0_MS + 1000);
+	a.learner = wb_xstrdup("ann \xC0\xAF");
+	assert_int_equal(answers_save(s, &a), WB_EINVAL);
+	answer_clear(&a);
+	assert_int_equal(count_rows(s, "SELECT COUNT(*) FROM quiz_answer"), 1);
+	/* Another tool wrote bytes that are not UTF-8. */
+	assert_int_equal(sqlite3_exec(store_db(s),
+				      "UPDATE quiz_answer SET answer = CAST(X'41FF42' AS TEXT)",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	char *out = export_string(s, ANSWERS_JSON, NULL);
+	assert_non_null(strstr(out, "\"answer\": \"A\xEF\xBF\xBD"
+				    "B\""));
+	free(out);
+	store_close(s);
+}
+
 static void test_two_windows(void **state)
 {
 	(void)state;
@@ -608,6 +640,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip_csv),
 		cmocka_unit_test(test_round_trip_json),
 		cmocka_unit_test(test_import_learner_and_errors),
+		cmocka_unit_test(test_text_is_utf8),
 		cmocka_unit_test(test_two_windows),
 		cmocka_unit_test(test_busy_writes_nothing),
 	};

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -52,6 +53,26 @@ static void test_roundtrip(void **state)
 	}
 }
 
+static void test_valid_and_repair(void **state)
+{
+	(void)state;
+	assert_true(utf8_valid("", 0));
+	const char ok[] = "plain 中文 \xF0\x9F\x92\xA3 \xEF\xBF\xBD";
+	assert_true(utf8_valid(ok, sizeof ok - 1));
+	assert_false(utf8_valid("a\xFF", 2));
+	assert_false(utf8_valid("\xC0\xAF", 2));     /* overlong '/' */
+	assert_false(utf8_valid("\xED\xA0\x80", 3)); /* a surrogate */
+	assert_false(utf8_valid("\xE4\xB8", 2));     /* truncated */
+	const char bad[] = "a\xFF\xFE b \xE4\xB8\xAD\xE4\xB8";
+	char *r = utf8_repair(bad, sizeof bad - 1);
+	assert_string_equal(r, "a\xEF\xBF\xBD\xEF\xBF\xBD b \xE4\xB8\xAD\xEF\xBF\xBD\xEF\xBF\xBD");
+	assert_true(utf8_valid(r, strlen(r)));
+	free(r);
+	r = utf8_repair("", 0);
+	assert_string_equal(r, "");
+	free(r);
+}
+
 static void test_break_classes(void **state)
 {
 	(void)state;
@@ -66,9 +87,8 @@ static void test_break_classes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_widths),
-		cmocka_unit_test(test_invalid),
-		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_widths),	      cmocka_unit_test(test_invalid),
+		cmocka_unit_test(test_roundtrip),     cmocka_unit_test(test_valid_and_repair),
 		cmocka_unit_test(test_break_classes),
 	};
 	return cmocka_run_group_tests_name("utf8", tests, NULL, NULL);

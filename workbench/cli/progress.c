@@ -13,6 +13,7 @@
 #include "app.h"
 #include "core/answers.h"
 #include "core/store.h"
+#include "core/utf8.h"
 #include "core/wb.h"
 
 #include <errno.h>
@@ -89,7 +90,8 @@ static int progress_export(struct app *app, int argc, char **argv)
 			format);
 		return EXIT_USAGE;
 	}
-	if (learner && (!*learner || strpbrk(learner, ",\"\r\n\t"))) {
+	if (learner &&
+	    (!*learner || strpbrk(learner, ",\"\r\n\t") || !utf8_valid(learner, strlen(learner)))) {
 		fprintf(stderr, "workbench progress export: --learner needs a plain name\n");
 		return EXIT_USAGE;
 	}

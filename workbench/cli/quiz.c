@@ -16,6 +16,7 @@
 #include "core/quiz.h"
 #include "core/quizlint.h"
 #include "core/store.h"
+#include "core/utf8.h"
 #include "core/wb.h"
 
 #include <cmark-gfm-core-extensions.h>
@@ -525,6 +526,14 @@ static int read_in(struct plain *p)
 		return IN_EOF;
 	while (n > 0 && (p->line[n - 1] == '\n' || p->line[n - 1] == '\r'))
 		p->line[--n] = '\0';
+	if (!utf8_valid(p->line, strlen(p->line))) {
+		/* Answers are stored as UTF-8: a stray byte becomes U+FFFD
+		 * instead of costing the learner the answer. */
+		char *fixed = utf8_repair(p->line, strlen(p->line));
+		free(p->line);
+		p->line = fixed;
+		p->cap = strlen(fixed) + 1;
+	}
 	if (!strcmp(p->line, ":undo"))
 		return IN_UNDO;
 	if (!strcmp(p->line, ":quit"))

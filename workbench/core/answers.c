@@ -26,6 +26,7 @@
 #include "core/quiz.h"
 #include "core/sched.h"
 #include "core/store.h"
+#include "core/utf8.h"
 #include "core/wb.h"
 
 #include <ctype.h>
@@ -235,6 +236,14 @@ static const char *answer_invalid(const struct answer *a)
 		return "closed_book must be 0 or 1";
 	if (a->shown_at <= 0 || a->graded_at <= 0)
 		return "missing time";
+	/* Free text is stored as it came, but only as UTF-8: JSON (export)
+	 * cannot carry other bytes, so they would be lost on a round trip. */
+	if (a->text && !utf8_valid(a->text, strlen(a->text)))
+		return "the answer is not valid UTF-8";
+	if (a->ticked && !utf8_valid(a->ticked, strlen(a->ticked)))
+		return "ticked is not valid UTF-8";
+	if (a->learner && !utf8_valid(a->learner, strlen(a->learner)))
+		return "the learner name is not valid UTF-8";
 	return NULL;
 }
 
@@ -1279,6 +1288,21 @@ static int parse_time(const char *s, int64_t *ms)
 	return *ms > 0;
 }
 
+/* A JSON string of s; bytes that are not UTF-8 (a database written by
+ * other tools) become U+FFFD rather than the field going missing. */
+static json_t *jstr(const char *s)
+{
+	if (!s)
+		return json_null();
+	json_t *j = json_string(s);
+	if (!j) {
+		char *fixed = utf8_repair(s, strlen(s));
+		j = json_string(fixed);
+		free(fixed);
+	}
+	return j;
+}
+
 static void csv_field(FILE *out, const char *s, int last)
 {
 	if (!s)
@@ -1333,25 +1357,22 @@ int answers_export(struct store *s, FILE *out, enum answers_format fmt, const ch
 				csv_field(out, f[i], i + 1 == WB_ARRAY_LEN(f));
 		} else {
 			json_t *o = json_object();
-			json_object_set_new(o, "uid", json_string(a.uid));
-			json_object_set_new(o, "learner", json_string(who));
-			json_object_set_new(o, "test",
-					    a.test_uid ? json_string(a.test_uid) : json_null());
-			json_object_set_new(o, "question", json_string(a.question));
-			json_object_set_new(o, "chapter", json_string(a.chapter));
-			json_object_set_new(o, "lang", json_string(a.lang));
-			json_object_set_new(o, "kind", json_string(a.kind));
-			json_object_set_new(o, "shown_at", json_string(shown));
+			json_object_set_new(o, "uid", jstr(a.uid));
+			json_object_set_new(o, "learner", jstr(who));
+			json_object_set_new(o, "test", a.test_uid ? jstr(a.test_uid) : json_null());
+			json_object_set_new(o, "question", jstr(a.question));
+			json_object_set_new(o, "chapter", jstr(a.chapter));
+			json_object_set_new(o, "lang", jstr(a.lang));
+			json_object_set_new(o, "kind", jstr(a.kind));
+			json_object_set_new(o, "shown_at", jstr(shown));
 			json_object_set_new(o, "revealed_at",
-					    a.revealed_at ? json_string(revealed) : json_null());
-			json_object_set_new(o, "graded_at", json_string(graded));
-			json_object_set_new(o, "answer",
-					    a.text ? json_string(a.text) : json_null());
-			json_object_set_new(o, "ticked",
-					    a.ticked ? json_string(a.ticked) : json_null());
+					    a.revealed_at ? jstr(revealed) : json_null());
+			json_object_set_new(o, "graded_at", jstr(graded));
+			json_object_set_new(o, "answer", a.text ? jstr(a.text) : json_null());
+			json_object_set_new(o, "ticked", a.ticked ? jstr(a.ticked) : json_null());
 			json_object_set_new(o, "points", json_integer(a.points));
 			json_object_set_new(o, "max_points", json_integer(a.max_points));
-			json_object_set_new(o, "grade", json_string(quiz_grade_key(a.grade)));
+			json_object_set_new(o, "grade", jstr(quiz_grade_key(a.grade)));
 			json_object_set_new(o, "closed_book", json_boolean(a.closed_book));
 			json_array_append_new(arr, o);
 		}

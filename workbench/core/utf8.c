@@ -6,6 +6,7 @@
  * drawing; emoji outside the listed blocks count as one column.
  */
 #include "core/utf8.h"
+#include "core/wb.h"
 
 struct range {
 	uint32_t lo, hi;
@@ -92,6 +93,33 @@ size_t utf8_decode(const char *str, size_t n, uint32_t *cp)
 	}
 	*cp = v;
 	return len;
+}
+
+int utf8_valid(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t k = utf8_decode(s + i, n - i, &cp);
+		if (cp == UTF8_REPLACEMENT && k == 1)
+			return 0;
+		i += k;
+	}
+	return 1;
+}
+
+char *utf8_repair(const char *s, size_t n)
+{
+	struct wb_buf b = {0};
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t k = utf8_decode(s + i, n - i, &cp);
+		if (cp == UTF8_REPLACEMENT && k == 1)
+			wb_buf_append(&b, "\xEF\xBF\xBD", 3);
+		else
+			wb_buf_append(&b, s + i, k);
+		i += k;
+	}
+	return wb_buf_steal(&b);
 }
 
 size_t utf8_encode(uint32_t cp, char *out)

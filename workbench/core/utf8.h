@@ -20,6 +20,14 @@
  * truncated sequences yield U+FFFD and consume one byte. */
 size_t utf8_decode(const char *s, size_t n, uint32_t *cp);
 
+/* True when s[0..n) is valid UTF-8 (no invalid, overlong, surrogate or
+ * truncated sequence). */
+int utf8_valid(const char *s, size_t n);
+
+/* A NUL-terminated copy of s[0..n) with every byte that is not part of
+ * valid UTF-8 replaced by U+FFFD.  Caller frees. */
+char *utf8_repair(const char *s, size_t n);
+
 /* Encodes cp into out (4 bytes room); returns the byte count. */
 size_t utf8_encode(uint32_t cp, char *out);
 
