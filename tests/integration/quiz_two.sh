@@ -9,6 +9,7 @@
 # choice, an answer another window got in first is refused with a clear
 # message (first grade wins, never two grades of one question in a
 # test), every acknowledged answer is stored, and integrity_check is ok.
+# The last part runs one of the two windows in the TUI (tmux).
 . "$(dirname "$0")/../lib/common.sh"
 
 N=12
@@ -198,5 +199,48 @@ echo :quit >&5
 exec 5>&-
 wait $A || fail "A's :quit exited $?"
 no_sql_errors "$T/a.out" "$T/a.err" "$T/d.out" "$T/d.err"
+check_db
+
+# ---- 4. The same in the TUI: a window that waited, then lost the race ------
+DB="$T/tui.db"
+WB="$WB_BIN --content $C --db $DB --quizzes $T/instructor --lang en"
+WORKBENCH_SEED=3 WORKBENCH_TEST_HOLD=save:1 WORKBENCH_TEST_HOLD_FIFO="$T/h" \
+	$WB quiz run 00-two --plain <"$T/a.in" >"$T/a.out" 2>"$T/a.err" &
+A=$!
+pids="$pids $A"
+exec 5>"$T/a.in"
+wait_out "$T/a.out" "Your answer (a number):"
+first=$(shown "$T/a.out")
+echo 1 >&5
+held "$T/h"
+tui_start 100 30 "--content $C --db $DB --quizzes $T/instructor --lang en"
+wait_for "Self-test in progress: 00-two, 0 of $N answered"
+keys s
+wait_for "Question 1 of $N"
+screen | head -n 1 | grep -qF "[$first]" || fail "the TUI shows another question than A: $(screen | head -n 1)"
+keys -l 2
+keys Enter
+wait_for "The progress database is busy: another workbench is writing to it." 30
+wait_for "Question 1 of $N"
+release "$T/h"
+wait_out "$T/a.out" "Saved: Got it, 1/1 points"
+keys Enter # back into the answer box: the typed 2 is still there
+keys Enter
+wait_for "[$first] was already graded in another window (Got it); this answer was not saved."
+wait_for "Question 2 of $N"
+[ "$(q "SELECT COUNT(*) || ' ' || MIN(grade) FROM quiz_answer")" = "1 3" ] || fail "the TUI's grade was stored"
+# The TUI answers the second question first; A's grade of it is refused.
+keys -l 1
+keys Enter
+wait_for "Saved: Got it, 1/1 points"
+wait_out "$T/a.out" "Your answer (a number):" 2
+echo 1 >&5
+wait_out "$T/a.out" "was already graded in another window (Got it); this answer was not saved."
+echo :quit >&5
+exec 5>&-
+wait $A || fail "A's :quit exited $?"
+[ "$(q 'SELECT COUNT(*) FROM quiz_answer')" = 2 ] || fail "two answers expected"
+screen | grep -E -i -q 'sqlite|database is locked|constraint' && fail "an SQLite error on the TUI screen"
+no_sql_errors "$T/a.out" "$T/a.err"
 check_db
 echo ok
