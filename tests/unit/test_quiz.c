@@ -256,6 +256,27 @@ static void test_cr_line_ends(void **state)
 	quiz_file_free(f);
 }
 
+/* Fuzz finding (fuzz_quiz): thousands of 6-digit rubric items overflowed
+ * the int sum (undefined behaviour); the total is capped with an error. */
+static void test_rubric_total_capped(void **state)
+{
+	(void)state;
+	struct wb_buf b = {0};
+	wb_buf_puts(&b, "# T\n\n## [big-one] Q?\n\n### Answer\nA.\n\n### Rubric\n");
+	for (int i = 0; i < 3000; i++)
+		wb_buf_puts(&b, "- 999999: x\n");
+	wb_buf_puts(&b, "\n## [fits] Q?\n\n### Answer\nA.\n\n### Rubric\n- 999999: x\n- 1: y\n");
+	struct quiz_file *f = parse("00-big.md", b.data);
+	wb_buf_free(&b);
+	assert_int_equal(f->nq, 2);
+	assert_true(has_problem(f, 8, "the rubric is worth 2999997000 points; at most 1000000"));
+	assert_int_equal(f->q[0].errors, 1);
+	assert_int_equal(f->q[0].max_points, QUIZ_MAX_POINTS);
+	assert_int_equal(f->q[1].errors, 0);
+	assert_int_equal(f->q[1].max_points, 1000000);
+	quiz_file_free(f);
+}
+
 static void test_valid_id(void **state)
 {
 	(void)state;
@@ -418,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_chapter_comment_and_headings),
 		cmocka_unit_test(test_format_slips),
 		cmocka_unit_test(test_cr_line_ends),
+		cmocka_unit_test(test_rubric_total_capped),
 		cmocka_unit_test(test_valid_id),
 		cmocka_unit_test(test_bank_folders),
 		cmocka_unit_test(test_instructor_dir),

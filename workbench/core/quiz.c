@@ -278,12 +278,20 @@ static void finish_question(struct parser *p)
 	if (q->kind != QK_NUMERIC && p->answer_key_line)
 		problem(p, p->answer_key_line, 0, "'answer:' is only used by numeric questions");
 
-	q->max_points = 0;
-	if (q->kind == QK_RECALL)
+	q->max_points = 1;
+	if (q->kind == QK_RECALL) {
+		/* Summed wide: thousands of 6-digit items once overflowed int. */
+		long long total = 0;
 		for (size_t i = 0; i < q->nrubric; i++)
-			q->max_points += q->rubric[i].points;
-	else
-		q->max_points = 1;
+			total += q->rubric[i].points;
+		if (total > QUIZ_MAX_POINTS) {
+			problem(p, p->rubric_line, 1,
+				"the rubric is worth %lld points; at most %d in all", total,
+				QUIZ_MAX_POINTS);
+			total = QUIZ_MAX_POINTS;
+		}
+		q->max_points = (int)total;
+	}
 	p->cur = -1;
 	p->sec = SEC_NONE;
 }

@@ -31,6 +31,9 @@ enum quiz_grade {
 };
 
 #define QUIZ_ID_MAX 48
+/* The most points a rubric may be worth in all (progress import takes
+ * points up to the same bound). */
+#define QUIZ_MAX_POINTS 1000000
 
 struct quiz_option {
 	char *text;  /* Markdown of the option, marker stripped, one line */
