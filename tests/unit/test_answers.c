@@ -609,6 +609,13 @@ static void test_busy_writes_nothing(void **state)
 	struct answer x;
 	fill(&x, "fixture-years", GRADE_GOT, 1, T0_MS);
 	assert_int_equal(answers_save(a, &x), WB_EBUSY);
+	char *out = export_string(c, ANSWERS_CSV, "ann");
+	size_t added, skipped;
+	char err[256];
+	assert_int_equal(answers_import(a, out, strlen(out), &added, &skipped, err, sizeof err),
+			 WB_EBUSY);
+	assert_non_null(strstr(err, "the progress database is busy: another workbench is writing"));
+	assert_int_equal(added, 0);
 	/* No transaction is left open on a. */
 	assert_true(sqlite3_get_autocommit(store_db(a)));
 	assert_int_equal(sqlite3_exec(store_db(c), "COMMIT", NULL, NULL, NULL), SQLITE_OK);
@@ -617,6 +624,12 @@ static void test_busy_writes_nothing(void **state)
 	answer_clear(&x);
 	assert_int_equal(try_grade(ss, GRADE_GOT, T0_MS + 3000), 0);
 	assert_int_equal(count_rows(a, "SELECT COUNT(*) FROM quiz_answer"), 3);
+	/* The export held one answer (read in c's snapshot); its uid is
+	 * already here. */
+	assert_int_equal(answers_import(a, out, strlen(out), &added, &skipped, err, sizeof err), 0);
+	assert_int_equal(added, 0);
+	assert_int_equal(skipped, 1);
+	free(out);
 	sqlite3_stmt *st;
 	assert_int_equal(sqlite3_prepare_v2(store_db(a), "PRAGMA integrity_check", -1, &st, NULL),
 			 SQLITE_OK);

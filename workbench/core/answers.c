@@ -1657,7 +1657,10 @@ int answers_import(struct store *s, const char *text, size_t len, size_t *added,
 	rc = begin(db);
 	if (rc) {
 		rows_free(&rows);
-		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+		snprintf(err, errlen, "%s",
+			 rc == WB_EBUSY ? "the progress database is busy: another workbench is "
+					  "writing to it; try again"
+					: sqlite3_errmsg(db));
 		return rc;
 	}
 	char **replays = NULL;
