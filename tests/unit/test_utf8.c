@@ -1,4 +1,5 @@
 /* test_utf8.c - decoding and display width. */
+#define _XOPEN_SOURCE 700 /* wcwidth */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +9,10 @@
 #include <cmocka.h>
 
 #include "core/utf8.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <wchar.h>
 
 static void test_widths(void **state)
 {
@@ -22,6 +27,38 @@ static void test_widths(void **state)
 			 2);					 /* zero-width space */
 	assert_int_equal(utf8_width("ＡＢ", strlen("ＡＢ")), 4); /* fullwidth */
 	assert_int_equal(utf8_width("─│┌", strlen("─│┌")), 3);	 /* box drawing */
+}
+
+/* Regression: the table once lacked the wide blocks of plane 1, so a
+ * lesson with Tangut or a rocket emoji was laid out one column too wide
+ * for the terminal (cli/bad_input's random lesson, now and then). */
+static void test_wide_like_the_terminal(void **state)
+{
+	(void)state;
+	assert_int_equal(utf8_cp_width(0x17000), 2); /* Tangut */
+	assert_int_equal(utf8_cp_width(0x1B000), 2); /* Kana Supplement */
+	assert_int_equal(utf8_cp_width(0x1F680), 2); /* rocket */
+	assert_int_equal(utf8_cp_width(0x1FAF0), 2); /* hand */
+	assert_int_equal(utf8_cp_width(0x4DC0), 2);  /* Yijing hexagram */
+	assert_int_equal(utf8_cp_width(0x302E), 2);  /* Hangul tone mark (Mc) */
+	assert_int_equal(utf8_cp_width(0x302A), 0);  /* ideographic tone mark (Mn) */
+	assert_int_equal(utf8_cp_width(0x1F321), 1); /* thermometer: EAW neutral */
+	/* Never narrower than the C library's wcwidth(), which ncursesw and
+	 * the terminal place text by. */
+	assert_non_null(setlocale(LC_CTYPE, "C.UTF-8"));
+	int narrower = 0;
+	for (uint32_t cp = 0x20; cp <= 0x10FFFF; cp++) {
+		if (cp >= 0xD800 && cp <= 0xDFFF)
+			continue;
+		int w = wcwidth((wchar_t)cp);
+		if (w > utf8_cp_width(cp)) {
+			if (narrower++ < 10)
+				fprintf(stderr, "U+%04X: wcwidth %d, ours %d\n", (unsigned)cp, w,
+					utf8_cp_width(cp));
+		}
+	}
+	setlocale(LC_CTYPE, "C");
+	assert_int_equal(narrower, 0);
 }
 
 static void test_invalid(void **state)
@@ -87,8 +124,11 @@ static void test_break_classes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_widths),	      cmocka_unit_test(test_invalid),
-		cmocka_unit_test(test_roundtrip),     cmocka_unit_test(test_valid_and_repair),
+		cmocka_unit_test(test_widths),
+		cmocka_unit_test(test_wide_like_the_terminal),
+		cmocka_unit_test(test_invalid),
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_valid_and_repair),
 		cmocka_unit_test(test_break_classes),
 	};
 	return cmocka_run_group_tests_name("utf8", tests, NULL, NULL);
