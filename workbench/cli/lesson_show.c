@@ -39,8 +39,10 @@ int cli_lesson_show(struct app *app, int argc, char **argv)
 	int rc = lesson_load(path, id, app->lang, &lesson);
 	if (rc) {
 		if (rc == WB_ERANGE)
-			fprintf(stderr, "workbench: %s is larger than %u MiB; lessons are limited to that\n",
-			        path, LESSON_MAX_BYTES >> 20);
+			fprintf(stderr,
+				"workbench: %s is larger than %u MiB; lessons are limited to "
+				"that\n",
+				path, LESSON_MAX_BYTES >> 20);
 		else
 			fprintf(stderr, "workbench: cannot read %s: %s\n", path, wb_strerror(rc));
 		free(path);

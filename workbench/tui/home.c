@@ -94,8 +94,8 @@ static void home_draw(struct tui *t, void *self)
 		int passed, total = chapter_labs(t, c->id, &passed);
 		char right[64];
 		if (total)
-			snprintf(right, sizeof right, "%s %d/%d  %3d%% %s", i18n(lang, M_LABS), passed,
-				 total, pct, i18n(lang, M_READ));
+			snprintf(right, sizeof right, "%s %d/%d  %3d%% %s", i18n(lang, M_LABS),
+				 passed, total, pct, i18n(lang, M_READ));
 		else
 			snprintf(right, sizeof right, "%3d%% %s", pct, i18n(lang, M_READ));
 		int rw = utf8_width(right, strlen(right));
