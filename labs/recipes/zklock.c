@@ -193,6 +193,7 @@ struct mbox {
 	int own_deleted;	   /* one of them was a delete */
 	unsigned session_gen;	   /* session events seen */
 	int session_state;	   /* state carried by the last one */
+	unsigned session_drops;	   /* those with a state other than CONNECTED */
 	int stop;		   /* tells the monitor thread to end */
 	int cancel;		   /* zklock_cancel was called */
 	unsigned arm_done;	   /* own-node watch requests answered */
@@ -239,6 +240,10 @@ static void mbox_watcher(zhandle_t *zh, int type, int state, const char *path, v
 		/* Delivered to every registered watch: duplicates are harmless. */
 		m->session_gen++;
 		m->session_state = state;
+		/* Counted, not just the last state: a drop and a reconnect
+		 * can both come while the monitor is not looking. */
+		if (state != ZOO_CONNECTED_STATE)
+			m->session_drops++;
 	} else {
 		if (m->own_path && path && !strcmp(path, m->own_path)) {
 			m->own_events++;
@@ -296,6 +301,7 @@ struct zklock {
 	unsigned arm_seen;		/* mb->arm_done before the claim's own-node watch */
 	unsigned own_seen;		/* mb->own_events then */
 	unsigned gen_seen;		/* mb->session_gen then */
+	unsigned drops_seen;		/* mb->session_drops then */
 	struct zklock_stats st;		/* counters of the current attempt */
 	char msg[512];			/* last outcome, one sentence */
 };
@@ -864,10 +870,13 @@ static void *monitor_main(void *arg)
 	struct zklock *l = arg;
 	struct mbox *m = l->mb;
 	int timeout_ms = zoo_recv_timeout(l->zh);
+	if (l->opts.hooks.monitor_started)
+		l->opts.hooks.monitor_started(l->opts.hooks.arg, l);
 	pthread_mutex_lock(&m->mu);
 	/* Counters as they were at the claim: what happened between the claim
 	 * and this thread's start is news too. */
 	unsigned seen_gen = l->gen_seen, seen_own = l->own_seen, seen_arm = l->arm_seen;
+	unsigned seen_drops = l->drops_seen;
 	int in_flight = 1;	   /* the claim's get-with-watch is out */
 	int armed = 0;		   /* a watch on the own node is registered */
 	int64_t suspended_at = -1; /* when we stopped hearing from the server */
@@ -927,15 +936,24 @@ static void *monitor_main(void *arg)
 		if (!lost && seen_gen != m->session_gen) {
 			seen_gen = m->session_gen;
 			int st = m->session_state;
+			/* A drop since the last look counts even when the client
+			 * is connected again by now: the holder hears SUSPENDED
+			 * and then RESUMED, never nothing. */
+			int dropped = seen_drops != m->session_drops;
+			seen_drops = m->session_drops;
 			if (st == ZOO_EXPIRED_SESSION_STATE || st == ZOO_AUTH_FAILED_STATE) {
 				lost = "the session expired";
-			} else if (st == ZOO_CONNECTED_STATE && suspended_at >= 0) {
-				suspended_at = -1;
-				emit(l, ZKLOCK_EV_RESUMED, "reconnected on the same session");
-			} else if (st != ZOO_CONNECTED_STATE && suspended_at < 0) {
-				suspended_at = now_ms();
-				emit(l, ZKLOCK_EV_SUSPENDED,
-				     "disconnected: the session may still be alive");
+			} else {
+				if ((dropped || st != ZOO_CONNECTED_STATE) && suspended_at < 0) {
+					suspended_at = now_ms();
+					emit(l, ZKLOCK_EV_SUSPENDED,
+					     "disconnected: the session may still be alive");
+				}
+				if (st == ZOO_CONNECTED_STATE && suspended_at >= 0) {
+					suspended_at = -1;
+					emit(l, ZKLOCK_EV_RESUMED,
+					     "reconnected on the same session");
+				}
 			}
 			if (st == ZOO_CONNECTED_STATE && !armed && !in_flight && rearm_at < 0)
 				rearm_at = now_ms();
@@ -1131,6 +1149,7 @@ int zklock_acquire(struct zklock *l, int wait_ms)
 			l->arm_seen = l->mb->arm_done;
 			l->own_seen = l->mb->own_events;
 			l->gen_seen = l->mb->session_gen;
+			l->drops_seen = l->mb->session_drops;
 			l->mb->refs++; /* for the watch, before it can fire */
 			pthread_mutex_unlock(&l->mb->mu);
 			int zrc = zoo_awget(l->zh, l->own_path, mbox_watcher, l->mb, mbox_armed,
@@ -1143,7 +1162,8 @@ int zklock_acquire(struct zklock *l, int wait_ms)
 			}
 			pthread_mutex_lock(&l->mb->mu);
 			l->mb->status = ZKLOCK_HELD;
-			l->mb->session_state = ZOO_CONNECTED_STATE;
+			if (l->mb->session_gen == l->gen_seen) /* else the news is newer */
+				l->mb->session_state = ZOO_CONNECTED_STATE;
 			pthread_mutex_unlock(&l->mb->mu);
 			set_msg(l, "held %s (fencing token %d)%s", l->own_path, (int)l->seq,
 				l->recovered

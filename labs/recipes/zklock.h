@@ -122,8 +122,9 @@ enum zklock_event {
 struct zklock;
 
 /* Test hooks, all optional, all called on the acquiring thread (they may
- * make synchronous ZooKeeper calls, on any handle).  Labs use them to
- * force races at exact points instead of sleeping and hoping. */
+ * make synchronous ZooKeeper calls, on any handle) except monitor_started.
+ * Labs use them to force races at exact points instead of sleeping and
+ * hoping. */
 struct zklock_hooks {
 	void *arg;
 	/* The create request is queued; its reply has not been read yet. */
@@ -146,6 +147,10 @@ struct zklock_hooks {
 	 * of this session with our GUID; zklock_message() says what it
 	 * decided. */
 	void (*recovered)(void *arg, struct zklock *l, size_t matches);
+	/* On the holder's monitor thread, once, before it looks at anything:
+	 * a test may block here until events have piled up (what came since
+	 * the claim must still be reported).  Must not call zklock_*. */
+	void (*monitor_started)(void *arg, struct zklock *l);
 };
 
 struct zklock_opts {

@@ -481,6 +481,137 @@ static void short_disconnection_suspends_then_resumes(void **state)
 	free(lock);
 }
 
+/* ---- what happens before the monitor looks ------------------------------ */
+
+/* A gate the monitor_started hook waits at: the test knows the monitor
+ * thread is there and lets it go when events have piled up. */
+struct gate {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int at; /* the monitor reached the gate */
+	int go; /* the test opened it */
+};
+
+static void gate_init(struct gate *g)
+{
+	memset(g, 0, sizeof *g);
+	pthread_mutex_init(&g->mu, NULL);
+	pthread_cond_init(&g->cv, NULL);
+}
+
+static void gate_hook(void *arg, struct zklock *l)
+{
+	(void)l;
+	struct gate *g = arg;
+	pthread_mutex_lock(&g->mu);
+	g->at = 1;
+	pthread_cond_broadcast(&g->cv);
+	while (!g->go)
+		pthread_cond_wait(&g->cv, &g->mu);
+	pthread_mutex_unlock(&g->mu);
+}
+
+/* 0 once the monitor waits at the gate, -1 after WAIT_MS. */
+static int gate_wait_at(struct gate *g)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += WAIT_MS / 1000;
+	int rc = 0;
+	pthread_mutex_lock(&g->mu);
+	while (!g->at && rc == 0)
+		if (pthread_cond_timedwait(&g->cv, &g->mu, &ts) == ETIMEDOUT && !g->at)
+			rc = -1;
+	pthread_mutex_unlock(&g->mu);
+	return rc;
+}
+
+static void gate_open(struct gate *g)
+{
+	pthread_mutex_lock(&g->mu);
+	g->go = 1;
+	pthread_cond_broadcast(&g->cv);
+	pthread_mutex_unlock(&g->mu);
+}
+
+/* Regression: the monitor kept only the last session state, so a
+ * disconnect and reconnect that both came before it looked (it had not
+ * started yet, or was busy) were never told to the holder. */
+static void drop_and_reconnect_before_the_monitor_looks(void **state)
+{
+	(void)state;
+	struct zkproxy *p = NULL;
+	struct zkc *c = NULL;
+	struct zklock *l = NULL;
+	struct events e;
+	struct gate g;
+	events_init(&e);
+	gate_init(&g);
+	char *lock = fresh_lock();
+	assert_int_equal(zkproxy_new(zkserver_connect(server), &p), 0);
+	assert_int_equal(zkc_connect(zkproxy_connect(p), SESSION_MS, WAIT_MS, run_dir, &c), 0);
+	struct zklock_opts o = {.on_event = on_event,
+				.event_arg = &e,
+				.hooks = {.arg = &g, .monitor_started = gate_hook}};
+	assert_int_equal(zklock_new(zkc_handle(c), lock, &o, &l), 0);
+	assert_int_equal(zklock_acquire(l, WAIT_MS), 0);
+	assert_int_equal(gate_wait_at(&g), 0);
+	/* The own-node watch is registered; cut, and let the client come
+	 * back on the same session, all while the monitor waits. */
+	assert_int_equal(zklockrig_flush(c, WAIT_MS), 0);
+	int64_t sid = zkc_session_id(c);
+	assert_true(zkproxy_cut(p) >= 1);
+	assert_int_equal(zkc_wait_state(c, ZOO_CONNECTING_STATE, WAIT_MS, NULL), 0);
+	assert_int_equal(zkc_wait_state(c, ZOO_CONNECTED_STATE, WAIT_MS, NULL), 0);
+	assert_true(zkc_session_id(c) == sid);
+	gate_open(&g);
+	int s = events_wait(&e, ZKLOCK_EV_SUSPENDED);
+	int r = events_wait(&e, ZKLOCK_EV_RESUMED);
+	assert_true(s >= 0);
+	assert_true(r > s);
+	assert_int_equal(zklock_status(l), ZKLOCK_HELD);
+	assert_int_equal(events_none_lost(&e), 1);
+	assert_int_equal(zklock_release(l), 0);
+	zklock_free(l);
+	zkc_close(c);
+	zkproxy_free(p);
+	free(lock);
+}
+
+/* Regression (065c3e2): a delete of the own node before the monitor
+ * looked was missed. */
+static void own_node_deleted_before_the_monitor_looks(void **state)
+{
+	(void)state;
+	struct zkc *c = NULL;
+	struct zklock *l = NULL;
+	struct events e;
+	struct gate g;
+	events_init(&e);
+	gate_init(&g);
+	char *lock = fresh_lock();
+	assert_int_equal(zkc_connect(zkserver_connect(server), SESSION_MS, WAIT_MS, run_dir, &c),
+			 0);
+	struct zklock_opts o = {.on_event = on_event,
+				.event_arg = &e,
+				.hooks = {.arg = &g, .monitor_started = gate_hook}};
+	assert_int_equal(zklock_new(zkc_handle(c), lock, &o, &l), 0);
+	assert_int_equal(zklock_acquire(l, WAIT_MS), 0);
+	assert_int_equal(gate_wait_at(&g), 0);
+	assert_int_equal(zklockrig_flush(c, WAIT_MS), 0); /* the watch is set */
+	assert_int_equal(zoo_delete(zkc_handle(admin), zklock_own_path(l), -1), ZOK);
+	assert_int_equal(zklockrig_flush(c, WAIT_MS), 0); /* its event is in */
+	gate_open(&g);
+	int i = events_wait(&e, ZKLOCK_EV_LOST);
+	assert_true(i >= 0);
+	assert_non_null(strstr(e.why[i], "own node"));
+	assert_int_equal(zklock_status(l), ZKLOCK_LOST);
+	assert_int_equal(zklock_release(l), WB_ENOENT);
+	zklock_free(l);
+	zkc_close(c);
+	free(lock);
+}
+
 /* ---- only the own node -------------------------------------------------- */
 
 static void release_deletes_only_the_own_node(void **state)
@@ -602,6 +733,8 @@ int main(void)
 		cmocka_unit_test(own_node_deleted_is_reported),
 		cmocka_unit_test(disconnection_past_timeout_is_lost),
 		cmocka_unit_test(short_disconnection_suspends_then_resumes),
+		cmocka_unit_test(drop_and_reconnect_before_the_monitor_looks),
+		cmocka_unit_test(own_node_deleted_before_the_monitor_looks),
 		cmocka_unit_test(release_deletes_only_the_own_node),
 		cmocka_unit_test(timeout_deletes_only_the_own_candidate),
 		cmocka_unit_test(wrapped_counter_is_refused),
