@@ -22,12 +22,14 @@ struct zklab {
 	struct zkc *admin;	 /* a connected client used for set-up and clean-up */
 };
 
-/* Session timeout of the labs that show a session expiring (ms): about one
- * second, granted by our server's tickTime of 200 ms.  Such a client
- * gives up on a silent connection after 2/3 of it, so a process stalled
- * for ~700 ms (a loaded machine, a sanitized build, 64 sessions in one
- * process) loses its connection and, after a second, its session. */
-#define ZKLAB_SESSION_MS 1000
+/* Session timeout of the labs that show a session expiring (ms): each
+ * expiry they wait for takes this long, so it is short; but a client
+ * gives up on a silent connection after 2/3 of it, and what must happen
+ * before the expiry the lab causes (a reconnect that must beat it, a
+ * second client's watch) must not lose a race with a stall.  Stalls of
+ * ~700 ms were seen (ASan, a loaded 2-core machine), which a 1 s session
+ * did not survive; 4 s leaves a margin of seconds. */
+#define ZKLAB_SESSION_MS 4000
 /* Session timeout of zklab_client (ms), for labs whose point is not
  * expiry: long enough that no scheduling delay ends a session by itself.
  * Within the default maxSessionTimeout of our server (60 s) and of a --zk
