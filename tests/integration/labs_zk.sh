@@ -16,7 +16,8 @@ for id in zk-cas zk-seq-order; do
 	grep -q '✘' "$T/$id.txt" && fail "lab $id: a failed check in a passing run"
 
 	"$WB_BIN" lab run "$id" --json >"$T/$id.json" 2>"$T/$id.err" ||
-		fail "lab $id --json exited $?: $(cat "$T/$id.err")"
+		fail "lab $id --json exited $?: $(grep -e '"ok":false' -e '"t":"error"' \
+			"$T/$id.json") $(cat "$T/$id.err")"
 	bad=$(grep -v -c '^{"t":"[a-z]*",.*}$' "$T/$id.json")
 	[ "$bad" -eq 0 ] || fail "lab $id --json: $bad lines are not event objects"
 	tail -n 1 "$T/$id.json" | grep -q '^{"t":"verdict","pass":true,' ||
