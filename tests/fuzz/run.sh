@@ -33,7 +33,7 @@ for bin in "$build"/tests/fuzz/fuzz_*; do
 	echo "== $name for ${secs}s"
 	"$bin" -max_total_time="$secs" -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
 		-artifact_prefix="$build/fuzz-artifacts/$name-" -print_final_stats=1 "$corpus" 2>&1 |
-		grep -E "^(#[0-9]+ +DONE|Done|stat::number_of_executed_units|stat::peak_rss|==[0-9]+==ERROR|SUMMARY)" || true
+		grep -E "^(#[0-9]+[[:space:]]+DONE|Done|stat::number_of_executed_units|stat::peak_rss|==[0-9]+==ERROR|SUMMARY)" || true
 	ls "$build/fuzz-artifacts/$name-"* >/dev/null 2>&1 && { echo "finding in $name"; exit 1; }
 done
 echo "fuzzing done: no findings"

@@ -153,12 +153,19 @@ wait_out "$T/b.out" "Your answer (a number):"
 grep -q "^Resumed: 0 of $N answered" "$T/b.out" || fail "B did not join A's test: $(cat "$T/b.out")"
 [ "$(shown "$T/b.out")" = "$(shown "$T/a.out")" ] || fail "B and A ask different questions"
 [ "$(q "SELECT COUNT(*) FROM quiz_test WHERE state = 'running'")" = 1 ] || fail "two tests run"
-echo :quit >&6
-exec 6>&-
-wait $B || fail "B's :quit exited $?"
+# A abandons the test; B's answer then has no test to go into.
 echo :abandon >&5
 exec 5>&-
 wait $A || fail "A's :abandon exited $?"
+echo 1 >&6
+exec 6>&-
+st=0
+wait $B || st=$?
+[ $st = 1 ] || fail "B exited $st after the test was abandoned elsewhere"
+grep -q "^This test was ended in another window; this answer was not saved." "$T/b.out" ||
+	fail "B: $(cat "$T/b.out")"
+[ "$(q "SELECT COUNT(*) FROM quiz_answer WHERE test_uid = (SELECT uid FROM quiz_test WHERE state = 'abandoned')")" = 0 ] ||
+	fail "an answer went into the abandoned test"
 
 # A review that meets a chapter test started a moment before is refused
 # with the choice to finish or abandon that test (all questions are due

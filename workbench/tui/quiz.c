@@ -971,7 +971,8 @@ static void draw_answer(struct tui *t, struct quizscr *s)
 		size_t first = r.cur_row >= (size_t)box_rows ? r.cur_row - box_rows + 1 : 0;
 		for (int i = 0; i < box_rows && first + i < r.n; i++) {
 			size_t a = r.start[first + i], b = r.end[first + i];
-			struct tbox piece = {.cp = s->box.cp + a, .len = b - a};
+			/* An empty box has no buffer yet: no arithmetic on NULL. */
+			struct tbox piece = {.cp = s->box.cp ? s->box.cp + a : NULL, .len = b - a};
 			char *text = tb_text(&piece);
 			term_text(box_top + i, 2, text, box_width(), 0);
 			free(text);
