@@ -47,9 +47,14 @@ tui_start() {
 screen() { tmux -L "$SOCK" capture-pane -p -t wb; }
 keys() { tmux -L "$SOCK" send-keys -t wb "$@"; }
 
+# The default deadline only bounds a failure (a passing wait returns as
+# soon as the text is there): generous, for a sanitized build on a loaded
+# machine.
+WAIT_DEFAULT=30
+
 # wait_for TEXT [SECONDS]: until TEXT is on screen, or fail.
 wait_for() {
-	deadline=$(($(date +%s) + ${2:-10}))
+	deadline=$(($(date +%s) + ${2:-$WAIT_DEFAULT}))
 	while :; do
 		screen 2>/dev/null | grep -F -q -- "$1" && return 0
 		[ "$(date +%s)" -ge "$deadline" ] && fail "timed out waiting for: $1"
@@ -59,7 +64,7 @@ wait_for() {
 
 # wait_gone TEXT [SECONDS]: until TEXT has left the screen, or fail.
 wait_gone() {
-	deadline=$(($(date +%s) + ${2:-10}))
+	deadline=$(($(date +%s) + ${2:-$WAIT_DEFAULT}))
 	while :; do
 		screen 2>/dev/null | grep -F -q -- "$1" || return 0
 		[ "$(date +%s)" -ge "$deadline" ] && fail "timed out waiting for '$1' to go"
