@@ -37,6 +37,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char root[64]; /* a private folder with en/ and zh/ */
 
+static void remove_root(void)
+{
+	char sub[96];
+	const char *const langs[] = {"en", "zh"};
+	const char *const names[] = {"00-fuzz.md", "bank.md"};
+	for (size_t i = 0; i < 2; i++) {
+		for (size_t k = 0; k < 2; k++) {
+			snprintf(sub, sizeof sub, "%s/%s/%s", root, langs[i], names[k]);
+			unlink(sub);
+		}
+		snprintf(sub, sizeof sub, "%s/%s", root, langs[i]);
+		rmdir(sub);
+	}
+	rmdir(root);
+}
+
 static void make_root(void)
 {
 	if (root[0])
@@ -52,6 +68,7 @@ static void make_root(void)
 	snprintf(sub, sizeof sub, "%s/zh", root);
 	if (wb_mkdir_p(sub, 0700) != 0)
 		abort();
+	atexit(remove_root);
 }
 
 static void write_file(const char *path, const char *text, size_t len)
