@@ -185,7 +185,7 @@ long zklock_index(const struct zklock_entry *e, size_t n, const char *name)
 struct mbox {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;	   /* CLOCK_MONOTONIC */
-	int refs;		   /* the lock's + one per registered watch */
+	int refs;		   /* the lock's + one per watch + one per pending arm */
 	char *own_path;		   /* events on this path are about our own node */
 	unsigned pred_events;	   /* node events on other paths (the predecessor) */
 	int pred_type;		   /* type of the last of those */
@@ -264,8 +264,12 @@ static void mbox_watcher(zhandle_t *zh, int type, int state, const char *path, v
 }
 
 /* Completion of the asynchronous get-with-watch that arms the holder's
- * watch on its own node.  The reference taken for the watch stays with a
- * registered watch (ZOK) and is dropped otherwise. */
+ * watch on its own node.  An arm takes two references: its own, dropped
+ * here always, and the watch's, which stays with a registered watch (ZOK)
+ * and is dropped here otherwise.  The completion may run after the lock
+ * is freed (zklock_free removed the watch it registered, dropping that
+ * reference; the client completes every request, at the latest in
+ * zookeeper_close), so the mailbox must outlive it. */
 static void mbox_armed(int rc, const char *value, int len, const struct Stat *stat,
 		       const void *data)
 {
@@ -278,8 +282,7 @@ static void mbox_armed(int rc, const char *value, int len, const struct Stat *st
 	m->arm_rc = rc;
 	pthread_cond_broadcast(&m->cv);
 	pthread_mutex_unlock(&m->mu);
-	if (rc != ZOK)
-		mbox_unref(m, 1);
+	mbox_unref(m, rc == ZOK ? 1 : 2);
 }
 
 /* ---- The lock ----------------------------------------------------------- */
@@ -968,12 +971,12 @@ static void *monitor_main(void *arg)
 		if (!lost && !m->stop && rearm_at >= 0 && !in_flight && now_ms() >= rearm_at) {
 			rearm_at = -1;
 			in_flight = 1;
-			m->refs++; /* for the watch, before it can fire */
+			m->refs += 2; /* the watch's and the completion's (mbox_armed) */
 			pthread_mutex_unlock(&m->mu);
 			int zrc = zoo_awget(l->zh, l->own_path, mbox_watcher, m, mbox_armed, m);
 			pthread_mutex_lock(&m->mu);
 			if (zrc != ZOK) {
-				m->refs--; /* no request, no completion: never the last ref */
+				m->refs -= 2; /* no request, no completion: never the last refs */
 				in_flight = 0;
 				if (zrc == ZSESSIONEXPIRED || zrc == ZINVALIDSTATE)
 					lost = "the session expired";
@@ -1150,12 +1153,12 @@ int zklock_acquire(struct zklock *l, int wait_ms)
 			l->own_seen = l->mb->own_events;
 			l->gen_seen = l->mb->session_gen;
 			l->drops_seen = l->mb->session_drops;
-			l->mb->refs++; /* for the watch, before it can fire */
+			l->mb->refs += 2; /* the watch's and the completion's (mbox_armed) */
 			pthread_mutex_unlock(&l->mb->mu);
 			int zrc = zoo_awget(l->zh, l->own_path, mbox_watcher, l->mb, mbox_armed,
 					    l->mb);
 			if (zrc != ZOK) {
-				mbox_unref(l->mb, 1);
+				mbox_unref(l->mb, 2);
 				int err;
 				absorb(l, zrc, deadline, "watching the own node", &err);
 				return give_up(l, err ? err : WB_EIO);

@@ -612,6 +612,62 @@ static void own_node_deleted_before_the_monitor_looks(void **state)
 	free(lock);
 }
 
+/* Holds the client's completion thread at the gate from the claim on. */
+struct completion_block {
+	struct zkc *c;
+	struct gate g;
+	int armed; /* the blocking request is queued */
+};
+
+static void gate_completion(int rc, const struct Stat *st, const void *data)
+{
+	(void)rc;
+	(void)st;
+	gate_hook((void *)data, NULL);
+}
+
+static void block_completions_at_claim(void *arg, struct zklock *l, size_t n, long idx)
+{
+	(void)l;
+	(void)n;
+	struct completion_block *b = arg;
+	if (idx == 0 && !b->armed &&
+	    zoo_aexists(zkc_handle(b->c), "/", 0, gate_completion, &b->g) == ZOK)
+		b->armed = 1;
+}
+
+/* Regression: the claim's asynchronous own-node watch shared one mailbox
+ * reference between the watch and its completion; zklock_free removed the
+ * registered watch and dropped that reference while the completion was
+ * still queued, which then wrote to the freed mailbox (a use after free
+ * that ASan reports; it once hung zk-disconnect-expire at exit). */
+static void lock_freed_before_the_arm_completes(void **state)
+{
+	(void)state;
+	struct zkc *c = NULL;
+	struct zklock *l = NULL;
+	struct completion_block b = {0};
+	gate_init(&b.g);
+	char *lock = fresh_lock();
+	assert_int_equal(zkc_connect(zkserver_connect(server), SESSION_MS, WAIT_MS, run_dir, &c),
+			 0);
+	b.c = c;
+	struct zklock_opts o = {.hooks = {.arg = &b, .listed = block_completions_at_claim}};
+	assert_int_equal(zklock_new(zkc_handle(c), lock, &o, &l), 0);
+	assert_int_equal(zklock_acquire(l, WAIT_MS), 0);
+	assert_true(b.armed);
+	assert_int_equal(gate_wait_at(&b.g), 0); /* completions are held */
+	/* A synchronous call is answered on the I/O thread, after the claim's
+	 * watch is registered and its completion queued behind the gate. */
+	struct Stat st;
+	assert_int_equal(zoo_exists(zkc_handle(c), zklock_own_path(l), 0, &st), ZOK);
+	zklock_free(l);
+	gate_open(&b.g);
+	assert_int_equal(zklockrig_flush(c, WAIT_MS), 0); /* the arm's completion ran */
+	zkc_close(c);
+	free(lock);
+}
+
 /* ---- only the own node -------------------------------------------------- */
 
 static void release_deletes_only_the_own_node(void **state)
@@ -735,6 +791,7 @@ int main(void)
 		cmocka_unit_test(short_disconnection_suspends_then_resumes),
 		cmocka_unit_test(drop_and_reconnect_before_the_monitor_looks),
 		cmocka_unit_test(own_node_deleted_before_the_monitor_looks),
+		cmocka_unit_test(lock_freed_before_the_arm_completes),
 		cmocka_unit_test(release_deletes_only_the_own_node),
 		cmocka_unit_test(timeout_deletes_only_the_own_candidate),
 		cmocka_unit_test(wrapped_counter_is_refused),
