@@ -41,7 +41,7 @@ tui_start() {
 	cols=$1 rows=$2
 	shift 2
 	tmux -L "$SOCK" -f /dev/null new-session -d -s wb -x "$cols" -y "$rows" \
-		"env NO_COLOR=${NO_COLOR:-} LC_ALL=C.UTF-8 TERM=xterm-256color $WB_BIN $*; rc=\$?; echo; echo EXITED:\$rc; sleep 30"
+		"env NO_COLOR=${NO_COLOR:-} LC_ALL=C.UTF-8 TERM=xterm-256color $WB_BIN $*; rc=\$?; printf '\\r\\nEXITED:%s\\r\\n' \$rc; sleep 30"
 }
 
 screen() { tmux -L "$SOCK" capture-pane -p -t wb; }
