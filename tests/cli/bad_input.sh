@@ -60,12 +60,23 @@ mkdir "$T/dir.db"
 [ $? -eq 1 ] || fail "unopenable database: expected exit 1"
 grep -q "cannot open progress database" "$T/err" || fail "unopenable message: $(cat "$T/err")"
 
-# A read-only database (only meaningful when not root: root ignores modes).
-if [ "$(id -u)" -ne 0 ]; then
-	sqlite3 "$T/ro.db" "PRAGMA user_version=0;" && chmod 444 "$T/ro.db"
-	sum=$(cksum <"$T/ro.db")
-	"$WB_BIN" --content "$C" --db "$T/ro.db" </dev/null >/dev/null 2>"$T/err"
-	[ $? -eq 1 ] || fail "read-only database: expected exit 1"
-	[ "$(cksum <"$T/ro.db")" = "$sum" ] || fail "read-only database was modified"
+# A read-only database in a read-only folder.  Root ignores file modes, so
+# as root the workbench runs as nobody (a copy of the binary, as the build
+# tree may be out of nobody's reach).
+mkdir "$T/ro"
+sqlite3 "$T/ro/ro.db" "PRAGMA journal_mode=WAL; CREATE TABLE t(x); PRAGMA user_version=0;" >/dev/null
+sqlite3 "$T/ro/ro.db" "PRAGMA journal_mode=DELETE;" >/dev/null
+chmod 444 "$T/ro/ro.db" && chmod 555 "$T/ro"
+ro_bin=$WB_BIN as_user=
+if [ "$(id -u)" -eq 0 ]; then
+	chmod 711 "$T" && cp "$WB_BIN" "$T/wb-copy" && chmod 755 "$T/wb-copy"
+	ro_bin=$T/wb-copy as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
 fi
+sum=$(cksum <"$T/ro/ro.db")
+$as_user env HOME=/nonexistent "$ro_bin" --content "$C" --db "$T/ro/ro.db" </dev/null >/dev/null 2>"$T/err"
+[ $? -eq 1 ] || fail "read-only database: expected exit 1: $(cat "$T/err")"
+grep -q "it is read-only .*Nothing was changed" "$T/err" || fail "read-only database message: $(cat "$T/err")"
+[ "$(cksum <"$T/ro/ro.db")" = "$sum" ] || fail "read-only database was modified"
+[ "$(ls -A "$T/ro")" = ro.db ] || fail "files left beside the read-only database: $(ls -A "$T/ro")"
+chmod 755 "$T/ro"
 echo ok

@@ -186,7 +186,16 @@ int store_open(const char *path, struct store **out, char *errbuf, size_t errlen
 	}
 	if (exec(db, "PRAGMA journal_mode=WAL") || exec(db, "PRAGMA foreign_keys=ON")) {
 		err = map_rc(sqlite3_errcode(db));
-		snprintf(errbuf, errlen, "cannot prepare %s: %s", path, sqlite3_errmsg(db));
+		if ((sqlite3_errcode(db) & 0xff) == SQLITE_READONLY)
+			snprintf(
+				errbuf, errlen,
+				"cannot use progress database %s: it is read-only (%s). Nothing "
+				"was "
+				"changed: make the file and its folder writable, or choose another "
+				"file with --db.",
+				path, sqlite3_errmsg(db));
+		else
+			snprintf(errbuf, errlen, "cannot prepare %s: %s", path, sqlite3_errmsg(db));
 		goto out;
 	}
 	for (int v = version; v < STORE_SCHEMA_VERSION; v++) {
