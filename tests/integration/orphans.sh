@@ -81,13 +81,21 @@ keys Enter
 wait_for "Lab zk-cas"
 wait_recorded 2
 pids=$(pids_of_run)
-# The first recorded process is the lab worker; its parent is the lab run
-# supervisor, whose parent is the TUI.
-worker=$(head -n 1 "$WORKBENCH_RUN_BASE"/run-*/pids | awk '{ print $1 }')
-sup=$(awk '{ print $4 }' "/proc/$worker/stat")
-tui=$(awk '{ print $4 }' "/proc/$sup/stat")
-grep -q "lab" "/proc/$sup/cmdline" || fail "process $sup is not the lab supervisor"
+# The TUI is the pane shell's child; the lab run supervisor is its child,
+# and every recorded process descends from that.  (The worker and the
+# ZooKeeper server it starts are recorded in either order.)
+ppid_of() { awk '{ print $4 }' "/proc/$1/stat"; }
+tui=$(pgrep -P "$(tmux -L "$SOCK" list-panes -t wb -F '#{pane_pid}')" | head -n 1)
+[ -n "$tui" ] || fail "no TUI process under the tmux pane"
 grep -q "lab" "/proc/$tui/cmdline" && fail "process $tui is not the TUI"
+for p in $pids; do
+	a=$p
+	while [ "$(ppid_of "$a")" != "$tui" ]; do
+		a=$(ppid_of "$a")
+		[ "$a" -gt 1 ] || fail "recorded process $p does not descend from the TUI $tui"
+	done
+	grep -q "lab" "/proc/$a/cmdline" || fail "process $a is not the lab supervisor"
+done
 kill -9 "$tui"
 wait_for "EXITED:137"
 "$WB_BIN" --db "$DB" lab run task-takeover >/dev/null 2>&1 || fail "the next lab run failed"
