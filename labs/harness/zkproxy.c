@@ -1,35 +1,30 @@
 /*
  * zkproxy.c - the ZooKeeper fault proxy (see zkproxy.h).
  *
- * Threading: one proxy thread runs a poll() loop; it holds p->mu whenever
- * it touches state (between polls), never while blocked in poll().  The
- * lab's thread sets simple state (arming, holding) under p->mu directly;
- * anything that does socket I/O (cut, release, stop) is posted as a
- * command, the proxy thread is woken through a pipe, and the caller waits
- * on p->cond until the thread acknowledges it, so control calls are
- * synchronous and no fd is closed under a poll() in another thread.
+ * Threading: the poll loop, the command channel and the listener are
+ * harness/relay.h's (see its contract); p->r.mu guards everything here.
+ * The lab's thread sets simple state (arming, holding) under p->r.mu
+ * directly; anything that does socket I/O (cut, release, stop) is a relay
+ * command, run on the proxy thread and acknowledged before the call
+ * returns, so no fd is closed under a poll() in another thread.
  *
  * Invariants:
  *  - Frames are forwarded whole and in order per direction; a held frame
  *    goes to the held buffer, and nothing bypasses it while held, so a
  *    release appends it to the output in the original order.
- *  - conns[] is only shrunk at the end of a loop iteration, so poll
- *    indexes stay valid while an iteration runs.
  *  - The drop state refers to one connection and one xid: it is cleared
  *    when that reply is dropped and re-armed if that connection dies first.
  */
-#define _GNU_SOURCE /* accept4, pipe2 */
 #include "harness/zkproxy.h"
 #include "core/wb.h"
+#include "harness/relay.h"
 #include "harness/report.h"
 #include "harness/zkframe.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -38,101 +33,53 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
-#include <unistd.h>
 
 /* Stop reading from a side while this much waits to be written to (or is
  * held for) the other: a slow peer must not make the proxy grow without
  * bound. */
 #define BACKLOG_LIMIT (8u * 1024u * 1024u)
-#define READ_CHUNK    65536
-
-struct bytes {
-	unsigned char *d; /* data[off..len) is pending */
-	size_t off, len, cap;
-};
 
 struct dir_state {
 	struct zkframe_parser parser; /* frames arriving on this direction */
 	int handshake_seen;	      /* the connect frame went by */
-	struct bytes out;	      /* to write to the destination */
-	struct bytes held;	      /* frames held, in order */
+	struct relay_bytes out;	      /* to write to the destination */
+	struct relay_bytes held;      /* frames held, in order */
 };
 
 struct conn {
+	struct relay_conn rc; /* afd: client side, ufd: server side; dead */
 	int id;		      /* 1, 2, ... in accept order */
-	int cfd, sfd;	      /* client side, server side; -1 once closed */
 	int64_t session;      /* from the ConnectResponse, 0 until then */
 	struct dir_state c2s; /* client -> server */
 	struct dir_state s2c; /* server -> client */
-	int dead;	      /* closed; removed at the end of the iteration */
 };
 
-enum cmd { CMD_NONE, CMD_CUT, CMD_RELEASE, CMD_STOP };
+enum cmd { CMD_CUT = RELAY_CMD_OWN, CMD_RELEASE };
 enum drop_state { DROP_OFF, DROP_ARMED, DROP_WAIT_REPLY };
 
 struct zkproxy {
-	int lfd;		    /* listening socket */
-	int port;		    /* its port */
-	char connect[32];	    /* "127.0.0.1:<port>" */
-	struct sockaddr_in up;	    /* upstream server */
-	int wake[2];		    /* pipe: lab thread -> proxy thread */
-	pthread_t thread;	    /* the poll loop */
-	int thread_started;	    /* thread must be joined */
-	pthread_mutex_t cmd_mu;	    /* one control call at a time */
-	pthread_mutex_t mu;	    /* guards everything below */
-	pthread_cond_t cond;	    /* command acks and new events */
-	enum cmd cmd;		    /* posted command */
-	uint64_t cmd_seq, done_seq; /* posted / acknowledged commands */
-	long long cmd_result;	    /* result of the last command */
-	int stopping;		    /* the thread must exit */
-	enum drop_state drop;	    /* drop-create state */
-	char *drop_prefix;	    /* path prefix that arms it */
-	int drop_conn;		    /* connection of the matched create */
-	int32_t drop_xid;	    /* its xid */
-	int hold_dirs;		    /* ZKPROXY_C2S | ZKPROXY_S2C being held */
-	struct conn **conns;	    /* live connections */
-	size_t nconns, conncap;	    /* used / allocated */
-	int next_id;		    /* next connection number */
-	struct zkproxy_event *ev;   /* every event, in order */
-	size_t nev, evcap;	    /* used / allocated */
-	size_t cursor;		    /* next event zkproxy_wait looks at */
-	size_t reported;	    /* next event zkproxy_report emits */
+	struct relay r;		  /* listener, proxy thread, lock (r.cond: also new events) */
+	char connect[32];	  /* "127.0.0.1:<port>" */
+	struct sockaddr_in up;	  /* upstream server */
+	enum drop_state drop;	  /* drop-create state */
+	char *drop_prefix;	  /* path prefix that arms it */
+	int drop_conn;		  /* connection of the matched create */
+	int32_t drop_xid;	  /* its xid */
+	int hold_dirs;		  /* ZKPROXY_C2S | ZKPROXY_S2C being held */
+	int next_id;		  /* next connection number */
+	struct zkproxy_event *ev; /* every event, in order */
+	size_t nev, evcap;	  /* used / allocated */
+	size_t cursor;		  /* next event zkproxy_wait looks at */
+	size_t reported;	  /* next event zkproxy_report emits */
 };
 
-static long long now_ms(void)
+/* Connection i of p (struct conn starts with its struct relay_conn). */
+static struct conn *conn_at(const struct zkproxy *p, size_t i)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (struct conn *)p->r.conns[i];
 }
 
-static void bytes_append(struct bytes *b, const void *src, size_t n)
-{
-	if (b->off && b->off == b->len)
-		b->off = b->len = 0;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		while (cap < b->len + n)
-			cap *= 2;
-		b->d = wb_xrealloc(b->d, cap);
-		b->cap = cap;
-	}
-	memcpy(b->d + b->len, src, n);
-	b->len += n;
-}
-
-static size_t bytes_pending(const struct bytes *b)
-{
-	return b->len - b->off;
-}
-
-static void bytes_free(struct bytes *b)
-{
-	free(b->d);
-	memset(b, 0, sizeof *b);
-}
-
-/* Appends an event; p->mu is held. */
+/* Appends an event; p->r.mu is held. */
 static void add_event(struct zkproxy *p, enum zkproxy_ev_kind kind, const struct conn *c, int dir,
 		      int32_t xid, int32_t op, int64_t zxid, int32_t err, uint64_t bytes,
 		      const char *fmt, ...) __attribute__((format(printf, 10, 11)));
@@ -155,12 +102,12 @@ static void add_event(struct zkproxy *p, enum zkproxy_ev_kind kind, const struct
 	e->zxid = zxid;
 	e->err = err;
 	e->bytes = bytes;
-	e->at_ms = now_ms();
+	e->at_ms = relay_now_ms();
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(e->text, sizeof e->text, fmt, ap);
 	va_end(ap);
-	pthread_cond_broadcast(&p->cond);
+	pthread_cond_broadcast(&p->r.cond);
 }
 
 static const char *dir_name(int dir)
@@ -168,52 +115,39 @@ static const char *dir_name(int dir)
 	return dir == ZKPROXY_C2S ? "client->server" : "server->client";
 }
 
-/* Closes both sides of c, discarding held bytes; p->mu is held. */
+/* Closes both sides of c, discarding held bytes; p->r.mu is held. */
 static void close_conn(struct zkproxy *p, struct conn *c, enum zkproxy_ev_kind kind,
 		       const char *why)
 {
-	if (c->dead)
+	if (c->rc.dead)
 		return;
-	uint64_t held = bytes_pending(&c->c2s.held) + bytes_pending(&c->s2c.held);
-	if (c->cfd >= 0)
-		close(c->cfd);
-	if (c->sfd >= 0)
-		close(c->sfd);
-	c->cfd = c->sfd = -1;
-	c->dead = 1;
+	uint64_t held = relay_bytes_pending(&c->c2s.held) + relay_bytes_pending(&c->s2c.held);
+	relay_conn_close(&c->rc);
 	if (p->drop == DROP_WAIT_REPLY && p->drop_conn == c->id)
 		p->drop = DROP_ARMED; /* its reply can no longer come */
 	add_event(p, kind, c, 0, 0, 0, 0, 0, held, "conn %d session 0x%" PRIx64 ": %s%s", c->id,
 		  (uint64_t)c->session, why, held ? " (held bytes discarded)" : "");
 }
 
-static void conn_free(struct conn *c)
+static void conn_free(struct relay_conn *rc)
 {
+	struct conn *c = (struct conn *)rc;
 	zkframe_parser_clear(&c->c2s.parser);
 	zkframe_parser_clear(&c->s2c.parser);
-	bytes_free(&c->c2s.out);
-	bytes_free(&c->s2c.out);
-	bytes_free(&c->c2s.held);
-	bytes_free(&c->s2c.held);
+	relay_bytes_free(&c->c2s.out);
+	relay_bytes_free(&c->s2c.out);
+	relay_bytes_free(&c->c2s.held);
+	relay_bytes_free(&c->s2c.held);
 	free(c);
 }
 
-/* Writes what it can of b to fd.  Returns 0, or -1 when the peer is gone. */
-static int flush_bytes(int fd, struct bytes *b)
+/* Writes what it can both ways; closes c when a peer is gone.  p->r.mu is
+ * held. */
+static void flush_conn(struct zkproxy *p, struct conn *c)
 {
-	while (fd >= 0 && bytes_pending(b)) {
-		ssize_t n = send(fd, b->d + b->off, bytes_pending(b), MSG_NOSIGNAL);
-		if (n > 0) {
-			b->off += (size_t)n;
-			continue;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			return 0;
-		return -1;
-	}
-	return 0;
+	if (relay_bytes_flush(c->rc.ufd, &c->c2s.out, NULL) ||
+	    relay_bytes_flush(c->rc.afd, &c->s2c.out, NULL))
+		close_conn(p, c, ZKPROXY_EV_CLOSED, "closed: write failed");
 }
 
 static void forward(struct zkproxy *p, struct conn *c, int dir, const struct zkframe *f,
@@ -221,13 +155,13 @@ static void forward(struct zkproxy *p, struct conn *c, int dir, const struct zkf
 {
 	struct dir_state *d = dir == ZKPROXY_C2S ? &c->c2s : &c->s2c;
 	if (p->hold_dirs & dir) {
-		bytes_append(&d->held, f->raw, f->raw_len);
+		relay_bytes_append(&d->held, f->raw, f->raw_len);
 		add_event(p, ZKPROXY_EV_HELD, c, dir, xid, op, 0, 0, f->raw_len,
 			  "conn %d: held %s frame xid=%" PRId32 "%s%s (%zu bytes)", c->id,
 			  dir_name(dir), xid, op ? " op=" : "", op ? zkframe_op_name(op) : "",
 			  f->raw_len);
 	} else {
-		bytes_append(&d->out, f->raw, f->raw_len);
+		relay_bytes_append(&d->out, f->raw, f->raw_len);
 	}
 }
 
@@ -305,7 +239,7 @@ static int on_reply(struct zkproxy *p, struct conn *c, const struct zkframe *f)
 				  c->id, (uint64_t)c->session, xid, (uint64_t)zxid);
 			/* Replies before the dropped one were answered: deliver
 			 * them (best effort) so only this reply is lost. */
-			flush_bytes(c->cfd, &c->s2c.out);
+			relay_bytes_flush(c->rc.afd, &c->s2c.out, NULL);
 			close_conn(p, c, ZKPROXY_EV_CLOSED,
 				   "closed after dropping the create reply");
 			return 1;
@@ -325,9 +259,9 @@ static int on_reply(struct zkproxy *p, struct conn *c, const struct zkframe *f)
  * the connection was closed. */
 static int read_side(struct zkproxy *p, struct conn *c, int dir)
 {
-	int fd = dir == ZKPROXY_C2S ? c->cfd : c->sfd;
+	int fd = dir == ZKPROXY_C2S ? c->rc.afd : c->rc.ufd;
 	struct dir_state *d = dir == ZKPROXY_C2S ? &c->c2s : &c->s2c;
-	unsigned char buf[READ_CHUNK];
+	unsigned char buf[RELAY_READ_CHUNK];
 	ssize_t n = recv(fd, buf, sizeof buf, 0);
 	if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
 		return 0;
@@ -364,46 +298,37 @@ static int read_side(struct zkproxy *p, struct conn *c, int dir)
 	return 0;
 }
 
-static void accept_one(struct zkproxy *p)
+static void accept_one(void *self)
 {
-	int cfd = accept4(p->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	struct zkproxy *p = self;
+	int cfd = relay_accept(p->r.lfd);
 	if (cfd < 0)
 		return;
 	struct conn *c = wb_xcalloc(1, sizeof *c);
 	c->id = ++p->next_id;
-	c->cfd = cfd;
-	c->sfd = -1;
+	c->rc.afd = cfd;
+	c->rc.ufd = -1;
 	zkframe_parser_init(&c->c2s.parser);
 	zkframe_parser_init(&c->s2c.parser);
-	int one = 1;
-	setsockopt(cfd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	if (p->nconns == p->conncap) {
-		p->conncap = p->conncap ? 2 * p->conncap : 8;
-		p->conns = wb_xrealloc(p->conns, p->conncap * sizeof *p->conns);
-	}
-	p->conns[p->nconns++] = c;
+	relay_nodelay(cfd);
+	relay_add_conn(&p->r, &c->rc);
 	add_event(p, ZKPROXY_EV_ACCEPT, c, 0, 0, 0, 0, 0, 0, "conn %d: client connected", c->id);
-	/* Upstream is 127.0.0.1: a blocking connect answers at once. */
-	int sfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (sfd < 0 || connect(sfd, (struct sockaddr *)&p->up, sizeof p->up) != 0) {
-		if (sfd >= 0)
-			close(sfd);
+	int sfd = relay_connect(&p->up);
+	if (sfd < 0) {
 		close_conn(p, c, ZKPROXY_EV_CLOSED, "closed: the server refused the connection");
 		return;
 	}
-	fcntl(sfd, F_SETFL, fcntl(sfd, F_GETFL) | O_NONBLOCK);
-	setsockopt(sfd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	c->sfd = sfd;
+	c->rc.ufd = sfd;
 }
 
-/* Commands; p->mu is held. */
+/* Commands; p->r.mu is held. */
 static long long do_cut(struct zkproxy *p)
 {
 	long long n = 0;
-	for (size_t i = 0; i < p->nconns; i++) {
-		if (p->conns[i]->dead)
+	for (size_t i = 0; i < p->r.nconns; i++) {
+		if (conn_at(p, i)->rc.dead)
 			continue;
-		close_conn(p, p->conns[i], ZKPROXY_EV_CUT, "cut by the lab");
+		close_conn(p, conn_at(p, i), ZKPROXY_EV_CUT, "cut by the lab");
 		n++;
 	}
 	return n;
@@ -413,127 +338,70 @@ static long long do_release(struct zkproxy *p)
 {
 	long long total = 0;
 	p->hold_dirs = 0;
-	for (size_t i = 0; i < p->nconns; i++) {
-		struct conn *c = p->conns[i];
-		if (c->dead)
+	for (size_t i = 0; i < p->r.nconns; i++) {
+		struct conn *c = conn_at(p, i);
+		if (c->rc.dead)
 			continue;
 		for (int dir = ZKPROXY_C2S; dir <= ZKPROXY_S2C; dir++) {
 			struct dir_state *d = dir == ZKPROXY_C2S ? &c->c2s : &c->s2c;
-			size_t n = bytes_pending(&d->held);
+			size_t n = relay_bytes_move(&d->out, &d->held);
 			if (!n)
 				continue;
-			bytes_append(&d->out, d->held.d + d->held.off, n);
-			d->held.off = d->held.len = 0;
 			total += (long long)n;
 			add_event(p, ZKPROXY_EV_RELEASED, c, dir, 0, 0, 0, 0, n,
 				  "conn %d: released %zu held bytes %s, in order", c->id, n,
 				  dir_name(dir));
 		}
-		if (flush_bytes(c->sfd, &c->c2s.out) || flush_bytes(c->cfd, &c->s2c.out))
-			close_conn(p, c, ZKPROXY_EV_CLOSED, "closed: write failed");
+		flush_conn(p, c);
 	}
 	return total;
 }
 
-static void *proxy_main(void *arg)
+static long long run_command(void *self, int cmd)
 {
-	struct zkproxy *p = arg;
-	struct pollfd *pfd = NULL;
-	size_t pcap = 0;
-	pthread_mutex_lock(&p->mu);
-	while (!p->stopping) {
-		size_t n = 2 + 2 * p->nconns;
-		if (n > pcap) {
-			pcap = n * 2;
-			pfd = wb_xrealloc(pfd, pcap * sizeof *pfd);
-		}
-		pfd[0] = (struct pollfd){p->wake[0], POLLIN, 0};
-		pfd[1] = (struct pollfd){p->lfd, POLLIN, 0};
-		for (size_t i = 0; i < p->nconns; i++) {
-			struct conn *c = p->conns[i];
-			short ce = 0, se = 0;
-			if (bytes_pending(&c->c2s.out) + bytes_pending(&c->c2s.held) <
-			    BACKLOG_LIMIT)
-				ce |= POLLIN;
-			if (bytes_pending(&c->s2c.out))
-				ce |= POLLOUT;
-			if (bytes_pending(&c->s2c.out) + bytes_pending(&c->s2c.held) <
-			    BACKLOG_LIMIT)
-				se |= POLLIN;
-			if (bytes_pending(&c->c2s.out))
-				se |= POLLOUT;
-			pfd[2 + 2 * i] = (struct pollfd){c->cfd, ce, 0};
-			pfd[3 + 2 * i] = (struct pollfd){c->sfd, se, 0};
-		}
-		pthread_mutex_unlock(&p->mu);
-		int pr = poll(pfd, n, -1);
-		pthread_mutex_lock(&p->mu);
-		if (pr < 0)
-			continue; /* EINTR */
-		if (pfd[0].revents) {
-			char drain[64];
-			while (read(p->wake[0], drain, sizeof drain) > 0)
-				;
-		}
-		if (p->cmd != CMD_NONE) {
-			enum cmd cmd = p->cmd;
-			p->cmd = CMD_NONE;
-			if (cmd == CMD_CUT)
-				p->cmd_result = do_cut(p);
-			else if (cmd == CMD_RELEASE)
-				p->cmd_result = do_release(p);
-			else if (cmd == CMD_STOP)
-				p->stopping = 1;
-			p->done_seq = p->cmd_seq;
-			pthread_cond_broadcast(&p->cond);
-			if (p->stopping)
-				break;
-		}
-		size_t polled = (n - 2) / 2;
-		for (size_t i = 0; i < polled; i++) {
-			struct conn *c = p->conns[i];
-			short cr = pfd[2 + 2 * i].revents, sr = pfd[3 + 2 * i].revents;
-			if (c->dead)
-				continue;
-			if ((cr & (POLLIN | POLLHUP | POLLERR)) && read_side(p, c, ZKPROXY_C2S))
-				continue;
-			if ((sr & (POLLIN | POLLHUP | POLLERR)) && read_side(p, c, ZKPROXY_S2C))
-				continue;
-			if (flush_bytes(c->sfd, &c->c2s.out) || flush_bytes(c->cfd, &c->s2c.out))
-				close_conn(p, c, ZKPROXY_EV_CLOSED, "closed: write failed");
-		}
-		if (pfd[1].revents & POLLIN)
-			accept_one(p);
-		size_t keep = 0;
-		for (size_t i = 0; i < p->nconns; i++) {
-			if (p->conns[i]->dead)
-				conn_free(p->conns[i]);
-			else
-				p->conns[keep++] = p->conns[i];
-		}
-		p->nconns = keep;
-	}
-	pthread_mutex_unlock(&p->mu);
-	free(pfd);
-	return NULL;
+	struct zkproxy *p = self;
+	if (cmd == CMD_CUT)
+		return do_cut(p);
+	if (cmd == CMD_RELEASE)
+		return do_release(p);
+	return 0;
 }
 
-/* Posts a command and waits until the proxy thread has applied it. */
-static long long run_cmd(struct zkproxy *p, enum cmd cmd)
+static void poll_events(void *self, struct relay_conn *rc, struct pollfd pfd[2])
 {
-	pthread_mutex_lock(&p->cmd_mu);
-	pthread_mutex_lock(&p->mu);
-	p->cmd = cmd;
-	uint64_t seq = ++p->cmd_seq;
-	ssize_t w = write(p->wake[1], "x", 1);
-	(void)w;
-	while (p->done_seq < seq)
-		pthread_cond_wait(&p->cond, &p->mu);
-	long long r = p->cmd_result;
-	pthread_mutex_unlock(&p->mu);
-	pthread_mutex_unlock(&p->cmd_mu);
-	return r;
+	(void)self;
+	struct conn *c = (struct conn *)rc;
+	short ce = 0, se = 0;
+	if (relay_bytes_pending(&c->c2s.out) + relay_bytes_pending(&c->c2s.held) < BACKLOG_LIMIT)
+		ce |= POLLIN;
+	if (relay_bytes_pending(&c->s2c.out))
+		ce |= POLLOUT;
+	if (relay_bytes_pending(&c->s2c.out) + relay_bytes_pending(&c->s2c.held) < BACKLOG_LIMIT)
+		se |= POLLIN;
+	if (relay_bytes_pending(&c->c2s.out))
+		se |= POLLOUT;
+	pfd[0] = (struct pollfd){c->rc.afd, ce, 0};
+	pfd[1] = (struct pollfd){c->rc.ufd, se, 0};
 }
+
+static void serve(void *self, struct relay_conn *rc, short cr, short sr)
+{
+	struct zkproxy *p = self;
+	struct conn *c = (struct conn *)rc;
+	if ((cr & (POLLIN | POLLHUP | POLLERR)) && read_side(p, c, ZKPROXY_C2S))
+		return;
+	if ((sr & (POLLIN | POLLHUP | POLLERR)) && read_side(p, c, ZKPROXY_S2C))
+		return;
+	flush_conn(p, c);
+}
+
+static const struct relay_ops zkproxy_ops = {
+	.events = poll_events,
+	.command = run_command,
+	.serve = serve,
+	.accept = accept_one,
+	.conn_free = conn_free,
+};
 
 static int parse_upstream(const char *s, struct sockaddr_in *a)
 {
@@ -561,36 +429,13 @@ int zkproxy_new(const char *upstream, struct zkproxy **out)
 		return WB_EINVAL;
 	struct zkproxy *p = wb_xcalloc(1, sizeof *p);
 	p->up = up;
-	p->lfd = -1;
-	p->wake[0] = p->wake[1] = -1;
 	p->drop_prefix = wb_xstrdup("");
-	pthread_mutex_init(&p->mu, NULL);
-	pthread_mutex_init(&p->cmd_mu, NULL);
-	pthread_condattr_t ca;
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&p->cond, &ca);
-	pthread_condattr_destroy(&ca);
-	int rc = WB_EIO;
-	if (pipe2(p->wake, O_CLOEXEC | O_NONBLOCK) != 0)
-		goto out;
-	p->lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (p->lfd < 0)
-		goto out;
-	struct sockaddr_in a = {0};
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	socklen_t len = sizeof a;
-	if (bind(p->lfd, (struct sockaddr *)&a, sizeof a) != 0 || listen(p->lfd, 64) != 0 ||
-	    getsockname(p->lfd, (struct sockaddr *)&a, &len) != 0)
-		goto out;
-	p->port = ntohs(a.sin_port);
-	snprintf(p->connect, sizeof p->connect, "127.0.0.1:%d", p->port);
-	if (pthread_create(&p->thread, NULL, proxy_main, p) != 0)
-		goto out;
-	p->thread_started = 1;
-	rc = 0;
-out:
+	relay_init(&p->r, &zkproxy_ops, p);
+	int rc = relay_open(&p->r);
+	if (rc == 0) {
+		snprintf(p->connect, sizeof p->connect, "127.0.0.1:%d", p->r.port);
+		rc = relay_start(&p->r);
+	}
 	if (rc) {
 		zkproxy_free(p);
 		return rc;
@@ -603,28 +448,7 @@ void zkproxy_free(struct zkproxy *p)
 {
 	if (!p)
 		return;
-	if (p->thread_started) {
-		run_cmd(p, CMD_STOP);
-		pthread_join(p->thread, NULL);
-	}
-	for (size_t i = 0; i < p->nconns; i++) {
-		struct conn *c = p->conns[i];
-		if (c->cfd >= 0)
-			close(c->cfd);
-		if (c->sfd >= 0)
-			close(c->sfd);
-		conn_free(c);
-	}
-	free(p->conns);
-	if (p->lfd >= 0)
-		close(p->lfd);
-	if (p->wake[0] >= 0)
-		close(p->wake[0]);
-	if (p->wake[1] >= 0)
-		close(p->wake[1]);
-	pthread_cond_destroy(&p->cond);
-	pthread_mutex_destroy(&p->mu);
-	pthread_mutex_destroy(&p->cmd_mu);
+	relay_fini(&p->r);
 	free(p->drop_prefix);
 	free(p->ev);
 	free(p);
@@ -632,7 +456,7 @@ void zkproxy_free(struct zkproxy *p)
 
 int zkproxy_port(const struct zkproxy *p)
 {
-	return p->port;
+	return p->r.port;
 }
 
 const char *zkproxy_connect(const struct zkproxy *p)
@@ -644,59 +468,51 @@ int zkproxy_arm_drop_create(struct zkproxy *p, const char *prefix)
 {
 	if (!prefix)
 		return WB_EINVAL;
-	pthread_mutex_lock(&p->mu);
+	pthread_mutex_lock(&p->r.mu);
 	free(p->drop_prefix);
 	p->drop_prefix = wb_xstrdup(prefix);
 	p->drop = DROP_ARMED;
 	p->drop_conn = 0;
 	p->drop_xid = 0;
-	pthread_mutex_unlock(&p->mu);
+	pthread_mutex_unlock(&p->r.mu);
 	return 0;
 }
 
 int zkproxy_disarm(struct zkproxy *p)
 {
-	pthread_mutex_lock(&p->mu);
+	pthread_mutex_lock(&p->r.mu);
 	p->drop = DROP_OFF;
-	pthread_mutex_unlock(&p->mu);
+	pthread_mutex_unlock(&p->r.mu);
 	return 0;
 }
 
 int zkproxy_cut(struct zkproxy *p)
 {
-	return (int)run_cmd(p, CMD_CUT);
+	return (int)relay_run(&p->r, CMD_CUT);
 }
 
 int zkproxy_hold(struct zkproxy *p, int dirs)
 {
 	if (dirs <= 0 || dirs > ZKPROXY_BOTH)
 		return WB_EINVAL;
-	pthread_mutex_lock(&p->mu);
+	pthread_mutex_lock(&p->r.mu);
 	p->hold_dirs |= dirs;
-	pthread_mutex_unlock(&p->mu);
+	pthread_mutex_unlock(&p->r.mu);
 	return 0;
 }
 
 long long zkproxy_release(struct zkproxy *p)
 {
-	return run_cmd(p, CMD_RELEASE);
+	return relay_run(&p->r, CMD_RELEASE);
 }
 
 int zkproxy_wait(struct zkproxy *p, enum zkproxy_ev_kind kind, int timeout_ms,
 		 struct zkproxy_event *ev)
 {
 	struct timespec dl;
-	clock_gettime(CLOCK_MONOTONIC, &dl);
-	if (timeout_ms < 0)
-		timeout_ms = 0;
-	dl.tv_sec += timeout_ms / 1000;
-	dl.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-	if (dl.tv_nsec >= 1000000000L) {
-		dl.tv_sec++;
-		dl.tv_nsec -= 1000000000L;
-	}
+	relay_deadline(&dl, timeout_ms);
 	int rc = WB_EBUSY;
-	pthread_mutex_lock(&p->mu);
+	pthread_mutex_lock(&p->r.mu);
 	for (;;) {
 		while (p->cursor < p->nev) {
 			const struct zkproxy_event *e = &p->ev[p->cursor++];
@@ -707,32 +523,32 @@ int zkproxy_wait(struct zkproxy *p, enum zkproxy_ev_kind kind, int timeout_ms,
 				goto out;
 			}
 		}
-		if (pthread_cond_timedwait(&p->cond, &p->mu, &dl) == ETIMEDOUT &&
+		if (pthread_cond_timedwait(&p->r.cond, &p->r.mu, &dl) == ETIMEDOUT &&
 		    p->cursor >= p->nev)
 			break;
 	}
 out:
-	pthread_mutex_unlock(&p->mu);
+	pthread_mutex_unlock(&p->r.mu);
 	return rc;
 }
 
 size_t zkproxy_event_count(struct zkproxy *p)
 {
-	pthread_mutex_lock(&p->mu);
+	pthread_mutex_lock(&p->r.mu);
 	size_t n = p->nev;
-	pthread_mutex_unlock(&p->mu);
+	pthread_mutex_unlock(&p->r.mu);
 	return n;
 }
 
 int zkproxy_event_get(struct zkproxy *p, size_t i, struct zkproxy_event *ev)
 {
 	int rc = WB_ERANGE;
-	pthread_mutex_lock(&p->mu);
+	pthread_mutex_lock(&p->r.mu);
 	if (i < p->nev) {
 		*ev = p->ev[i];
 		rc = 0;
 	}
-	pthread_mutex_unlock(&p->mu);
+	pthread_mutex_unlock(&p->r.mu);
 	return rc;
 }
 
@@ -740,11 +556,11 @@ void zkproxy_report(struct zkproxy *p, struct report *r, int verbose)
 {
 	for (;;) {
 		struct zkproxy_event e;
-		pthread_mutex_lock(&p->mu);
+		pthread_mutex_lock(&p->r.mu);
 		int have = p->reported < p->nev;
 		if (have)
 			e = p->ev[p->reported++];
-		pthread_mutex_unlock(&p->mu);
+		pthread_mutex_unlock(&p->r.mu);
 		if (!have)
 			break;
 		if (!verbose && (e.kind == ZKPROXY_EV_ACCEPT || e.kind == ZKPROXY_EV_CLOSED ||
