@@ -24,6 +24,7 @@
  * deadlines (node deletion, lease state), never a sleep.
  */
 #include "core/wb.h"
+#include "harness/mono.h"
 #include "harness/proc.h"
 #include "harness/report.h"
 #include "harness/zkclient.h"
@@ -101,13 +102,6 @@ static int full_io(int fd, void *buf, size_t n, int writing)
 	return 0;
 }
 
-static long long mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void child_main(int in, int out)
 {
 	struct gmsg m;
@@ -179,11 +173,11 @@ static void child_main(int in, int out)
 		} else if (m.op == OP_WAIT_LOST && lease) {
 			/* Through SUSPENDED (the client sees the dead connection
 			 * first) to LOST (the server says the session expired). */
-			long long end = mono_ms() + m.n;
+			long long end = mono_now_ms() + m.n;
 			enum snowflake_lease_state st;
 			while ((st = snowflake_lease_state(lease)) != SNOWFLAKE_LEASE_LOST &&
-			       mono_ms() < end)
-				snowflake_lease_wait(lease, st, (int)(end - mono_ms()));
+			       mono_now_ms() < end)
+				snowflake_lease_wait(lease, st, (int)(end - mono_now_ms()));
 			rep.lease_state = (int)st;
 		} else if (m.op == OP_STALE && g) {
 			snowflake_gen_set_stale_lease(g, m.n);
@@ -500,14 +494,14 @@ static long long watch_then(struct run *R, const char *path, struct gchild *c, i
 	int zrc = zoo_exists(zkc_handle(R->c), path, 1, &st);
 	if (zrc != ZOK)
 		return -1;
-	long long t0 = mono_ms();
+	long long t0 = mono_now_ms();
 	if (sig == SIGKILL)
 		child_kill(c);
 	else
 		kill(c->pid, sig);
 	if (zkc_wait_event(R->c, ZOO_DELETED_EVENT, path, EXPIRY_WAIT, NULL) != 0)
 		return -1;
-	return mono_ms() - t0;
+	return mono_now_ms() - t0;
 }
 
 static int step_restart(struct run *R, struct gchild *p1, struct gchild *p2)
@@ -779,7 +773,7 @@ static int step_millions(struct run *R)
 		       "ids, reservations committed with synchronous=FULL");
 	if ((rc = open_local(R, 10, NULL, &lease, &g)) != 0)
 		goto out;
-	long long t0 = mono_ms();
+	long long t0 = mono_now_ms();
 	prev = -1;
 	increasing = 1;
 	for (int i = 0; i < 1000000; i++) {
@@ -794,7 +788,7 @@ static int step_millions(struct run *R)
 		prev = id;
 		ids_add(&R->all, id);
 	}
-	long long ms = mono_ms() - t0;
+	long long ms = mono_now_ms() - t0;
 	snowflake_gen_stats(g, &st);
 	report_evidence(
 		r, "real_clock",

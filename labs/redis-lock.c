@@ -24,6 +24,7 @@
  * state what asynchronous replication would do.
  */
 #include "core/wb.h"
+#include "harness/mono.h"
 #include "harness/redisserver.h"
 #include "harness/report.h"
 #include "lab.h"
@@ -63,7 +64,7 @@ struct gate {
 static void gate_init(struct gate *g)
 {
 	pthread_mutex_init(&g->mu, NULL);
-	pthread_cond_init(&g->cv, NULL);
+	mono_cond_init(&g->cv);
 	g->open = 0;
 }
 
@@ -85,13 +86,7 @@ static void gate_open(struct gate *g)
 static int gate_wait(struct gate *g, int ms)
 {
 	struct timespec until;
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += ms / 1000;
-	until.tv_nsec += (long)(ms % 1000) * 1000000L;
-	if (until.tv_nsec >= 1000000000L) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000L;
-	}
+	mono_deadline(&until, ms);
 	pthread_mutex_lock(&g->mu);
 	int rc = 0;
 	while (!g->open && rc != ETIMEDOUT)
@@ -154,13 +149,6 @@ struct lab_run {
 	redisContext *obs; /* the lab's observer: PTTL, GET, clean-up */
 };
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static redisContext *connect_client(int port, char **why)
 {
 	struct timeval tv = {2, 0};
@@ -187,7 +175,7 @@ static int io_failed(struct lab_run *L, const char *what, char *err)
  * Returns 0 with *waited, or WB_EBUSY / WB_EIO. */
 static int wait_expired(struct lab_run *L, long long *waited)
 {
-	long long t0 = now_ms(), ms = 0;
+	long long t0 = mono_now_ms(), ms = 0;
 	struct timespec tick = {0, 5 * 1000 * 1000};
 	for (;;) {
 		char *err = NULL;
@@ -195,11 +183,11 @@ static int wait_expired(struct lab_run *L, long long *waited)
 			return io_failed(L, "PTTL answers", err);
 		if (ms == -2)
 			break;
-		if (now_ms() - t0 > A_LEASE_MS + WAIT_MS)
+		if (mono_now_ms() - t0 > A_LEASE_MS + WAIT_MS)
 			return WB_EBUSY;
 		nanosleep(&tick, NULL); /* polling a condition, with a deadline */
 	}
-	*waited = now_ms() - t0;
+	*waited = mono_now_ms() - t0;
 	return 0;
 }
 

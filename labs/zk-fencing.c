@@ -26,6 +26,7 @@
  * proxy, so it does not run under --zk.
  */
 #include "core/wb.h"
+#include "harness/mono.h"
 #include "harness/report.h"
 #include "harness/zkclient.h"
 #include "harness/zkhold.h"
@@ -55,12 +56,8 @@ struct baton {
 
 static void baton_init(struct baton *b)
 {
-	pthread_condattr_t a;
-	pthread_condattr_init(&a);
-	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
 	pthread_mutex_init(&b->mu, NULL);
-	pthread_cond_init(&b->cv, &a);
-	pthread_condattr_destroy(&a);
+	mono_cond_init(&b->cv);
 	b->allowed = b->done = 0;
 }
 
@@ -74,13 +71,7 @@ static void baton_destroy(struct baton *b)
 static int baton_wait(struct baton *b, const int *field, int n, int ms)
 {
 	struct timespec dl;
-	clock_gettime(CLOCK_MONOTONIC, &dl);
-	dl.tv_sec += ms / 1000;
-	dl.tv_nsec += (long)(ms % 1000) * 1000000L;
-	if (dl.tv_nsec >= 1000000000L) {
-		dl.tv_sec++;
-		dl.tv_nsec -= 1000000000L;
-	}
+	mono_deadline(&dl, ms);
 	pthread_mutex_lock(&b->mu);
 	int rc = 0;
 	while (*field < n && rc != ETIMEDOUT)

@@ -28,6 +28,7 @@
  * the error.
  */
 #include "core/wb.h"
+#include "harness/mono.h"
 #include "harness/report.h"
 #include "harness/zkclient.h"
 #include "harness/zklab.h"
@@ -146,17 +147,6 @@ static void *herd_main(void *arg)
 	return NULL;
 }
 
-static void deadline_in(int ms, struct timespec *ts)
-{
-	clock_gettime(CLOCK_MONOTONIC, ts);
-	ts->tv_sec += ms / 1000;
-	ts->tv_nsec += (long)(ms % 1000) * 1000000L;
-	if (ts->tv_nsec >= 1000000000L) {
-		ts->tv_sec++;
-		ts->tv_nsec -= 1000000000L;
-	}
-}
-
 /* Under h->mu: waiter `holder` holds and every waiter after it has
  * listed `n` nodes and armed its watch. */
 static int herd_settled(struct herd_waiter *hw, int holder, int n_waiters, int n)
@@ -185,7 +175,7 @@ static int herd_wait_settled(struct herd *h, struct herd_waiter *hw, int holder,
 			     char *why, size_t cap)
 {
 	struct timespec ts;
-	deadline_in(ZKLAB_WAIT_MS, &ts);
+	mono_deadline(&ts, ZKLAB_WAIT_MS);
 	int ok = 1, timed_out = 0;
 	pthread_mutex_lock(&h->mu);
 	while (!herd_settled(hw, holder, n_waiters, n_waiters - holder)) {
@@ -217,11 +207,7 @@ static int run_herd(struct zkc **clients, int n, const char *lock, unsigned *wak
 {
 	struct herd h = {.lock = lock};
 	pthread_mutex_init(&h.mu, NULL);
-	pthread_condattr_t ca;
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&h.cv, &ca);
-	pthread_condattr_destroy(&ca);
+	mono_cond_init(&h.cv);
 	struct herd_waiter *hw = wb_xcalloc((size_t)n, sizeof *hw);
 	int rc = 0;
 	zoo_create(zkc_handle(clients[0]), lock, NULL, -1, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0);
@@ -237,7 +223,7 @@ static int run_herd(struct zkc **clients, int n, const char *lock, unsigned *wak
 		}
 		hw[i].started = 1;
 		struct timespec ts;
-		deadline_in(ZKLAB_WAIT_MS, &ts);
+		mono_deadline(&ts, ZKLAB_WAIT_MS);
 		pthread_mutex_lock(&h.mu);
 		while (!(i == 0 ? hw[0].holding : hw[i].armed_n >= 0) && !hw[i].done)
 			if (pthread_cond_timedwait(&h.cv, &h.mu, &ts) == ETIMEDOUT)

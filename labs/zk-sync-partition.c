@@ -38,6 +38,7 @@
  */
 #define _GNU_SOURCE /* pipe2 */
 #include "core/wb.h"
+#include "harness/mono.h"
 #include "harness/report.h"
 #include "harness/tcphold.h"
 #include "harness/zkclient.h"
@@ -77,11 +78,7 @@ static void op_init(struct op *o)
 {
 	memset(o, 0, sizeof *o);
 	pthread_mutex_init(&o->mu, NULL);
-	pthread_condattr_t ca;
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&o->cv, &ca);
-	pthread_condattr_destroy(&ca);
+	mono_cond_init(&o->cv);
 }
 
 static void op_destroy(struct op *o)
@@ -129,13 +126,7 @@ static int op_done(struct op *o)
 static int op_wait(struct op *o, int timeout_ms)
 {
 	struct timespec dl;
-	clock_gettime(CLOCK_MONOTONIC, &dl);
-	dl.tv_sec += timeout_ms / 1000;
-	dl.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-	if (dl.tv_nsec >= 1000000000L) {
-		dl.tv_sec++;
-		dl.tv_nsec -= 1000000000L;
-	}
+	mono_deadline(&dl, timeout_ms);
 	pthread_mutex_lock(&o->mu);
 	while (!o->done)
 		if (pthread_cond_timedwait(&o->cv, &o->mu, &dl) != 0 && !o->done)

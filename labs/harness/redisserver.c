@@ -6,6 +6,7 @@
  * the lab talks to the server through hiredis itself.
  */
 #include "harness/redisserver.h"
+#include "harness/mono.h"
 #include "core/wb.h"
 #include "harness/proc.h"
 
@@ -28,13 +29,6 @@ struct redisserver {
 	char version[32]; /* redis_version from INFO */
 	char *log_path;	  /* <run_dir>/redis.log */
 };
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* A port that was free a moment ago (bind port 0, read it, close). */
 static int free_port(void)
@@ -64,14 +58,14 @@ static int ask(int port, const char *cmd, const char *until, int timeout_ms, cha
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	struct wb_buf b = {0};
 	int rc = WB_EIO;
-	long long deadline = now_ms() + timeout_ms;
+	long long deadline = mono_now_ms() + timeout_ms;
 	if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0)
 		goto out;
 	size_t n = strlen(cmd);
 	if (write(fd, cmd, n) != (ssize_t)n)
 		goto out;
 	for (;;) {
-		long long left = deadline - now_ms();
+		long long left = deadline - mono_now_ms();
 		if (left <= 0)
 			goto out;
 		struct pollfd p = {.fd = fd, .events = POLLIN};
@@ -134,7 +128,7 @@ static int try_start(struct redisserver *s, const char *run_dir, int timeout_ms,
 	const char *path = getenv("PATH");
 	char *env_path = wb_xasprintf("PATH=%s", path && *path ? path : "/usr/sbin:/usr/bin:/bin");
 	char *envp[] = {env_path, "LANG=C.UTF-8", NULL};
-	long long t0 = now_ms();
+	long long t0 = mono_now_ms();
 	int rc = proc_spawn(run_dir, argv, envp, s->log_path, &s->pid);
 	free(env_path);
 	if (rc == WB_EUNAVAIL) {
@@ -166,7 +160,7 @@ static int try_start(struct redisserver *s, const char *run_dir, int timeout_ms,
 			if (ok)
 				break;
 		}
-		if (now_ms() >= deadline) {
+		if (mono_now_ms() >= deadline) {
 			proc_stop(s->pid, 1000);
 			s->pid = 0;
 			*why = wb_xasprintf("redis-server did not answer PING within %d ms; see %s",
@@ -175,7 +169,7 @@ static int try_start(struct redisserver *s, const char *run_dir, int timeout_ms,
 		}
 		nanosleep(&tick, NULL);
 	}
-	s->start_ms = (int)(now_ms() - t0);
+	s->start_ms = (int)(mono_now_ms() - t0);
 	char *info = NULL;
 	/* A bulk reply whose text ends with a blank line. */
 	if (ask(s->port, "INFO server\r\n", "\r\n\r\n", 2000, &info) == 0) {

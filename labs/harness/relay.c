@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE /* accept4, pipe2 */
 #include "harness/relay.h"
+#include "harness/mono.h"
 #include "core/wb.h"
 
 #include <arpa/inet.h>
@@ -70,26 +71,6 @@ int relay_bytes_flush(int fd, struct relay_bytes *b, uint64_t *written)
 	return 0;
 }
 
-long long relay_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-void relay_deadline(struct timespec *dl, int timeout_ms)
-{
-	clock_gettime(CLOCK_MONOTONIC, dl);
-	if (timeout_ms < 0)
-		timeout_ms = 0;
-	dl->tv_sec += timeout_ms / 1000;
-	dl->tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-	if (dl->tv_nsec >= 1000000000L) {
-		dl->tv_sec++;
-		dl->tv_nsec -= 1000000000L;
-	}
-}
-
 void relay_nodelay(int fd)
 {
 	int one = 1;
@@ -133,11 +114,7 @@ void relay_init(struct relay *r, const struct relay_ops *ops, void *self)
 	r->wake[0] = r->wake[1] = -1;
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_mutex_init(&r->cmd_mu, NULL);
-	pthread_condattr_t ca;
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&r->cond, &ca);
-	pthread_condattr_destroy(&ca);
+	mono_cond_init(&r->cond);
 }
 
 int relay_open(struct relay *r)

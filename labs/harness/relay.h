@@ -24,7 +24,7 @@
  *    waits.  So control calls are synchronous and no fd is ever closed
  *    under a poll() running in another thread.  r->cmd_mu lets one command
  *    be in flight at a time.
- *  - r->cond uses CLOCK_MONOTONIC (deadlines: relay_deadline); owners also
+ *  - r->cond uses CLOCK_MONOTONIC (mono_cond_init; deadlines: mono_deadline); owners also
  *    broadcast it on their own changes (counters, events).
  *  - r->conns is only shrunk at the end of a loop iteration (dead
  *    connections are freed there), so poll indexes stay valid while an
@@ -60,13 +60,6 @@ size_t relay_bytes_move(struct relay_bytes *dst, struct relay_bytes *src);
  * adding the bytes written to *written when non-NULL.  Returns 0 (all
  * written, or the socket buffer is full), or -1 when the peer is gone. */
 int relay_bytes_flush(int fd, struct relay_bytes *b, uint64_t *written);
-
-/* CLOCK_MONOTONIC milliseconds. */
-long long relay_now_ms(void);
-
-/* *dl = now + timeout_ms (negative counts as 0) on CLOCK_MONOTONIC, for
- * pthread_cond_timedwait on r->cond. */
-void relay_deadline(struct timespec *dl, int timeout_ms);
 
 /* Sets TCP_NODELAY on a socket. */
 void relay_nodelay(int fd);

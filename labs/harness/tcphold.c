@@ -26,6 +26,7 @@
  *    change.
  */
 #include "harness/tcphold.h"
+#include "harness/mono.h"
 #include "core/wb.h"
 #include "harness/relay.h"
 
@@ -189,7 +190,7 @@ static int connect_upstream(const struct tcphold *h)
  * is held.  Returns the ms until the next attempt, or -1 when none waits. */
 static int retry_upstreams(struct tcphold *h)
 {
-	long long now = relay_now_ms(), next = -1;
+	long long now = mono_now_ms(), next = -1;
 	for (size_t i = 0; i < h->r.nconns; i++) {
 		struct conn *c = conn_at(h, i);
 		if (c->rc.dead || !c->connect_deadline)
@@ -238,7 +239,7 @@ static void accept_one(void *self)
 	c->rc.afd = afd;
 	c->rc.ufd = ufd;
 	if (ufd < 0) { /* the upstream is not listening yet: keep trying */
-		long long now = relay_now_ms();
+		long long now = mono_now_ms();
 		c->connect_deadline = now + h->retry_ms;
 		c->next_try = now + RETRY_STEP_MS;
 	}
@@ -508,7 +509,7 @@ int tcphold_wait(struct tcphold *h, int (*pred)(const struct tcphold_stats *st, 
 		 void *arg, int timeout_ms, struct tcphold_stats *st)
 {
 	struct timespec dl;
-	relay_deadline(&dl, timeout_ms);
+	mono_deadline(&dl, timeout_ms);
 	int rc = WB_EBUSY;
 	pthread_mutex_lock(&h->r.mu);
 	for (;;) {

@@ -10,6 +10,7 @@
  * Not here: retries, recipes, reporting.
  */
 #include "harness/zkclient.h"
+#include "harness/mono.h"
 #include "core/wb.h"
 
 #include <errno.h>
@@ -34,9 +35,7 @@ static FILE *log_stream; /* process-wide, kept open until exit */
 
 long long zkc_now_ms(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return mono_now_ms();
 }
 
 void zkc_log_init(const char *dir)
@@ -88,11 +87,7 @@ int zkc_open(const char *hosts, int session_ms, const char *log_dir, struct zkc 
 		zkc_log_init(log_dir);
 	struct zkc *c = wb_xcalloc(1, sizeof *c);
 	pthread_mutex_init(&c->mu, NULL);
-	pthread_condattr_t ca;
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&c->cond, &ca);
-	pthread_condattr_destroy(&ca);
+	mono_cond_init(&c->cond);
 	errno = 0;
 	c->zh = zookeeper_init(hosts, watcher, session_ms, NULL, c, 0);
 	if (!c->zh) {
@@ -137,26 +132,13 @@ zhandle_t *zkc_handle(struct zkc *c)
 	return c->zh;
 }
 
-static void deadline_ts(int timeout_ms, struct timespec *ts)
-{
-	clock_gettime(CLOCK_MONOTONIC, ts);
-	if (timeout_ms < 0)
-		timeout_ms = 0;
-	ts->tv_sec += timeout_ms / 1000;
-	ts->tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-	if (ts->tv_nsec >= 1000000000L) {
-		ts->tv_sec++;
-		ts->tv_nsec -= 1000000000L;
-	}
-}
-
 /* The common wait: match() says whether event e ends the wait (1), ends
  * it with WB_ENOENT (-1), or not (0). */
 static int wait_for(struct zkc *c, int timeout_ms, struct zkc_event *out,
 		    int (*match)(const struct zkc_event *e, const void *arg), const void *arg)
 {
 	struct timespec dl;
-	deadline_ts(timeout_ms, &dl);
+	mono_deadline(&dl, timeout_ms);
 	int rc = WB_EBUSY;
 	pthread_mutex_lock(&c->mu);
 	for (;;) {

@@ -23,6 +23,7 @@
  * was asked for runs, and the caller waits for that to finish.
  */
 #include "harness/zkensemble.h"
+#include "harness/mono.h"
 #include "core/wb.h"
 #include "harness/tcphold.h"
 #include "harness/zkserver.h"
@@ -69,13 +70,6 @@ static void set_err(struct zkensemble *e, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(e->err, sizeof e->err, fmt, ap);
 	va_end(ap);
-}
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static struct member *member(struct zkensemble *e, int myid)
@@ -346,7 +340,7 @@ int zkensemble_leader(struct zkensemble *e)
 int zkensemble_wait_mode(struct zkensemble *e, int myid, unsigned mask, int timeout_ms,
 			 enum zkensemble_mode *mode)
 {
-	long long deadline = now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+	long long deadline = mono_now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
 	struct timespec step = {0, 20 * 1000 * 1000};
 	for (;;) {
 		enum zkensemble_mode md = zkensemble_mode(e, myid, NULL);
@@ -355,7 +349,7 @@ int zkensemble_wait_mode(struct zkensemble *e, int myid, unsigned mask, int time
 				*mode = md;
 			return 0;
 		}
-		if (now_ms() >= deadline) {
+		if (mono_now_ms() >= deadline) {
 			if (mode)
 				*mode = md;
 			return WB_EBUSY;

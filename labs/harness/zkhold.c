@@ -4,6 +4,7 @@
  * step cannot stretch or cut a deadline.
  */
 #include "harness/zkhold.h"
+#include "harness/mono.h"
 #include "core/wb.h"
 
 #include <errno.h>
@@ -29,40 +30,11 @@ struct zkhold {
 	int may_work; /* the holder allows itself protected work */
 };
 
-static long long mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void cond_init_mono(pthread_cond_t *cv)
-{
-	pthread_condattr_t a;
-	pthread_condattr_init(&a);
-	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-	pthread_cond_init(cv, &a);
-	pthread_condattr_destroy(&a);
-}
-
-static void deadline(int timeout_ms, struct timespec *ts)
-{
-	clock_gettime(CLOCK_MONOTONIC, ts);
-	if (timeout_ms < 0)
-		timeout_ms = 0;
-	ts->tv_sec += timeout_ms / 1000;
-	ts->tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-	if (ts->tv_nsec >= 1000000000L) {
-		ts->tv_sec++;
-		ts->tv_nsec -= 1000000000L;
-	}
-}
-
 struct zkhold *zkhold_new(void)
 {
 	struct zkhold *h = wb_xcalloc(1, sizeof *h);
 	pthread_mutex_init(&h->mu, NULL);
-	cond_init_mono(&h->cv);
+	mono_cond_init(&h->cv);
 	return h;
 }
 
@@ -84,7 +56,7 @@ void zkhold_on_event(void *arg, enum zklock_event ev, const char *why)
 	if (h->n < ZKHOLD_MAX) {
 		struct hold_event *e = &h->evs[h->n++];
 		e->ev = ev;
-		e->at_ms = mono_ms();
+		e->at_ms = mono_now_ms();
 		snprintf(e->why, sizeof e->why, "%s", why ? why : "");
 	}
 	pthread_cond_broadcast(&h->cv);
@@ -95,7 +67,7 @@ int zkhold_wait(struct zkhold *h, enum zklock_event ev, int timeout_ms, long lon
 		size_t whylen)
 {
 	struct timespec dl;
-	deadline(timeout_ms, &dl);
+	mono_deadline(&dl, timeout_ms);
 	int rc = WB_EBUSY;
 	pthread_mutex_lock(&h->mu);
 	for (;;) {
@@ -147,7 +119,7 @@ void zkasync_init(struct zkasync *a)
 {
 	memset(a, 0, sizeof *a);
 	pthread_mutex_init(&a->mu, NULL);
-	cond_init_mono(&a->cv);
+	mono_cond_init(&a->cv);
 }
 
 void zkasync_destroy(struct zkasync *a)
@@ -163,7 +135,7 @@ void zkasync_stat_done(int rc, const struct Stat *stat, const void *data)
 	pthread_mutex_lock(&a->mu);
 	a->done = 1;
 	a->rc = rc;
-	a->at_ms = mono_ms();
+	a->at_ms = mono_now_ms();
 	pthread_cond_broadcast(&a->cv);
 	pthread_mutex_unlock(&a->mu);
 }
@@ -179,7 +151,7 @@ int zkasync_finished(struct zkasync *a)
 int zkasync_wait(struct zkasync *a, int timeout_ms, int *rc)
 {
 	struct timespec dl;
-	deadline(timeout_ms, &dl);
+	mono_deadline(&dl, timeout_ms);
 	pthread_mutex_lock(&a->mu);
 	while (!a->done)
 		if (pthread_cond_timedwait(&a->cv, &a->mu, &dl) == ETIMEDOUT)

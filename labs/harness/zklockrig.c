@@ -3,6 +3,7 @@
  * benchmark (see zklockrig.h).  No checks, no output.
  */
 #include "harness/zklockrig.h"
+#include "harness/mono.h"
 #include "core/wb.h"
 #include "harness/zkclient.h"
 
@@ -134,11 +135,7 @@ int zklockrig_open(struct zklockrig *w, const char *name, struct zkc *c, const c
 	if (user)
 		w->user = *user;
 	pthread_mutex_init(&w->mu, NULL);
-	pthread_condattr_t ca;
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&w->cv, &ca);
-	pthread_condattr_destroy(&ca);
+	mono_cond_init(&w->cv);
 	struct zklock_opts o = {0};
 	if (opts)
 		o = *opts;
@@ -184,21 +181,10 @@ int zklockrig_start(struct zklockrig *w, int wait_ms)
 	return 0;
 }
 
-static void deadline_ts(int timeout_ms, struct timespec *ts)
-{
-	clock_gettime(CLOCK_MONOTONIC, ts);
-	ts->tv_sec += timeout_ms / 1000;
-	ts->tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-	if (ts->tv_nsec >= 1000000000L) {
-		ts->tv_sec++;
-		ts->tv_nsec -= 1000000000L;
-	}
-}
-
 int zklockrig_wait_watches(struct zklockrig *w, unsigned n, int timeout_ms)
 {
 	struct timespec ts;
-	deadline_ts(timeout_ms, &ts);
+	mono_deadline(&ts, timeout_ms);
 	int rc = 0;
 	pthread_mutex_lock(&w->mu);
 	while (w->watches < n && !w->done)
@@ -217,7 +203,7 @@ int zklockrig_wait_done(struct zklockrig *w, int timeout_ms, int *rc)
 		return 0;
 	}
 	struct timespec ts;
-	deadline_ts(timeout_ms, &ts);
+	mono_deadline(&ts, timeout_ms);
 	pthread_mutex_lock(&w->mu);
 	while (!w->done)
 		if (pthread_cond_timedwait(&w->cv, &w->mu, &ts) == ETIMEDOUT && !w->done) {
@@ -299,11 +285,7 @@ int zklockrig_flush(struct zkc *c, int timeout_ms)
 {
 	struct flush_wait *f = wb_xcalloc(1, sizeof *f);
 	pthread_mutex_init(&f->mu, NULL);
-	pthread_condattr_t ca;
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&f->cv, &ca);
-	pthread_condattr_destroy(&ca);
+	mono_cond_init(&f->cv);
 	f->refs = 2;
 	if (zoo_aexists(zkc_handle(c), "/", 0, flush_cb, f) != ZOK) {
 		f->refs = 1;
@@ -311,7 +293,7 @@ int zklockrig_flush(struct zkc *c, int timeout_ms)
 		return WB_EIO;
 	}
 	struct timespec ts;
-	deadline_ts(timeout_ms, &ts);
+	mono_deadline(&ts, timeout_ms);
 	int rc = 0;
 	pthread_mutex_lock(&f->mu);
 	while (!f->done)

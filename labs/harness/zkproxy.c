@@ -16,6 +16,7 @@
  *    when that reply is dropped and re-armed if that connection dies first.
  */
 #include "harness/zkproxy.h"
+#include "harness/mono.h"
 #include "core/wb.h"
 #include "harness/relay.h"
 #include "harness/report.h"
@@ -102,7 +103,7 @@ static void add_event(struct zkproxy *p, enum zkproxy_ev_kind kind, const struct
 	e->zxid = zxid;
 	e->err = err;
 	e->bytes = bytes;
-	e->at_ms = relay_now_ms();
+	e->at_ms = mono_now_ms();
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(e->text, sizeof e->text, fmt, ap);
@@ -510,7 +511,7 @@ int zkproxy_wait(struct zkproxy *p, enum zkproxy_ev_kind kind, int timeout_ms,
 		 struct zkproxy_event *ev)
 {
 	struct timespec dl;
-	relay_deadline(&dl, timeout_ms);
+	mono_deadline(&dl, timeout_ms);
 	int rc = WB_EBUSY;
 	pthread_mutex_lock(&p->r.mu);
 	for (;;) {

@@ -26,6 +26,7 @@
  * Not here: clients, the fault proxy, lab reporting.
  */
 #include "harness/zkserver.h"
+#include "harness/mono.h"
 #include "core/wb.h"
 #include "harness/proc.h"
 
@@ -73,13 +74,6 @@ struct zkserver {
 	char err[1024];	      /* last error message */
 };
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void set_err(struct zkserver *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void set_err(struct zkserver *s, const char *fmt, ...)
 {
@@ -108,7 +102,7 @@ static int reserve_port(void)
 	/* Successive reservations of this process walk the range from a
 	 * random start, so they never repeat a port not yet bound. */
 	static _Atomic unsigned next_port;
-	unsigned zero = 0, seed = (unsigned)getpid() ^ (unsigned)now_ms();
+	unsigned zero = 0, seed = (unsigned)getpid() ^ (unsigned)mono_now_ms();
 	atomic_compare_exchange_strong(&next_port, &zero, 1 + (unsigned)rand_r(&seed) % 10000u);
 	for (int i = 0; lo > 11024 && i < 32; i++) {
 		int cand = lo - 1 - (int)(atomic_fetch_add(&next_port, 1) % 10000u);
@@ -514,13 +508,13 @@ static void ready_hook(const struct zkserver *s)
 static int serving(const struct zkserver *s, long long deadline)
 {
 	char *answer = NULL;
-	int left = (int)(deadline - now_ms());
+	int left = (int)(deadline - mono_now_ms());
 	int ok = zk_four_letter("127.0.0.1", s->port, "ruok", left < 1000 ? left : 1000, &answer) ==
 			 0 &&
 		 !strcmp(answer, "imok");
 	free(answer);
 	answer = NULL;
-	left = (int)(deadline - now_ms());
+	left = (int)(deadline - mono_now_ms());
 	ok = ok &&
 	     zk_four_letter("127.0.0.1", s->port, "srvr", left < 1000 ? left : 1000, &answer) ==
 		     0 &&
@@ -543,7 +537,7 @@ int zkserver_spawn(struct zkserver *s)
 	}
 	struct stat st;
 	s->log_off = stat(s->log_path, &st) == 0 ? (size_t)st.st_size : 0;
-	s->spawned_at = now_ms();
+	s->spawned_at = mono_now_ms();
 	rc = spawn(s);
 	if (rc && s->pid > 0)
 		zkserver_kill(s);
@@ -597,7 +591,7 @@ static int wait_ready(struct zkserver *s)
 		}
 		if (serving(s, deadline))
 			break;
-		if (now_ms() >= deadline) {
+		if (mono_now_ms() >= deadline) {
 			zkserver_kill(s);
 			set_err(s,
 				"the ZooKeeper server on %s was not serving within %d ms; see %s",
@@ -606,7 +600,7 @@ static int wait_ready(struct zkserver *s)
 		}
 		nanosleep(&tick, NULL);
 	}
-	s->start_ms = (int)(now_ms() - s->spawned_at);
+	s->start_ms = (int)(mono_now_ms() - s->spawned_at);
 	return 0;
 }
 
@@ -747,7 +741,7 @@ int zk_four_letter(const char *host, int port, const char *word, int timeout_ms,
 	a.sin_port = htons((unsigned short)port);
 	if (inet_pton(AF_INET, host, &a.sin_addr) != 1)
 		return WB_EINVAL;
-	long long deadline = now_ms() + (timeout_ms > 0 ? timeout_ms : 1);
+	long long deadline = mono_now_ms() + (timeout_ms > 0 ? timeout_ms : 1);
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return WB_EIO;
@@ -757,7 +751,7 @@ int zk_four_letter(const char *host, int port, const char *word, int timeout_ms,
 		if (errno != EINPROGRESS)
 			goto out;
 		struct pollfd p = {fd, POLLOUT, 0};
-		int left = (int)(deadline - now_ms());
+		int left = (int)(deadline - mono_now_ms());
 		if (left <= 0 || poll(&p, 1, left) != 1)
 			goto out;
 		int soerr = 0;
@@ -768,7 +762,7 @@ int zk_four_letter(const char *host, int port, const char *word, int timeout_ms,
 	if (send(fd, word, 4, MSG_NOSIGNAL) != 4)
 		goto out;
 	for (;;) {
-		int left = (int)(deadline - now_ms());
+		int left = (int)(deadline - mono_now_ms());
 		if (left <= 0)
 			goto out;
 		struct pollfd p = {fd, POLLIN, 0};

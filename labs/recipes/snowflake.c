@@ -21,6 +21,7 @@
 #define THREADED 1 /* the synchronous zoo_* calls of zookeeper_mt */
 #endif
 #include "recipes/snowflake.h"
+#include "harness/mono.h"
 #include "core/wb.h"
 
 #include <inttypes.h>
@@ -631,11 +632,7 @@ int snowflake_lease_acquire(zhandle_t *zh, const char *dir, uint32_t worker,
 	l->generation = (uint64_t)st.czxid;
 	l->session = st.ephemeralOwner;
 	atomic_init(&l->state, SNOWFLAKE_LEASE_HELD);
-	pthread_condattr_t ca;
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&l->cv, &ca);
-	pthread_condattr_destroy(&ca);
+	mono_cond_init(&l->cv);
 	pthread_mutex_init(&l->mu, NULL);
 	/* The watch turns deletion and session events into the state. */
 	zrc = zoo_wexists(zh, l->path, lease_watcher, l, &st);
@@ -675,13 +672,7 @@ enum snowflake_lease_state snowflake_lease_wait(struct snowflake_lease *l,
 						enum snowflake_lease_state from, int timeout_ms)
 {
 	struct timespec until;
-	clock_gettime(CLOCK_MONOTONIC, &until);
-	until.tv_sec += timeout_ms / 1000;
-	until.tv_nsec += (long)(timeout_ms % 1000) * 1000000;
-	if (until.tv_nsec >= 1000000000) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000;
-	}
+	mono_deadline(&until, timeout_ms);
 	pthread_mutex_lock(&l->mu);
 	while ((enum snowflake_lease_state)atomic_load(&l->state) == from)
 		if (pthread_cond_timedwait(&l->cv, &l->mu, &until) != 0)

@@ -55,6 +55,7 @@
  *     counter at 0).
  */
 #include "recipes/zklock.h"
+#include "harness/mono.h"
 #include "core/wb.h"
 #include "recipes/uuid.h"
 #include "recipes/zkseq.h"
@@ -204,11 +205,7 @@ struct mbox {
 static struct mbox *mbox_new(void)
 {
 	struct mbox *m = wb_xcalloc(1, sizeof *m);
-	pthread_condattr_t ca;
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&m->cv, &ca);
-	pthread_condattr_destroy(&ca);
+	mono_cond_init(&m->cv);
 	pthread_mutex_init(&m->mu, NULL);
 	m->refs = 1;
 	return m;
@@ -308,13 +305,6 @@ struct zklock {
 	struct zklock_stats st;		/* counters of the current attempt */
 	char msg[512];			/* last outcome, one sentence */
 };
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void sleep_ms(int ms)
 {
@@ -522,7 +512,7 @@ static int wait_session(struct zklock *l, int64_t deadline)
 			return 0;
 		if (cancelled(l))
 			return WB_EBUSY;
-		int64_t left = deadline < 0 ? delay : deadline - now_ms();
+		int64_t left = deadline < 0 ? delay : deadline - mono_now_ms();
 		if (left <= 0)
 			return WB_EBUSY;
 		sleep_ms(left < delay ? (int)left : delay);
@@ -688,7 +678,7 @@ static void adopt(struct zklock *l, char *path)
 int zklock_recover(struct zklock *l, int wait_ms, char **path)
 {
 	*path = NULL;
-	int64_t deadline = wait_ms < 0 ? -1 : now_ms() + wait_ms;
+	int64_t deadline = wait_ms < 0 ? -1 : mono_now_ms() + wait_ms;
 	int rc = wait_session(l, deadline);
 	if (rc == WB_EIO) {
 		set_expired(l, "recovery");
@@ -808,10 +798,10 @@ static int create_candidate(struct zklock *l, int64_t deadline)
 			/* Outcome unknown: find it, never create again (note 1).
 			 * Give recovery at least two session timeouts. */
 			l->st.conn_losses++;
-			int64_t floor = now_ms() + 2 * (int64_t)zoo_recv_timeout(l->zh);
+			int64_t floor = mono_now_ms() + 2 * (int64_t)zoo_recv_timeout(l->zh);
 			int64_t dl = deadline < 0 ? -1 : (deadline > floor ? deadline : floor);
 			char *found = NULL;
-			rc = zklock_recover(l, dl < 0 ? -1 : (int)(dl - now_ms()), &found);
+			rc = zklock_recover(l, dl < 0 ? -1 : (int)(dl - mono_now_ms()), &found);
 			if (rc == 0) {
 				adopt(l, found);
 				l->recovered = 1;
@@ -919,9 +909,9 @@ static void *monitor_main(void *arg)
 				lost = "the session expired";
 			} else {
 				armed = 0;
-				rearm_at = now_ms() + 50;
+				rearm_at = mono_now_ms() + 50;
 				if (suspended_at < 0) {
-					suspended_at = now_ms();
+					suspended_at = mono_now_ms();
 					emit(l, ZKLOCK_EV_SUSPENDED,
 					     "no answer from ZooKeeper: the session may still be "
 					     "alive");
@@ -934,7 +924,7 @@ static void *monitor_main(void *arg)
 			if (m->own_deleted)
 				lost = "the own node was deleted (not by us)";
 			else
-				rearm_at = now_ms(); /* its data changed: watch it again */
+				rearm_at = mono_now_ms(); /* its data changed: watch it again */
 		}
 		if (!lost && seen_gen != m->session_gen) {
 			seen_gen = m->session_gen;
@@ -948,7 +938,7 @@ static void *monitor_main(void *arg)
 				lost = "the session expired";
 			} else {
 				if ((dropped || st != ZOO_CONNECTED_STATE) && suspended_at < 0) {
-					suspended_at = now_ms();
+					suspended_at = mono_now_ms();
 					emit(l, ZKLOCK_EV_SUSPENDED,
 					     "disconnected: the session may still be alive");
 				}
@@ -959,16 +949,16 @@ static void *monitor_main(void *arg)
 				}
 			}
 			if (st == ZOO_CONNECTED_STATE && !armed && !in_flight && rearm_at < 0)
-				rearm_at = now_ms();
+				rearm_at = mono_now_ms();
 		}
-		if (!lost && suspended_at >= 0 && now_ms() >= suspended_at + timeout_ms) {
+		if (!lost && suspended_at >= 0 && mono_now_ms() >= suspended_at + timeout_ms) {
 			snprintf(why, sizeof why,
 				 "disconnected for longer than the session timeout (%d ms): the "
 				 "server may have expired the session",
 				 timeout_ms);
 			lost = why;
 		}
-		if (!lost && !m->stop && rearm_at >= 0 && !in_flight && now_ms() >= rearm_at) {
+		if (!lost && !m->stop && rearm_at >= 0 && !in_flight && mono_now_ms() >= rearm_at) {
 			rearm_at = -1;
 			in_flight = 1;
 			m->refs += 2; /* the watch's and the completion's (mbox_armed) */
@@ -981,7 +971,7 @@ static void *monitor_main(void *arg)
 				if (zrc == ZSESSIONEXPIRED || zrc == ZINVALIDSTATE)
 					lost = "the session expired";
 				else
-					rearm_at = now_ms() + 50;
+					rearm_at = mono_now_ms() + 50;
 			}
 		}
 	}
@@ -1003,7 +993,7 @@ static void abandon(struct zklock *l, enum zklock_status why)
 	free(l->pred_path);
 	l->pred_path = NULL;
 	if (l->own_path && why != ZKLOCK_EXPIRED) {
-		int64_t dl = now_ms() + (int64_t)zoo_recv_timeout(l->zh);
+		int64_t dl = mono_now_ms() + (int64_t)zoo_recv_timeout(l->zh);
 		delete_own(l, dl);
 	}
 	set_status(l, why);
@@ -1036,7 +1026,7 @@ static int wait_pred(struct zklock *l, unsigned seen, int64_t deadline, int *typ
 			pthread_cond_wait(&m->cv, &m->mu);
 			continue;
 		}
-		if (now_ms() >= deadline) {
+		if (mono_now_ms() >= deadline) {
 			r = 0;
 			break;
 		}
@@ -1084,7 +1074,7 @@ int zklock_acquire(struct zklock *l, int wait_ms)
 	l->mb->cancel = 0;
 	l->mb->session_state = 0;
 	pthread_mutex_unlock(&l->mb->mu);
-	int64_t deadline = wait_ms < 0 ? -1 : now_ms() + wait_ms;
+	int64_t deadline = wait_ms < 0 ? -1 : mono_now_ms() + wait_ms;
 	if (zklock_guid_new(l->guid) != 0) {
 		set_status(l, ZKLOCK_FAILED);
 		set_msg(l, "no randomness for a GUID (getrandom failed)");
@@ -1177,7 +1167,7 @@ int zklock_acquire(struct zklock *l, int wait_ms)
 				l->monitor_running = 1;
 			return 0;
 		}
-		if (wait_ms == 0 || (deadline >= 0 && now_ms() >= deadline)) {
+		if (wait_ms == 0 || (deadline >= 0 && mono_now_ms() >= deadline)) {
 			snapshot_free(&s);
 			abandon(l, ZKLOCK_TIMED_OUT);
 			set_msg(l, "the lock is held by another; gave up after %d ms", wait_ms);
@@ -1252,7 +1242,7 @@ int zklock_release(struct zklock *l)
 	monitor_stop(l);
 	/* Unreachable for a whole session timeout: the server ends the session,
 	 * and the node with it. */
-	int64_t dl = now_ms() + (int64_t)zoo_recv_timeout(l->zh);
+	int64_t dl = mono_now_ms() + (int64_t)zoo_recv_timeout(l->zh);
 	int rc = delete_own(l, dl);
 	if (rc == 0) {
 		set_msg(l, "released %s", l->own_path);
