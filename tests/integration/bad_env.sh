@@ -47,7 +47,7 @@ while True:
     c, _ = s.accept(); conns.append(c)
 ") &
 silent=$!
-deadline=$(($(date +%s) + 20))
+deadline=$(($(date +%s) + 60))
 until python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1).close()" 2>/dev/null; do
 	[ "$(date +%s)" -ge "$deadline" ] && fail "the silent listener never started"
 	sleep 0.05
@@ -67,7 +67,7 @@ s = socket.socket(); s.bind(('127.0.0.1', $port)); s.listen(1)
 time.sleep(600)
 ") &
 holder=$!
-deadline=$(($(date +%s) + 20))
+deadline=$(($(date +%s) + 60))
 until python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1).close()" 2>/dev/null; do
 	[ "$(date +%s)" -ge "$deadline" ] && fail "the port holder never started"
 	sleep 0.05

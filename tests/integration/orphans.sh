@@ -29,7 +29,7 @@ wait_recorded() { # N: until some run directory has recorded N processes
 }
 
 wait_dead() { # PIDS...: until none is alive (the kernel delivers PDEATHSIG asynchronously)
-	deadline=$(($(date +%s) + 20))
+	deadline=$(($(date +%s) + 60))
 	for p in "$@"; do
 		while alive "$p"; do
 			[ "$(date +%s)" -ge "$deadline" ] && return 1

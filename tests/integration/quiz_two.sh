@@ -31,7 +31,7 @@ awk -v n=$N 'BEGIN {
 # wait_out FILE TEXT [COUNT]: until FILE holds TEXT COUNT times (default 1).
 # The program flushes its output whenever it waits for input.
 wait_out() {
-	deadline=$(($(date +%s) + 30))
+	deadline=$(($(date +%s) + 90))
 	while [ "$(grep -c -F -- "$2" "$1" 2>/dev/null)" -lt "${3:-1}" ]; do
 		[ "$(date +%s)" -ge "$deadline" ] && fail "timed out waiting for '$2' in $1: $(cat "$1")"
 		sleep 0.05

@@ -50,7 +50,7 @@ keys() { tmux -L "$SOCK" send-keys -t wb "$@"; }
 # The default deadline only bounds a failure (a passing wait returns as
 # soon as the text is there): generous, for a sanitized build on a loaded
 # machine.
-WAIT_DEFAULT=30
+WAIT_DEFAULT=60
 
 # wait_for TEXT [SECONDS]: until TEXT is on screen, or fail.
 wait_for() {
