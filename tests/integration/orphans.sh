@@ -71,7 +71,7 @@ done
 # The TUI: SIGKILL the workbench while a lab card runs.
 NSOCK=$((NSOCK + 1)) SOCK="wbtest-$$-$NSOCK"
 tmux -L "$SOCK" -f /dev/null new-session -d -s wb -x 100 -y 30 \
-	"env WORKBENCH_RUN_BASE=$WORKBENCH_RUN_BASE WORKBENCH_TEST_HOLD_AFTER=2 LC_ALL=C.UTF-8 TERM=xterm-256color $WB_BIN --db $DB --lang en; rc=\$?; printf '\\r\\nEXITED:%s\\r\\n' \$rc; sleep 30"
+	"env WORKBENCH_RUN_BASE=$WORKBENCH_RUN_BASE WORKBENCH_TEST_HOLD_AFTER=2 LC_ALL=C.UTF-8 TERM=xterm-256color $WB_BIN --db $DB --lang en$EXIT_MARK"
 wait_for "Lock recipes, IDs and task leases"
 keys Enter
 wait_for "? help"

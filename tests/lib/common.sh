@@ -32,6 +32,12 @@ fail() {
 
 export LC_ALL=C.UTF-8 TERM=xterm-256color
 
+# Appended to a tmux session's command: when the program ends, its exit
+# status as EXITED:<rc> on a line of its own (CR LF first: a SIGKILLed
+# ncurses program leaves the tty without output processing), then the pane
+# stays for capture.
+EXIT_MARK="; rc=\$?; printf '\\r\\nEXITED:%s\\r\\n' \$rc; sleep 30"
+
 # tui_start COLS ROWS ARGS...: runs the workbench in a fresh tmux session.
 tui_start() {
 	# A fresh server each time: a server being killed can still take a
@@ -41,7 +47,7 @@ tui_start() {
 	cols=$1 rows=$2
 	shift 2
 	tmux -L "$SOCK" -f /dev/null new-session -d -s wb -x "$cols" -y "$rows" \
-		"env NO_COLOR=${NO_COLOR:-} LC_ALL=C.UTF-8 TERM=xterm-256color $WB_BIN $*; rc=\$?; printf '\\r\\nEXITED:%s\\r\\n' \$rc; sleep 30"
+		"env NO_COLOR=${NO_COLOR:-} LC_ALL=C.UTF-8 TERM=xterm-256color $WB_BIN $*$EXIT_MARK"
 }
 
 screen() { tmux -L "$SOCK" capture-pane -p -t wb; }

@@ -5,7 +5,7 @@
 # Chinese still shows and lines still fit.
 NSOCK=$((NSOCK + 1)) SOCK="wbtest-$$-$NSOCK"
 tmux -L "$SOCK" -f /dev/null new-session -d -s wb -x 80 -y 24 \
-	"env -u LC_ALL LANG=C TERM=xterm-256color $WB_BIN --content $WB_FIXTURES --db $T/p.db --lang zh; rc=\$?; printf '\\r\\nEXITED:%s\\r\\n' \$rc; sleep 30"
+	"env -u LC_ALL LANG=C TERM=xterm-256color $WB_BIN --content $WB_FIXTURES --db $T/p.db --lang zh$EXIT_MARK"
 wait_for "测试章节"
 keys Enter
 wait_for "? 帮助"

@@ -22,7 +22,7 @@ fi
 
 NSOCK=$((NSOCK + 1)) SOCK="wbtest-$$-$NSOCK"
 tmux -L "$SOCK" -f /dev/null new-session -d -s wb -x 80 -y 24 \
-	"env LC_ALL=C.UTF-8 TERM=xterm-256color $checker $WB_BIN --content $WB_FIXTURES --db $T/p.db --lang en; rc=\$?; printf '\\r\\nEXITED:%s\\r\\n' \$rc; sleep 30"
+	"env LC_ALL=C.UTF-8 TERM=xterm-256color $checker $WB_BIN --content $WB_FIXTURES --db $T/p.db --lang en$EXIT_MARK"
 wait_for "Fixture chapter" 120
 keys Enter
 wait_for "? help" 60
