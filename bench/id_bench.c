@@ -33,7 +33,7 @@
  *
  *   id_bench [--dir DIR] [--seconds S] [--runs N] [--catch-up K] [--fifo] [--quick]
  */
-#include "core/wb.h"
+#include "base/wb.h"
 #include "recipes/segment.h"
 #include "recipes/snowflake.h"
 #include "recipes/uuid.h"

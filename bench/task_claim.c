@@ -16,8 +16,8 @@
  *
  *   task_claim [--dir DIR] [--tasks N] [--quick]
  */
-#include "core/wb.h"
-#include "harness/sqlitex.h"
+#include "base/wb.h"
+#include "base/sqlitex.h"
 #include "recipes/tasktable.h"
 
 #include <errno.h>

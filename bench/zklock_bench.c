@@ -20,10 +20,10 @@
  *
  *   zklock_bench [--zk HOST:PORT] [--seconds S] [--handoffs N] [--fsync]
  */
-#include "core/wb.h"
+#include "base/wb.h"
 #include "harness/proc.h"
-#include "harness/zkclient.h"
-#include "harness/zkserver.h"
+#include "harness/zk/zkclient.h"
+#include "harness/zk/zkserver.h"
 #include "recipes/zklock.h"
 
 #include <errno.h>

@@ -10,7 +10,7 @@
 #include "core/store.h"
 #include "core/labcat.h"
 #include "core/quiz.h"
-#include "core/wb.h"
+#include "base/wb.h"
 #include "lab.h"
 
 #include <stdio.h>

@@ -6,7 +6,7 @@
  */
 #define _GNU_SOURCE /* pipe2, execvpe */
 #include "harness/proc.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 #include <dirent.h>
 #include <errno.h>

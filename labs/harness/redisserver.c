@@ -6,8 +6,8 @@
  * the lab talks to the server through hiredis itself.
  */
 #include "harness/redisserver.h"
-#include "harness/mono.h"
-#include "core/wb.h"
+#include "base/mono.h"
+#include "base/wb.h"
 #include "harness/proc.h"
 
 #include <arpa/inet.h>

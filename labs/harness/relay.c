@@ -4,8 +4,8 @@
  */
 #define _GNU_SOURCE /* accept4, pipe2 */
 #include "harness/relay.h"
-#include "harness/mono.h"
-#include "core/wb.h"
+#include "base/mono.h"
+#include "base/wb.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

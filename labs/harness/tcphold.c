@@ -26,8 +26,8 @@
  *    change.
  */
 #include "harness/tcphold.h"
-#include "harness/mono.h"
-#include "core/wb.h"
+#include "base/mono.h"
+#include "base/wb.h"
 #include "harness/relay.h"
 
 #include <arpa/inet.h>

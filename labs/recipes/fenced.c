@@ -15,7 +15,7 @@
  * It does not keep a history of writes and never deletes a domain.
  */
 #include "recipes/fenced.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 #include <sqlite3.h>
 #include <stdarg.h>

@@ -7,7 +7,7 @@
  */
 #if defined(__has_include) && __has_include(<hiredis/hiredis.h>)
 #include "recipes/redislock.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 #include <stdio.h>
 #include <stdlib.h>

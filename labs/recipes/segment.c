@@ -16,7 +16,7 @@
  * any cache of the next segment.
  */
 #include "recipes/segment.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 #include <inttypes.h>
 #include <sqlite3.h>

@@ -21,8 +21,8 @@
 #define THREADED 1 /* the synchronous zoo_* calls of zookeeper_mt */
 #endif
 #include "recipes/snowflake.h"
-#include "harness/mono.h"
-#include "core/wb.h"
+#include "base/mono.h"
+#include "base/wb.h"
 
 #include <inttypes.h>
 #include <pthread.h>

@@ -57,8 +57,8 @@
  */
 #include "recipes/tasktable.h"
 #include "core/content.h"
-#include "core/wb.h"
-#include "harness/sqlitex.h"
+#include "base/wb.h"
+#include "base/sqlitex.h"
 
 #include <errno.h>
 #include <stdio.h>

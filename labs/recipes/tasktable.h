@@ -28,8 +28,8 @@
 #ifndef WB_TASKTABLE_H
 #define WB_TASKTABLE_H
 
-#include "core/wb.h"
-#include "harness/sqlitex.h"
+#include "base/wb.h"
+#include "base/sqlitex.h"
 
 #include <stddef.h>
 

@@ -9,7 +9,7 @@
  * attempt to make two generators agree on an order.
  */
 #include "recipes/uuid.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 #include <errno.h>
 #include <math.h>

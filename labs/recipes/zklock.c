@@ -55,8 +55,8 @@
  *     counter at 0).
  */
 #include "recipes/zklock.h"
-#include "harness/mono.h"
-#include "core/wb.h"
+#include "base/mono.h"
+#include "base/wb.h"
 #include "recipes/uuid.h"
 #include "recipes/zkseq.h"
 

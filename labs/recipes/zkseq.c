@@ -8,7 +8,7 @@
  * must not guess an order for it.
  */
 #include "recipes/zkseq.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -24,7 +24,7 @@
  */
 #include "core/quiz.h"
 #include "core/quizlint.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 #include <math.h>
 #include <stdint.h>

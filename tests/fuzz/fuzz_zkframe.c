@@ -6,8 +6,8 @@
  * header decoder.  Aborts when a frame's announced length disagrees with
  * what was returned, or when the parser accepts data after refusing.
  */
-#include "harness/zkframe.h"
-#include "core/wb.h"
+#include "harness/zk/zkframe.h"
+#include "base/wb.h"
 
 #include <stdint.h>
 #include <stdlib.h>

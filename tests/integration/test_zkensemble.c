@@ -12,12 +12,12 @@
  * successor to a stopped leader until it is released.  After free no JVM
  * of the run is left.  Also bad options and a missing java.
  */
-#include "core/wb.h"
+#include "base/wb.h"
 #include "harness/proc.h"
 #include "harness/tcphold.h"
-#include "harness/zkclient.h"
-#include "harness/zkensemble.h"
-#include "harness/zkserver.h"
+#include "harness/zk/zkclient.h"
+#include "harness/zk/zkensemble.h"
+#include "harness/zk/zkserver.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

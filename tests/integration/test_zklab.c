@@ -3,10 +3,10 @@
  * the test started: the lab passes, works under its own unique base path,
  * removes it afterwards and leaves the ensemble's other nodes alone.
  */
-#include "core/wb.h"
+#include "base/wb.h"
 #include "harness/proc.h"
-#include "harness/zkclient.h"
-#include "harness/zkserver.h"
+#include "harness/zk/zkclient.h"
+#include "harness/zk/zkserver.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

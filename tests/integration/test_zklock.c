@@ -9,12 +9,12 @@
  * time-out and refusal delete only the own node.
  * Every wait is for an event with a deadline, never a sleep.
  */
-#include "core/wb.h"
+#include "base/wb.h"
 #include "harness/proc.h"
-#include "harness/zkclient.h"
-#include "harness/zklockrig.h"
-#include "harness/zkproxy.h"
-#include "harness/zkserver.h"
+#include "harness/zk/zkclient.h"
+#include "rigs/zklockrig.h"
+#include "harness/zk/zkproxy.h"
+#include "harness/zk/zkserver.h"
 #include "recipes/zklock.h"
 
 #include <setjmp.h>

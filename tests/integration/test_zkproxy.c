@@ -5,12 +5,12 @@
  * ordered release, and an absurd frame length closing the connection.
  * Every wait is on an event (proxy or watcher), never a sleep.
  */
-#include "core/wb.h"
+#include "base/wb.h"
 #include "harness/proc.h"
-#include "harness/zkclient.h"
-#include "harness/zkframe.h"
-#include "harness/zkproxy.h"
-#include "harness/zkserver.h"
+#include "harness/zk/zkclient.h"
+#include "harness/zk/zkframe.h"
+#include "harness/zk/zkproxy.h"
+#include "harness/zk/zkserver.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

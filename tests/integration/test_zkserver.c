@@ -4,10 +4,10 @@
  * C client's events arrive through the queue, and after stop or kill no
  * JVM of this run is left.  Also the "could not run" messages.
  */
-#include "core/wb.h"
+#include "base/wb.h"
 #include "harness/proc.h"
-#include "harness/zkclient.h"
-#include "harness/zkserver.h"
+#include "harness/zk/zkclient.h"
+#include "harness/zk/zkserver.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

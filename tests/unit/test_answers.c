@@ -21,7 +21,7 @@
 #include "core/quiz.h"
 #include "core/sched.h"
 #include "core/store.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 #define T0_MS  1767268800000LL /* 2026-01-01 12:00:00 UTC */
 #define DAY_MS 86400000LL

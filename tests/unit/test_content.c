@@ -8,7 +8,7 @@
 #include <cmocka.h>
 
 #include "core/content.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 static void test_list_fixture(void **state)
 {

@@ -16,7 +16,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "core/wb.h"
+#include "base/wb.h"
 #include "recipes/fenced.h"
 
 static char dir[256];

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "core/quiz.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 static struct quiz_file *load(const char *path)
 {

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "core/quizlint.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 #define BAD WB_TEST_FIXTURES "/quizzes-bad/en/"
 

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "core/wb.h"
+#include "base/wb.h"
 #include "recipes/segment.h"
 
 static char dir[256];

@@ -13,8 +13,8 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "core/wb.h"
-#include "harness/sqlitex.h"
+#include "base/wb.h"
+#include "base/sqlitex.h"
 
 static char dir[64];
 

@@ -12,7 +12,7 @@
 #include <sqlite3.h>
 
 #include "core/store.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 static char dir[256];
 

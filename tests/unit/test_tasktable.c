@@ -16,8 +16,8 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "core/wb.h"
-#include "harness/sqlitex.h"
+#include "base/wb.h"
+#include "base/sqlitex.h"
 #include "recipes/tasktable.h"
 
 #define SCHEMA WB_SOURCE_DIR "/data/tasks.sql"

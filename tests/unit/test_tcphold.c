@@ -8,7 +8,7 @@
  * (buffering) for an upstream that starts listening later, and gives up
  * after its deadline; the counters say what happened.  No ZooKeeper.
  */
-#include "core/wb.h"
+#include "base/wb.h"
 #include "harness/tcphold.h"
 
 #include <setjmp.h>

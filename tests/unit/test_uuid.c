@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/wb.h"
+#include "base/wb.h"
 #include "recipes/uuid.h"
 
 struct fake {

@@ -4,8 +4,8 @@
  * the connect handshake, reply headers and create paths, and a seeded
  * property test (any split of a stream gives the same frames).
  */
-#include "core/wb.h"
-#include "harness/zkframe.h"
+#include "base/wb.h"
+#include "harness/zk/zkframe.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

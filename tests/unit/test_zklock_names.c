@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/wb.h"
+#include "base/wb.h"
 #include "recipes/zklock.h"
 
 static void test_guid_v4(void **state)

@@ -3,7 +3,7 @@
  * on the boundary values, the strict parser refusing every wrapped form,
  * Curator protected-mode names, and ordering by suffix, not by name.
  */
-#include "core/wb.h"
+#include "base/wb.h"
 #include "recipes/zkseq.h"
 
 #include <setjmp.h>

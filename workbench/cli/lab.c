@@ -10,7 +10,7 @@
  */
 #include "app.h"
 #include "core/store.h"
-#include "core/wb.h"
+#include "base/wb.h"
 #include "harness/proc.h"
 #include "harness/report.h"
 #include "lab.h"

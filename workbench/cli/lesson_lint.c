@@ -7,7 +7,7 @@
 #include "app.h"
 #include "core/labcat.h"
 #include "core/lessonlint.h"
-#include "core/wb.h"
+#include "base/wb.h"
 #include "lab.h"
 
 #include <dirent.h>

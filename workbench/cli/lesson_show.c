@@ -7,7 +7,7 @@
 #include "core/content.h"
 #include "core/layout.h"
 #include "core/lesson.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 #include <stdio.h>
 #include <stdlib.h>

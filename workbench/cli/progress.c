@@ -14,7 +14,7 @@
 #include "core/answers.h"
 #include "core/store.h"
 #include "core/utf8.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 #include <errno.h>
 #include <stdio.h>

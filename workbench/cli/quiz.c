@@ -17,7 +17,7 @@
 #include "core/quizlint.h"
 #include "core/store.h"
 #include "core/utf8.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>

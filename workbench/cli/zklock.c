@@ -28,8 +28,8 @@
  */
 #define _GNU_SOURCE /* pipe2 */
 #include "app.h"
-#include "core/wb.h"
-#include "harness/zkclient.h"
+#include "base/wb.h"
+#include "harness/zk/zkclient.h"
 #include "recipes/zklock.h"
 
 #include <dirent.h>

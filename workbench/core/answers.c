@@ -27,7 +27,7 @@
 #include "core/sched.h"
 #include "core/store.h"
 #include "core/utf8.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 #include <ctype.h>
 #include <jansson.h>

@@ -6,7 +6,7 @@
  * share/workbench) and an explicit --content directory for tests.
  */
 #include "core/content.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 #include <dirent.h>
 #include <limits.h>

@@ -22,7 +22,7 @@
 #include "core/labcat.h"
 #include "core/lesson.h"
 #include "core/utf8.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>

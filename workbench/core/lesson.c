@@ -5,7 +5,7 @@
  * global and not thread-safe, and the workbench parses on one thread.
  */
 #include "core/lesson.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>

@@ -8,7 +8,7 @@
 #include "core/lessonlint.h"
 #include "core/labcat.h"
 #include "core/lesson.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 #include <cmark-gfm.h>
 #include <stdio.h>

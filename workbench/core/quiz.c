@@ -33,7 +33,7 @@
 #include "core/quiz.h"
 #include "core/content.h"
 #include "core/lesson.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>

@@ -9,7 +9,7 @@
  */
 #include "core/quizlint.h"
 #include "core/quiz.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 #include <dirent.h>
 #include <math.h>

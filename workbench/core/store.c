@@ -10,7 +10,7 @@
  * - reading.furthest_permille never decreases (MAX() in the upsert).
  */
 #include "core/store.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 #include <sqlite3.h>
 #include <stdio.h>

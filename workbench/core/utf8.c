@@ -11,7 +11,7 @@
  * (unassigned) or 0 is harmless; narrower never is.
  */
 #include "core/utf8.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 struct range {
 	uint32_t lo, hi;

@@ -9,7 +9,7 @@
 #include "core/labcat.h"
 #include "core/store.h"
 #include "core/utf8.h"
-#include "core/wb.h"
+#include "base/wb.h"
 #include "tui/quiz.h"
 
 #include <curses.h>

@@ -17,7 +17,7 @@
 #include "core/layout.h"
 #include "core/store.h"
 #include "core/utf8.h"
-#include "core/wb.h"
+#include "base/wb.h"
 #include "lab.h"
 
 #include <curses.h>

@@ -29,7 +29,7 @@
 #include "core/quiz.h"
 #include "core/store.h"
 #include "core/utf8.h"
-#include "core/wb.h"
+#include "base/wb.h"
 #include "tui/tui.h"
 
 #include <curses.h>

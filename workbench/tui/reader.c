@@ -15,7 +15,7 @@
 #include "core/layout.h"
 #include "core/lesson.h"
 #include "core/store.h"
-#include "core/wb.h"
+#include "base/wb.h"
 #include "tui/quiz.h"
 
 #include <curses.h>

@@ -13,7 +13,7 @@
 #include "core/i18n.h"
 #include "core/quiz.h"
 #include "core/utf8.h"
-#include "core/wb.h"
+#include "base/wb.h"
 #include "tui/quiz.h"
 #include "tui/tui.h"
 

@@ -8,7 +8,7 @@
 #include "tui/tui.h"
 #include "app.h"
 #include "core/store.h"
-#include "core/wb.h"
+#include "base/wb.h"
 
 #include <curses.h>
 #include <signal.h>

@@ -1,0 +1,193 @@
+/*
+ * sqlitex.c - shared SQLite helpers (see sqlitex.h).
+ *
+ * Why the retry around BEGIN IMMEDIATE: the busy handler already waits for
+ * the write lock, but in WAL mode SQLite can return SQLITE_BUSY without
+ * calling the handler (e.g. while another connection runs recovery of the
+ * WAL index).  About 100 ms of retries turn those rare cases into waits
+ * rather than spurious lab failures; a writer that holds the lock longer
+ * than the busy timeout still surfaces as WB_EBUSY.
+ */
+#include "base/sqlitex.h"
+#include "base/wb.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static void set_err(char *errbuf, size_t errlen, const char *fmt, const char *a, const char *b)
+{
+	if (errbuf && errlen)
+		snprintf(errbuf, errlen, fmt, a, b);
+}
+
+int sqlitex_err(int rc)
+{
+	switch (rc & 0xFF) {
+	case SQLITE_OK:
+	case SQLITE_ROW:
+	case SQLITE_DONE: return 0;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED: return WB_EBUSY;
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB: return WB_ECORRUPT;
+	case SQLITE_CONSTRAINT:
+	case SQLITE_MISMATCH:
+	case SQLITE_RANGE: return WB_EINVAL;
+	case SQLITE_NOMEM: return WB_ENOMEM;
+	case SQLITE_CANTOPEN: return WB_ENOENT;
+	default: return WB_EIO;
+	}
+}
+
+int sqlitex_open(const char *path, const struct sqlitex_opts *opts, sqlite3 **out, char *errbuf,
+		 size_t errlen)
+{
+	struct sqlitex_opts o = {0};
+	if (opts)
+		o = *opts;
+	if (o.busy_timeout_ms <= 0)
+		o.busy_timeout_ms = 5000;
+	if (o.synchronous != 2)
+		o.synchronous = 1;
+	*out = NULL;
+	struct stat st;
+	if (o.no_create && stat(path, &st) != 0) {
+		set_err(errbuf, errlen, "%s: %s", path, "no such database file");
+		return WB_ENOENT;
+	}
+	sqlite3 *db = NULL;
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX;
+	if (!o.no_create)
+		flags |= SQLITE_OPEN_CREATE;
+	int rc = sqlite3_open_v2(path, &db, flags, NULL);
+	if (rc != SQLITE_OK) {
+		set_err(errbuf, errlen, "%s: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close_v2(db);
+		return sqlitex_err(rc);
+	}
+	sqlite3_extended_result_codes(db, 1);
+	sqlite3_busy_timeout(db, o.busy_timeout_ms);
+	/* journal_mode answers with a row; sqlite3_exec discards it. */
+	rc = sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db,
+				  o.synchronous == 2 ? "PRAGMA synchronous=FULL"
+						     : "PRAGMA synchronous=NORMAL",
+				  NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL);
+	if (rc != SQLITE_OK) {
+		set_err(errbuf, errlen, "%s: %s", path, sqlite3_errmsg(db));
+		sqlite3_close_v2(db);
+		return sqlitex_err(rc);
+	}
+	*out = db;
+	return 0;
+}
+
+int sqlitex_exec(sqlite3 *db, const char *sql)
+{
+	return sqlitex_err(sqlite3_exec(db, sql, NULL, NULL, NULL));
+}
+
+/* 1-based line of the byte at offset in text. */
+static int line_of(const char *text, const char *at)
+{
+	int line = 1;
+	for (const char *p = text; p < at && *p; p++)
+		if (*p == '\n')
+			line++;
+	return line;
+}
+
+int sqlitex_exec_script(sqlite3 *db, const char *sql, const char *name, char *errbuf, size_t errlen)
+{
+	const char *p = sql;
+	while (p && *p) {
+		sqlite3_stmt *st = NULL;
+		const char *tail = NULL;
+		int rc = sqlite3_prepare_v2(db, p, -1, &st, &tail);
+		if (rc == SQLITE_OK && st) {
+			while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+				;
+			if (rc == SQLITE_DONE)
+				rc = SQLITE_OK;
+		}
+		if (rc != SQLITE_OK) {
+			/* The statement's own first line, or where the parser
+			 * stopped when SQLite knows it. */
+			const char *at = p;
+			while (*at == ' ' || *at == '\t' || *at == '\n' || *at == '\r')
+				at++;
+			int off = sqlite3_error_offset(db);
+			if (off >= 0)
+				at = p + off;
+			if (errbuf && errlen)
+				snprintf(errbuf, errlen, "%s:%d: %s", name ? name : "sql",
+					 line_of(sql, at), sqlite3_errmsg(db));
+			sqlite3_finalize(st);
+			return sqlitex_err(rc);
+		}
+		sqlite3_finalize(st);
+		p = tail;
+	}
+	return 0;
+}
+
+int sqlitex_begin_immediate(sqlite3 *db)
+{
+	/* The busy handler has already waited the connection's timeout when
+	 * BEGIN IMMEDIATE reports BUSY; these retries only cover the cases
+	 * where SQLite answers BUSY without calling it, so they are short. */
+	for (int tries = 0;; tries++) {
+		int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+		if ((rc & 0xFF) != SQLITE_BUSY)
+			return sqlitex_err(rc);
+		if (tries >= 50)
+			return WB_EBUSY;
+		struct timespec tick = {0, 2 * 1000 * 1000};
+		nanosleep(&tick, NULL);
+	}
+}
+
+int sqlitex_end(sqlite3 *db, int rc)
+{
+	if (rc == 0) {
+		int c = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+		if (c == SQLITE_OK)
+			return 0;
+		rc = sqlitex_err(c);
+	}
+	if (!sqlite3_get_autocommit(db))
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+int sqlitex_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st)
+{
+	*st = NULL;
+	int rc = sqlite3_prepare_v2(db, sql, -1, st, NULL);
+	if (rc != SQLITE_OK) {
+		sqlite3_finalize(*st);
+		*st = NULL;
+		return sqlitex_err(rc);
+	}
+	return 0;
+}
+
+int sqlitex_int(sqlite3 *db, const char *sql, long long *out)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlitex_prepare(db, sql, &st);
+	if (rc)
+		return rc;
+	int s = sqlite3_step(st);
+	if (s == SQLITE_ROW)
+		*out = sqlite3_column_int64(st, 0);
+	rc = s == SQLITE_ROW ? 0 : s == SQLITE_DONE ? WB_ENOENT : sqlitex_err(s);
+	sqlite3_finalize(st);
+	return rc;
+}

@@ -1,0 +1,521 @@
+/*
+ * zkensemble.c - an N-server ZooKeeper ensemble on 127.0.0.1 (see
+ * zkensemble.h).
+ *
+ * Design notes:
+ *  - Members are plain zkserver objects with myid 1..N; zkserver reserves
+ *    their three ports and writes the myid file.  This file only writes
+ *    each member's own view of the server.N lines (real ports for itself,
+ *    relay ports for the links that are relayed) plus initLimit/syncLimit,
+ *    through zkserver_set_extra_cfg.
+ *  - One thread per member (an actor with a one-slot mailbox) performs
+ *    that member's starts and stops.  Starts must come from a thread that
+ *    outlives the JVM (PR_SET_PDEATHSIG is per thread), and all members
+ *    must start at once (none serves before a quorum has formed).  Stops
+ *    run in parallel too, so tearing down N members costs one grace
+ *    period, not N.  Kill is immediate and runs on the caller's thread.
+ *  - Modes come from 'srvr' ("Mode: leader"); a server that is up but has
+ *    no quorum answers "This ZooKeeper instance is not currently serving
+ *    requests".
+ *
+ * Invariants: e->mu guards the mailboxes (req, seq, done, rc); a zkserver
+ * object is touched by its member thread only while a start or stop it
+ * was asked for runs, and the caller waits for that to finish.
+ */
+#include "harness/zk/zkensemble.h"
+#include "base/mono.h"
+#include "base/wb.h"
+#include "harness/tcphold.h"
+#include "harness/zk/zkserver.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum req { REQ_NONE, REQ_START, REQ_STOP, REQ_EXIT };
+
+struct member {
+	struct zkensemble *e; /* back pointer */
+	int myid;	      /* 1..n */
+	struct zkserver *s;   /* the server */
+	int quorum_port;      /* real ports, parsed from its quorum line */
+	int election_port;    /* " */
+	pthread_t thread;     /* its actor thread */
+	int thread_started;   /* must be joined */
+	enum req req;	      /* posted request, REQ_NONE when idle */
+	uint64_t seq, done;   /* posted / finished requests */
+	int rc;		      /* result of the last finished request */
+};
+
+struct zkensemble {
+	int n;							/* members */
+	int tick_ms, init_limit, sync_limit;			/* shared settings */
+	struct member m[ZKENSEMBLE_MAX];			/* m[i] has myid i + 1 */
+	struct tcphold *qrelay[ZKENSEMBLE_MAX][ZKENSEMBLE_MAX]; /* [from-1][to-1] or NULL */
+	struct tcphold *erelay[ZKENSEMBLE_MAX][ZKENSEMBLE_MAX]; /* same, election */
+	char *connect_all;					/* "h:p,h:p,..." */
+	pthread_mutex_t mu;					/* guards the mailboxes */
+	pthread_cond_t cond;					/* mailbox changes */
+	char err[2048];						/* last error */
+};
+
+static void set_err(struct zkensemble *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void set_err(struct zkensemble *e, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(e->err, sizeof e->err, fmt, ap);
+	va_end(ap);
+}
+
+static struct member *member(struct zkensemble *e, int myid)
+{
+	return e && myid >= 1 && myid <= e->n ? &e->m[myid - 1] : NULL;
+}
+
+static void *member_main(void *arg)
+{
+	struct member *m = arg;
+	struct zkensemble *e = m->e;
+	pthread_mutex_lock(&e->mu);
+	for (;;) {
+		while (m->req == REQ_NONE)
+			pthread_cond_wait(&e->cond, &e->mu);
+		enum req req = m->req;
+		if (req == REQ_EXIT)
+			break;
+		pthread_mutex_unlock(&e->mu);
+		int rc = req == REQ_START ? zkserver_start(m->s) : zkserver_stop(m->s);
+		pthread_mutex_lock(&e->mu);
+		m->req = REQ_NONE;
+		m->rc = rc;
+		m->done = m->seq;
+		pthread_cond_broadcast(&e->cond);
+	}
+	pthread_mutex_unlock(&e->mu);
+	return NULL;
+}
+
+/* Posts req to every member whose bit is set in mask, then waits for all
+ * of them.  rcs[i] receives member i+1's result. */
+static void run_on(struct zkensemble *e, unsigned mask, enum req req, int rcs[ZKENSEMBLE_MAX])
+{
+	uint64_t want[ZKENSEMBLE_MAX] = {0};
+	pthread_mutex_lock(&e->mu);
+	for (int i = 0; i < e->n; i++) {
+		if (!(mask & (1u << i)) || !e->m[i].thread_started)
+			continue;
+		e->m[i].req = req;
+		want[i] = ++e->m[i].seq;
+	}
+	pthread_cond_broadcast(&e->cond);
+	for (int i = 0; i < e->n; i++) {
+		if (!want[i])
+			continue;
+		while (e->m[i].done < want[i])
+			pthread_cond_wait(&e->cond, &e->mu);
+		rcs[i] = e->m[i].rc;
+	}
+	pthread_mutex_unlock(&e->mu);
+}
+
+/* Writes member i's view of the ensemble into its extra config. */
+static void member_config(struct zkensemble *e, int i, const char *extra)
+{
+	struct wb_buf b = {0};
+	wb_buf_printf(&b,
+		      "# zkensemble: this member's view (relayed links point at relays)\n"
+		      "initLimit=%d\n"
+		      "syncLimit=%d\n",
+		      e->init_limit, e->sync_limit);
+	for (int j = 0; j < e->n; j++) {
+		int q = e->m[j].quorum_port, el = e->m[j].election_port;
+		if (e->qrelay[i][j])
+			q = tcphold_port(e->qrelay[i][j]);
+		if (e->erelay[i][j])
+			el = tcphold_port(e->erelay[i][j]);
+		wb_buf_printf(&b, "server.%d=127.0.0.1:%d:%d\n", j + 1, q, el);
+	}
+	if (extra && *extra) {
+		wb_buf_puts(&b, extra);
+		if (b.data[b.len - 1] != '\n')
+			wb_buf_puts(&b, "\n");
+	}
+	zkserver_set_extra_cfg(e->m[i].s, b.data);
+	wb_buf_free(&b);
+}
+
+int zkensemble_new(const char *run_dir, const struct zkensemble_opts *opts, struct zkensemble **out,
+		   char **why)
+{
+	static const struct zkensemble_opts defaults;
+	if (!opts)
+		opts = &defaults;
+	*out = NULL;
+	if (why)
+		*why = NULL;
+	int n = opts->n ? opts->n : 3;
+	if (!run_dir || n < 1 || n > ZKENSEMBLE_MAX || opts->tick_ms < 0 || opts->init_limit < 0 ||
+	    opts->sync_limit < 0 || opts->max_session_ms < 0 || opts->start_timeout_ms < 0) {
+		if (why)
+			*why = wb_xasprintf("zkensemble: bad options (1..%d members, no negative "
+					    "times)",
+					    ZKENSEMBLE_MAX);
+		return WB_EINVAL;
+	}
+	struct zkensemble *e = wb_xcalloc(1, sizeof *e);
+	e->n = n;
+	e->tick_ms = opts->tick_ms ? opts->tick_ms : 200;
+	e->init_limit = opts->init_limit ? opts->init_limit : 50;
+	e->sync_limit = opts->sync_limit ? opts->sync_limit : 10;
+	pthread_mutex_init(&e->mu, NULL);
+	pthread_cond_init(&e->cond, NULL);
+	int rc = 0;
+	struct wb_buf all = {0};
+	for (int i = 0; i < n; i++) {
+		struct member *m = &e->m[i];
+		m->e = e;
+		m->myid = i + 1;
+		struct zkserver_opts so = {
+			.tick_ms = e->tick_ms,
+			.max_session_ms = opts->max_session_ms,
+			.start_timeout_ms = opts->start_timeout_ms,
+			.myid = i + 1,
+		};
+		rc = zkserver_new(run_dir, &so, &m->s, why);
+		if (rc)
+			goto out;
+		int id = 0;
+		if (sscanf(zkserver_quorum_line(m->s), "server.%d=127.0.0.1:%d:%d", &id,
+			   &m->quorum_port, &m->election_port) != 3) {
+			if (why)
+				*why = wb_xasprintf("zkensemble: unexpected quorum line \"%s\"",
+						    zkserver_quorum_line(m->s));
+			rc = WB_EIO;
+			goto out;
+		}
+		wb_buf_printf(&all, "%s%s", i ? "," : "", zkserver_connect(m->s));
+	}
+	e->connect_all = wb_buf_steal(&all);
+	for (int i = 0; i < n; i++) {
+		for (int j = 0; j < n; j++) {
+			if (i == j)
+				continue;
+			char name[64];
+			if (opts->relay_quorum) {
+				snprintf(name, sizeof name, "quorum %d->%d", i + 1, j + 1);
+				rc = tcphold_new(e->m[j].quorum_port, name, &e->qrelay[i][j]);
+				/* A follower may connect the moment its leader is
+				 * elected, before the leader listens: without a
+				 * relay it would be refused and retry; through one
+				 * it is accepted, so the relay must wait instead of
+				 * closing (which the follower takes for a dead
+				 * leader). */
+				if (!rc)
+					tcphold_set_connect_retry(e->qrelay[i][j],
+								  e->init_limit * e->tick_ms);
+			}
+			if (!rc && opts->relay_election) {
+				snprintf(name, sizeof name, "election %d->%d", i + 1, j + 1);
+				rc = tcphold_new(e->m[j].election_port, name, &e->erelay[i][j]);
+			}
+			if (rc) {
+				if (why)
+					*why = wb_xstrdup("zkensemble: cannot start a relay on "
+							  "127.0.0.1");
+				goto out;
+			}
+		}
+	}
+	/* Lower -> higher election relays refuse for good, higher -> lower
+	 * ones wait for their member to listen: see zkensemble.h. */
+	int retry = opts->start_timeout_ms ? opts->start_timeout_ms : 60000;
+	for (int i = 0; i < n; i++) {
+		for (int j = 0; j < n; j++) {
+			if (!e->erelay[i][j])
+				continue;
+			if (i < j)
+				tcphold_refuse(e->erelay[i][j], 1);
+			else
+				tcphold_set_connect_retry(e->erelay[i][j], retry);
+		}
+	}
+	for (int i = 0; i < n; i++)
+		member_config(e, i, opts->extra_cfg);
+	for (int i = 0; i < n; i++) {
+		if (pthread_create(&e->m[i].thread, NULL, member_main, &e->m[i]) != 0) {
+			if (why)
+				*why = wb_xstrdup("zkensemble: cannot create a member thread");
+			rc = WB_EIO;
+			goto out;
+		}
+		e->m[i].thread_started = 1;
+	}
+out:
+	wb_buf_free(&all);
+	if (rc) {
+		zkensemble_free(e);
+		return rc;
+	}
+	*out = e;
+	return 0;
+}
+
+void zkensemble_free(struct zkensemble *e)
+{
+	if (!e)
+		return;
+	int rcs[ZKENSEMBLE_MAX];
+	unsigned running = 0;
+	for (int i = 0; i < e->n; i++)
+		if (e->m[i].s && zkserver_pid(e->m[i].s) > 0)
+			running |= 1u << i;
+	run_on(e, running, REQ_STOP, rcs);
+	pthread_mutex_lock(&e->mu);
+	for (int i = 0; i < e->n; i++)
+		e->m[i].req = REQ_EXIT;
+	pthread_cond_broadcast(&e->cond);
+	pthread_mutex_unlock(&e->mu);
+	for (int i = 0; i < e->n; i++) {
+		if (e->m[i].thread_started)
+			pthread_join(e->m[i].thread, NULL);
+		zkserver_free(e->m[i].s); /* stops it if a start raced the free */
+	}
+	for (int i = 0; i < e->n; i++) {
+		for (int j = 0; j < e->n; j++) {
+			tcphold_free(e->qrelay[i][j]);
+			tcphold_free(e->erelay[i][j]);
+		}
+	}
+	free(e->connect_all);
+	pthread_cond_destroy(&e->cond);
+	pthread_mutex_destroy(&e->mu);
+	free(e);
+}
+
+enum zkensemble_mode zkensemble_mode(struct zkensemble *e, int myid, int64_t *zxid)
+{
+	if (zxid)
+		*zxid = -1;
+	struct member *m = member(e, myid);
+	if (!m)
+		return ZKENS_DOWN;
+	char *answer = NULL;
+	if (zk_four_letter("127.0.0.1", zkserver_port(m->s), "srvr", 2000, &answer) != 0) {
+		free(answer);
+		return ZKENS_DOWN;
+	}
+	enum zkensemble_mode mode = ZKENS_NOT_SERVING;
+	const char *p = strstr(answer, "Mode: ");
+	if (p) {
+		p += 6;
+		if (!strncmp(p, "leader", 6))
+			mode = ZKENS_LEADER;
+		else if (!strncmp(p, "follower", 8))
+			mode = ZKENS_FOLLOWER;
+		else
+			mode = ZKENS_OTHER;
+	} else if (!*answer) {
+		mode = ZKENS_DOWN; /* closed without a word: not really up */
+	}
+	const char *z = strstr(answer, "Zxid: ");
+	if (z && zxid)
+		*zxid = (int64_t)strtoull(z + 6, NULL, 0);
+	free(answer);
+	return mode;
+}
+
+int zkensemble_leader(struct zkensemble *e)
+{
+	for (int id = 1; id <= e->n; id++)
+		if (zkensemble_mode(e, id, NULL) == ZKENS_LEADER)
+			return id;
+	return 0;
+}
+
+int zkensemble_wait_mode(struct zkensemble *e, int myid, unsigned mask, int timeout_ms,
+			 enum zkensemble_mode *mode)
+{
+	long long deadline = mono_now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+	struct timespec step = {0, 20 * 1000 * 1000};
+	for (;;) {
+		enum zkensemble_mode md = zkensemble_mode(e, myid, NULL);
+		if (mask & (1u << md)) {
+			if (mode)
+				*mode = md;
+			return 0;
+		}
+		if (mono_now_ms() >= deadline) {
+			if (mode)
+				*mode = md;
+			return WB_EBUSY;
+		}
+		nanosleep(&step, NULL);
+	}
+}
+
+const char *zkensemble_mode_name(enum zkensemble_mode mode)
+{
+	switch (mode) {
+	case ZKENS_DOWN: return "down";
+	case ZKENS_NOT_SERVING: return "not serving";
+	case ZKENS_FOLLOWER: return "follower";
+	case ZKENS_LEADER: return "leader";
+	case ZKENS_OTHER: return "other";
+	}
+	return "?";
+}
+
+int zkensemble_start(struct zkensemble *e)
+{
+	e->err[0] = '\0';
+	char *why = NULL;
+	int rc = zkserver_check_runtime(&why);
+	if (rc) {
+		set_err(e, "%s", why);
+		free(why);
+		return rc;
+	}
+	unsigned mask = 0;
+	for (int i = 0; i < e->n; i++)
+		if (zkserver_pid(e->m[i].s) <= 0)
+			mask |= 1u << i;
+	int rcs[ZKENSEMBLE_MAX] = {0};
+	run_on(e, mask, REQ_START, rcs);
+	for (int i = 0; i < e->n; i++) {
+		if ((mask & (1u << i)) && rcs[i]) {
+			set_err(e, "member %d: %s", i + 1, zkserver_error(e->m[i].s));
+			return rcs[i] == WB_EUNAVAIL ? WB_EUNAVAIL : WB_EIO;
+		}
+	}
+	int leaders = 0;
+	struct wb_buf modes = {0};
+	for (int id = 1; id <= e->n; id++) {
+		enum zkensemble_mode md = zkensemble_mode(e, id, NULL);
+		leaders += md == ZKENS_LEADER;
+		wb_buf_printf(&modes, "%s%d: %s", id > 1 ? ", " : "", id, zkensemble_mode_name(md));
+	}
+	rc = 0;
+	if (leaders != 1) {
+		set_err(e, "after start-up %d members report Mode leader (%s); see %s", leaders,
+			modes.data, zkserver_log_path(e->m[0].s));
+		rc = WB_EIO;
+	}
+	wb_buf_free(&modes);
+	return rc;
+}
+
+int zkensemble_start_member(struct zkensemble *e, int myid)
+{
+	struct member *m = member(e, myid);
+	if (!m || zkserver_pid(m->s) > 0)
+		return WB_EINVAL;
+	int rcs[ZKENSEMBLE_MAX] = {0};
+	run_on(e, 1u << (myid - 1), REQ_START, rcs);
+	if (rcs[myid - 1]) {
+		set_err(e, "member %d: %s", myid, zkserver_error(m->s));
+		return rcs[myid - 1] == WB_EUNAVAIL ? WB_EUNAVAIL : WB_EIO;
+	}
+	return 0;
+}
+
+int zkensemble_stop_member(struct zkensemble *e, int myid)
+{
+	struct member *m = member(e, myid);
+	if (!m)
+		return WB_EINVAL;
+	int rcs[ZKENSEMBLE_MAX] = {0};
+	run_on(e, 1u << (myid - 1), REQ_STOP, rcs);
+	return rcs[myid - 1];
+}
+
+int zkensemble_kill_member(struct zkensemble *e, int myid)
+{
+	struct member *m = member(e, myid);
+	return m ? zkserver_kill(m->s) : WB_EINVAL;
+}
+
+int zkensemble_size(const struct zkensemble *e)
+{
+	return e->n;
+}
+
+struct zkserver *zkensemble_server(struct zkensemble *e, int myid)
+{
+	struct member *m = member(e, myid);
+	return m ? m->s : NULL;
+}
+
+const char *zkensemble_connect(struct zkensemble *e, int myid)
+{
+	struct member *m = member(e, myid);
+	return m ? zkserver_connect(m->s) : "";
+}
+
+const char *zkensemble_connect_all(struct zkensemble *e)
+{
+	return e->connect_all;
+}
+
+int zkensemble_quorum_port(const struct zkensemble *e, int myid)
+{
+	return myid >= 1 && myid <= e->n ? e->m[myid - 1].quorum_port : 0;
+}
+
+int zkensemble_election_port(const struct zkensemble *e, int myid)
+{
+	return myid >= 1 && myid <= e->n ? e->m[myid - 1].election_port : 0;
+}
+
+int zkensemble_tick_ms(const struct zkensemble *e)
+{
+	return e->tick_ms;
+}
+
+int zkensemble_sync_limit(const struct zkensemble *e)
+{
+	return e->sync_limit;
+}
+
+int zkensemble_init_limit(const struct zkensemble *e)
+{
+	return e->init_limit;
+}
+
+const char *zkensemble_error(const struct zkensemble *e)
+{
+	return e->err;
+}
+
+struct tcphold *zkensemble_quorum_relay(struct zkensemble *e, int from, int to)
+{
+	if (from < 1 || from > e->n || to < 1 || to > e->n)
+		return NULL;
+	return e->qrelay[from - 1][to - 1];
+}
+
+struct tcphold *zkensemble_election_relay(struct zkensemble *e, int from, int to)
+{
+	if (from < 1 || from > e->n || to < 1 || to > e->n)
+		return NULL;
+	return e->erelay[from - 1][to - 1];
+}
+
+int zkensemble_block_election(struct zkensemble *e, int a, int b, int block)
+{
+	if (a < 1 || a > e->n || b < 1 || b > e->n || a == b)
+		return WB_EINVAL;
+	int hi = a > b ? a : b, lo = a > b ? b : a;
+	struct tcphold *carrier = e->erelay[hi - 1][lo - 1];
+	if (!carrier)
+		return WB_EINVAL;
+	if (block)
+		tcphold_hold(carrier, TCPHOLD_BOTH);
+	else
+		tcphold_release(carrier);
+	return 0;
+}

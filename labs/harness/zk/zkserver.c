@@ -1,0 +1,795 @@
+/*
+ * zkserver.c - one real ZooKeeper server process (see zkserver.h).
+ *
+ * Design notes:
+ *  - The JVM is started the way Debian's zkServer.sh does (QuorumPeerMain
+ *    with a zoo.cfg), but with our own class path so that slf4j finds the
+ *    log4j 1.2 binding (else the server log is silent) and with
+ *    log4j.properties in the server directory writing zookeeper.log there.
+ *    QuorumPeerMain runs a standalone server when the config has no
+ *    server.N lines, and an ensemble member when it has them, so issue 7
+ *    only adds lines.
+ *  - Readiness is 'ruok' answering 'imok' and 'srvr' reporting a Mode
+ *    (imok alone comes before the database is loaded), polled until a
+ *    deadline; a JVM that exits meanwhile is reported with its log.
+ *  - Ports are reserved by binding and closing (a port below the ephemeral
+ *    range when one is free, else port 0): another process may take one
+ *    before the JVM binds it.  A standalone server that fails with
+ *    "Address already in use" is retried on fresh ports; an ensemble member
+ *    cannot be (its ports are in the other members' configs).
+ *  - Lab speed settings: tickTime 200 ms, forceSync=no (labs test protocol
+ *    behaviour, not disk durability), a 4 MiB log preallocation, a
+ *    client-compiler-only JIT and the serial collector (faster start, less
+ *    memory on small machines), maxClientCnxns=0 (the herd lab opens more
+ *    than the default 60 connections from 127.0.0.1).
+ *
+ * Not here: clients, the fault proxy, lab reporting.
+ */
+#include "harness/zk/zkserver.h"
+#include "base/mono.h"
+#include "base/wb.h"
+#include "harness/proc.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define ZK_JAR		"/usr/share/java/zookeeper.jar"
+#define SLF4J_LOG4J_JAR "/usr/share/java/slf4j-log4j12.jar"
+#define LOG4J_JAR	"/usr/share/java/log4j-1.2.jar"
+#define STOP_GRACE_MS	5000
+
+struct zkserver {
+	char *run_dir;	      /* where pids are recorded (borrowed path copied) */
+	char *dir;	      /* <run_dir>/<name>: zoo.cfg, data/, logs */
+	char *log_path;	      /* <dir>/zookeeper.log */
+	int tick_ms;	      /* tickTime */
+	int min_session_ms;   /* minSessionTimeout */
+	int max_session_ms;   /* maxSessionTimeout */
+	int start_timeout;    /* ms to wait for 'imok' */
+	int myid;	      /* 0 standalone, else ensemble member id */
+	int port;	      /* client port */
+	int quorum_port;      /* peer port (myid > 0) */
+	int election_port;    /* leader election port (myid > 0) */
+	char connect[32];     /* "127.0.0.1:<port>" */
+	char *quorum_line;    /* "server.N=..." or "" */
+	char *extra_cfg;      /* appended to zoo.cfg, or NULL */
+	pid_t pid;	      /* running JVM, 0 if none */
+	int start_ms;	      /* last successful start, spawn to serving */
+	long long spawned_at; /* CLOCK_MONOTONIC ms of the last spawn */
+	size_t log_off;	      /* zookeeper.log size at the last spawn */
+	char err[1024];	      /* last error message */
+};
+
+static void set_err(struct zkserver *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_err(struct zkserver *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s->err, sizeof s->err, fmt, ap);
+	va_end(ap);
+}
+
+/* Binds port 0 on 127.0.0.1 and returns the port the kernel chose, or a
+ * negative WB_E* code. */
+static int reserve_port(void)
+{
+	/* Ensembles (issue 7): first try a random free port just below the
+	 * kernel's ephemeral range.  bind(0) and connect() never hand those
+	 * out, so a member's reserved quorum or election port - often not
+	 * bound until much later - cannot be taken meanwhile by a relay's
+	 * listener or by any outgoing connection of this machine. */
+	int lo = 32768;
+	FILE *r = fopen("/proc/sys/net/ipv4/ip_local_port_range", "r");
+	if (r) {
+		if (fscanf(r, "%d", &lo) != 1)
+			lo = 32768;
+		fclose(r);
+	}
+	/* Successive reservations of this process walk the range from a
+	 * random start, so they never repeat a port not yet bound. */
+	static _Atomic unsigned next_port;
+	unsigned zero = 0, seed = (unsigned)getpid() ^ (unsigned)mono_now_ms();
+	atomic_compare_exchange_strong(&next_port, &zero, 1 + (unsigned)rand_r(&seed) % 10000u);
+	for (int i = 0; lo > 11024 && i < 32; i++) {
+		int cand = lo - 1 - (int)(atomic_fetch_add(&next_port, 1) % 10000u);
+		int pfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (pfd < 0)
+			break;
+		struct sockaddr_in c = {0};
+		c.sin_family = AF_INET;
+		c.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		c.sin_port = htons((unsigned short)cand);
+		int ok = bind(pfd, (struct sockaddr *)&c, sizeof c) == 0;
+		close(pfd);
+		if (ok)
+			return cand;
+	}
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return WB_EIO;
+	struct sockaddr_in a = {0};
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	socklen_t len = sizeof a;
+	int port = WB_EIO;
+	if (bind(fd, (struct sockaddr *)&a, sizeof a) == 0 &&
+	    getsockname(fd, (struct sockaddr *)&a, &len) == 0)
+		port = ntohs(a.sin_port);
+	close(fd);
+	return port;
+}
+
+static int reserve_ports(struct zkserver *s)
+{
+	int p = reserve_port();
+	/* Test hook: WORKBENCH_TEST_ZK_TAKEN_PORT=P makes a standalone
+	 * server's first reservation P, a port the test holds, so the
+	 * "taken between probe and bind" path runs for real. */
+	const char *taken = getenv("WORKBENCH_TEST_ZK_TAKEN_PORT");
+	if (taken && *taken && s->port == 0 && s->myid == 0 && atoi(taken) > 0)
+		p = atoi(taken);
+	if (p < 0)
+		return p;
+	s->port = p;
+	snprintf(s->connect, sizeof s->connect, "127.0.0.1:%d", p);
+	free(s->quorum_line);
+	s->quorum_line = wb_xstrdup("");
+	if (s->myid > 0) {
+		int q = reserve_port(), e = reserve_port();
+		if (q < 0 || e < 0)
+			return WB_EIO;
+		s->quorum_port = q;
+		s->election_port = e;
+		free(s->quorum_line);
+		s->quorum_line = wb_xasprintf("server.%d=127.0.0.1:%d:%d", s->myid, q, e);
+	}
+	return 0;
+}
+
+int zkserver_new(const char *run_dir, const struct zkserver_opts *opts, struct zkserver **out,
+		 char **why)
+{
+	static const struct zkserver_opts defaults;
+	if (!opts)
+		opts = &defaults;
+	*out = NULL;
+	if (why)
+		*why = NULL;
+	if (!run_dir || opts->myid < 0 || opts->myid > 255 || opts->tick_ms < 0 ||
+	    opts->min_session_ms < 0 || opts->max_session_ms < 0 ||
+	    (opts->name && (!*opts->name || strchr(opts->name, '/')))) {
+		if (why)
+			*why = wb_xstrdup("zkserver: bad options (run_dir, myid 0..255, name)");
+		return WB_EINVAL;
+	}
+	if (strpbrk(run_dir, "\\\n")) {
+		if (why)
+			*why = wb_xasprintf("zkserver: run directory %s has a character that "
+					    "zoo.cfg cannot hold",
+					    run_dir);
+		return WB_EINVAL;
+	}
+	struct zkserver *s = wb_xcalloc(1, sizeof *s);
+	s->run_dir = wb_xstrdup(run_dir);
+	s->myid = opts->myid;
+	s->tick_ms = opts->tick_ms ? opts->tick_ms : 200;
+	s->min_session_ms = opts->min_session_ms ? opts->min_session_ms : 2 * s->tick_ms;
+	s->max_session_ms = opts->max_session_ms ? opts->max_session_ms : 60000;
+	s->start_timeout = opts->start_timeout_ms ? opts->start_timeout_ms : 60000;
+	if (opts->name)
+		s->dir = wb_xasprintf("%s/%s", run_dir, opts->name);
+	else if (opts->myid)
+		s->dir = wb_xasprintf("%s/zk%d", run_dir, opts->myid);
+	else
+		s->dir = wb_xasprintf("%s/zk", run_dir);
+	s->log_path = wb_xasprintf("%s/zookeeper.log", s->dir);
+	char *data = wb_xasprintf("%s/data", s->dir);
+	int rc = 0;
+	if (mkdir(s->dir, 0700) != 0 || mkdir(data, 0700) != 0) {
+		if (why)
+			*why = wb_xasprintf("zkserver: cannot create %s: %s", data,
+					    strerror(errno));
+		rc = WB_EIO;
+		goto out;
+	}
+	if (s->myid > 0) {
+		char *idf = wb_xasprintf("%s/myid", data);
+		FILE *f = fopen(idf, "w");
+		int bad = !f || fprintf(f, "%d\n", s->myid) < 0;
+		if (f && fclose(f) != 0)
+			bad = 1;
+		free(idf);
+		if (bad) {
+			if (why)
+				*why = wb_xasprintf("zkserver: cannot write myid in %s", data);
+			rc = WB_EIO;
+			goto out;
+		}
+	}
+	rc = reserve_ports(s);
+	if (rc) {
+		if (why)
+			*why = wb_xasprintf("zkserver: cannot bind a port on 127.0.0.1: %s",
+					    strerror(errno));
+		goto out;
+	}
+out:
+	free(data);
+	if (rc) {
+		zkserver_free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+void zkserver_set_extra_cfg(struct zkserver *s, const char *text)
+{
+	free(s->extra_cfg);
+	s->extra_cfg = text ? wb_xstrdup(text) : NULL;
+}
+
+const char *zkserver_quorum_line(const struct zkserver *s)
+{
+	return s->quorum_line ? s->quorum_line : "";
+}
+
+/* The java binary to run: $JAVA, else `java` in PATH.  Returns 0 with *out
+ * (caller frees) or WB_EUNAVAIL with *why. */
+static int find_java(char **out, char **why)
+{
+	const char *env = getenv("JAVA");
+	if (env && *env) {
+		if (access(env, X_OK) == 0) {
+			*out = wb_xstrdup(env);
+			return 0;
+		}
+		*why = wb_xasprintf("JAVA=%s is not an executable file: unset JAVA or point it at "
+				    "a java binary (Debian package default-jre-headless)",
+				    env);
+		return WB_EUNAVAIL;
+	}
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	char *copy = wb_xstrdup(path), *save = NULL;
+	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		char *cand = wb_xasprintf("%s/java", *d ? d : ".");
+		struct stat st;
+		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0) {
+			free(copy);
+			*out = cand;
+			return 0;
+		}
+		free(cand);
+	}
+	free(copy);
+	*why = wb_xstrdup("java not found in PATH: the ZooKeeper server needs a Java runtime; "
+			  "install the Debian package default-jre-headless "
+			  "(sudo apt-get install default-jre-headless) or set JAVA");
+	return WB_EUNAVAIL;
+}
+
+/* The class path after the config directory: $ZOOKEEPER_CLASSPATH, else
+ * the Debian jars.  Returns 0 with *out or WB_EUNAVAIL with *why. */
+static int find_classpath(char **out, char **why)
+{
+	const char *env = getenv("ZOOKEEPER_CLASSPATH");
+	if (env && *env) {
+		/* At least one entry must exist, or java fails later with a
+		 * "could not find main class" that names no package. */
+		int found = 0;
+		char *copy = wb_xstrdup(env), *save = NULL;
+		for (char *e = strtok_r(copy, ":", &save); e && !found;
+		     e = strtok_r(NULL, ":", &save))
+			found = access(e, R_OK) == 0;
+		free(copy);
+		if (!found) {
+			*why = wb_xasprintf(
+				"ZOOKEEPER_CLASSPATH=%s names no readable jar or directory: "
+				"unset it to use the Debian package zookeeper "
+				"(sudo apt-get install zookeeper)",
+				env);
+			return WB_EUNAVAIL;
+		}
+		*out = wb_xstrdup(env);
+		return 0;
+	}
+	if (access(ZK_JAR, R_OK) != 0) {
+		*why = wb_xstrdup("ZooKeeper server jars not found (" ZK_JAR
+				  "): install the Debian "
+				  "package zookeeper (sudo apt-get install zookeeper) or set "
+				  "ZOOKEEPER_CLASSPATH");
+		return WB_EUNAVAIL;
+	}
+	struct wb_buf b = {0};
+	wb_buf_puts(&b, ZK_JAR);
+	/* Without a binding slf4j prints one warning and logs nothing. */
+	if (access(SLF4J_LOG4J_JAR, R_OK) == 0 && access(LOG4J_JAR, R_OK) == 0)
+		wb_buf_puts(&b, ":" SLF4J_LOG4J_JAR ":" LOG4J_JAR);
+	*out = wb_buf_steal(&b);
+	return 0;
+}
+
+int zkserver_check_runtime(char **why)
+{
+	char *java = NULL, *cp = NULL;
+	*why = NULL;
+	int rc = find_java(&java, why);
+	if (!rc)
+		rc = find_classpath(&cp, why);
+	free(java);
+	free(cp);
+	return rc;
+}
+
+static int write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return WB_EIO;
+	int bad = fputs(text, f) == EOF;
+	if (fclose(f) != 0)
+		bad = 1;
+	return bad ? WB_EIO : 0;
+}
+
+static int write_config(struct zkserver *s)
+{
+	struct wb_buf b = {0};
+	wb_buf_printf(&b,
+		      "# written by workbench (labs/harness/zkserver.c) for one lab run\n"
+		      "tickTime=%d\n"
+		      "initLimit=10\n"
+		      "syncLimit=5\n"
+		      "dataDir=%s/data\n"
+		      "clientPort=%d\n"
+		      "clientPortAddress=127.0.0.1\n"
+		      "minSessionTimeout=%d\n"
+		      "maxSessionTimeout=%d\n"
+		      "maxClientCnxns=0\n"
+		      "admin.enableServer=false\n"
+		      "4lw.commands.whitelist=*\n"
+		      "forceSync=no\n",
+		      s->tick_ms, s->dir, s->port, s->min_session_ms, s->max_session_ms);
+	if (s->myid > 0)
+		wb_buf_puts(&b, "quorumListenOnAllIPs=false\n");
+	if (s->extra_cfg) {
+		wb_buf_puts(&b, s->extra_cfg);
+		if (b.len && b.data[b.len - 1] != '\n')
+			wb_buf_puts(&b, "\n");
+	}
+	char *cfg = wb_xasprintf("%s/zoo.cfg", s->dir);
+	int rc = write_text(cfg, b.data);
+	free(cfg);
+	wb_buf_free(&b);
+	if (rc)
+		return rc;
+
+	char *props =
+		wb_xasprintf("# written by workbench: the server log stays in this directory\n"
+			     "log4j.rootLogger=INFO, FILE\n"
+			     "log4j.appender.FILE=org.apache.log4j.FileAppender\n"
+			     "log4j.appender.FILE.File=%s\n"
+			     "log4j.appender.FILE.Append=true\n"
+			     "log4j.appender.FILE.layout=org.apache.log4j.PatternLayout\n"
+			     "log4j.appender.FILE.layout.ConversionPattern=%%d{ISO8601} - %%-5p "
+			     "[%%t:%%C{1}@%%L] - "
+			     "%%m%%n\n",
+			     s->log_path);
+	char *ppath = wb_xasprintf("%s/log4j.properties", s->dir);
+	rc = write_text(ppath, props);
+	free(ppath);
+	free(props);
+	return rc;
+}
+
+/* Spawns the JVM.  Returns 0 or a WB_E* code with s->err set. */
+static int spawn(struct zkserver *s)
+{
+	char *java = NULL, *cp = NULL, *why = NULL;
+	int rc = find_java(&java, &why);
+	if (!rc)
+		rc = find_classpath(&cp, &why);
+	if (rc) {
+		set_err(s, "%s", why);
+		free(why);
+		free(java);
+		free(cp);
+		return rc;
+	}
+	char *classpath = wb_xasprintf("%s:%s", s->dir, cp);
+	char *log4j = wb_xasprintf("-Dlog4j.configuration=file:%s/log4j.properties", s->dir);
+	char *logdir = wb_xasprintf("-Dzookeeper.log.dir=%s", s->dir);
+	char *cfg = wb_xasprintf("%s/zoo.cfg", s->dir);
+	char *argv[] = {
+		java,
+		"-Xms32m",
+		"-Xmx256m",
+		"-XX:+UseSerialGC",
+		"-XX:TieredStopAtLevel=1",
+		"-XX:-UsePerfData",
+		"-Djava.awt.headless=true",
+		"-Djava.net.preferIPv4Stack=true",
+		log4j,
+		logdir,
+		"-Dzookeeper.admin.enableServer=false",
+		"-Dzookeeper.jmx.log4j.disable=true",
+		"-Dzookeeper.preAllocSize=4096",
+		"-cp",
+		classpath,
+		"org.apache.zookeeper.server.quorum.QuorumPeerMain",
+		cfg,
+		NULL,
+	};
+	const char *path = getenv("PATH");
+	char *env_path = wb_xasprintf("PATH=%s", path && *path ? path : "/usr/bin:/bin");
+	char *env_home = wb_xasprintf("HOME=%s", s->dir);
+	char *envp[] = {env_path, env_home, "LANG=C.UTF-8", NULL};
+	char *out_log = wb_xasprintf("%s/stdout.log", s->dir);
+	pid_t pid = 0;
+	rc = proc_spawn(s->run_dir, argv, envp, out_log, &pid);
+	if (rc == WB_EUNAVAIL)
+		set_err(s, "cannot run %s: not found (install default-jre-headless)", java);
+	else if (rc && pid > 0)
+		set_err(s, "cannot record the server pid in %s/pids", s->run_dir);
+	else if (rc)
+		set_err(s, "cannot start %s: %s", java, strerror(errno));
+	if (pid > 0)
+		s->pid = pid; /* even if recording failed: we must stop it */
+	free(out_log);
+	free(env_home);
+	free(env_path);
+	free(cfg);
+	free(logdir);
+	free(log4j);
+	free(classpath);
+	free(cp);
+	free(java);
+	return rc;
+}
+
+/* The last n bytes of a file, for error messages.  Caller frees. */
+static char *file_tail(const char *path, size_t n)
+{
+	char *text = NULL;
+	size_t len = 0;
+	if (wb_read_file(path, &text, &len) != 0)
+		return wb_xstrdup("");
+	char *tail = wb_xstrdup(len > n ? text + len - n : text);
+	free(text);
+	return tail;
+}
+
+/* The test hook described in zkserver.h. */
+static void ready_hook(const struct zkserver *s)
+{
+	const char *dir = getenv("WORKBENCH_TEST_ZK_READY_DIR");
+	if (!dir || !*dir)
+		return;
+	char *ready = wb_xasprintf("%s/ready", dir);
+	char *go = wb_xasprintf("%s/go", dir);
+	int fd = open(ready, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		char line[32];
+		int n = snprintf(line, sizeof line, "%d\n", (int)s->pid);
+		ssize_t w = write(fd, line, (size_t)n);
+		(void)w;
+		close(fd);
+		fd = open(go, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			char buf[64];
+			while (read(fd, buf, sizeof buf) > 0)
+				;
+			close(fd);
+		}
+	}
+	free(go);
+	free(ready);
+}
+
+/* 'imok' only says the process is up and bound to its port; until the
+ * server has loaded its database (and, in an ensemble, joined a quorum)
+ * 'srvr' answers "not currently serving requests".  Ready means both. */
+static int serving(const struct zkserver *s, long long deadline)
+{
+	char *answer = NULL;
+	int left = (int)(deadline - mono_now_ms());
+	int ok = zk_four_letter("127.0.0.1", s->port, "ruok", left < 1000 ? left : 1000, &answer) ==
+			 0 &&
+		 !strcmp(answer, "imok");
+	free(answer);
+	answer = NULL;
+	left = (int)(deadline - mono_now_ms());
+	ok = ok &&
+	     zk_four_letter("127.0.0.1", s->port, "srvr", left < 1000 ? left : 1000, &answer) ==
+		     0 &&
+	     strstr(answer, "Mode: ") != NULL;
+	free(answer);
+	return ok;
+}
+
+int zkserver_spawn(struct zkserver *s)
+{
+	s->err[0] = '\0';
+	if (s->pid > 0) {
+		set_err(s, "the server in %s is already running (pid %d)", s->dir, (int)s->pid);
+		return WB_EINVAL;
+	}
+	int rc = write_config(s);
+	if (rc) {
+		set_err(s, "cannot write zoo.cfg or log4j.properties in %s", s->dir);
+		return rc;
+	}
+	struct stat st;
+	s->log_off = stat(s->log_path, &st) == 0 ? (size_t)st.st_size : 0;
+	s->spawned_at = mono_now_ms();
+	rc = spawn(s);
+	if (rc && s->pid > 0)
+		zkserver_kill(s);
+	return rc;
+}
+
+/* Whether this start's part of the log (after log_off) says needle. */
+static int log_says(const struct zkserver *s, const char *needle)
+{
+	char *text = NULL;
+	size_t len = 0;
+	if (wb_read_file(s->log_path, &text, &len) != 0)
+		return 0;
+	int found = len > s->log_off && strstr(text + s->log_off, needle) != NULL;
+	free(text);
+	return found;
+}
+
+/* Like zkserver_wait_ready, but WB_EBUSY when the JVM exited because its
+ * port was taken (the caller may retry on fresh ports). */
+static int wait_ready(struct zkserver *s)
+{
+	if (s->pid <= 0) {
+		if (!s->err[0])
+			set_err(s, "the server in %s is not running", s->dir);
+		return WB_EIO;
+	}
+	long long deadline = s->spawned_at + s->start_timeout;
+	struct timespec tick = {0, 20 * 1000 * 1000};
+	for (;;) {
+		int status = 0;
+		pid_t w = waitpid(s->pid, &status, WNOHANG);
+		if (w == s->pid) {
+			s->pid = 0;
+			if (log_says(s, "Address already in use"))
+				return WB_EBUSY;
+			char *tail = file_tail(s->log_path, 600);
+			if (!*tail) {
+				free(tail);
+				char *out = wb_xasprintf("%s/stdout.log", s->dir);
+				tail = file_tail(out, 600);
+				free(out);
+			}
+			set_err(s,
+				"the ZooKeeper server exited during start-up (%s %d); see %s: %s",
+				WIFEXITED(status) ? "status" : "signal",
+				WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+				s->log_path, tail);
+			free(tail);
+			return WB_EIO;
+		}
+		if (serving(s, deadline))
+			break;
+		if (mono_now_ms() >= deadline) {
+			zkserver_kill(s);
+			set_err(s,
+				"the ZooKeeper server on %s was not serving within %d ms; see %s",
+				s->connect, s->start_timeout, s->log_path);
+			return WB_EIO;
+		}
+		nanosleep(&tick, NULL);
+	}
+	s->start_ms = (int)(mono_now_ms() - s->spawned_at);
+	return 0;
+}
+
+int zkserver_wait_ready(struct zkserver *s)
+{
+	int rc = wait_ready(s);
+	if (rc == WB_EBUSY) {
+		set_err(s,
+			"a reserved port on 127.0.0.1 was taken before the server bound it; see %s",
+			s->log_path);
+		rc = WB_EIO;
+	}
+	if (rc == 0)
+		ready_hook(s);
+	return rc;
+}
+
+int zkserver_start(struct zkserver *s)
+{
+	int rc = WB_EIO, busy = 0;
+	for (int attempt = 0; attempt < 3; attempt++) {
+		rc = zkserver_spawn(s);
+		if (rc == 0)
+			rc = wait_ready(s);
+		if (rc != WB_EBUSY)
+			break;
+		busy++;
+		if (s->myid > 0) {
+			set_err(s,
+				"ensemble member %d: a reserved port on 127.0.0.1 was taken "
+				"before the server bound it; see %s",
+				s->myid, s->log_path);
+			return WB_EIO;
+		}
+		if (reserve_ports(s) != 0)
+			break;
+	}
+	if (rc == WB_EBUSY) {
+		set_err(s, "the ZooKeeper server could not bind a free port three times; see %s",
+			s->log_path);
+		rc = WB_EIO;
+	}
+	/* The taken-port hook must have taken effect, or a test of the
+	 * retry would pass without exercising it. */
+	const char *taken = getenv("WORKBENCH_TEST_ZK_TAKEN_PORT");
+	if (rc == 0 && taken && *taken && s->myid == 0 && !busy) {
+		set_err(s, "test hook: port %s was not in use, nothing was retried", taken);
+		zkserver_kill(s);
+		rc = WB_EIO;
+	}
+	if (rc == 0)
+		ready_hook(s);
+	return rc;
+}
+
+int zkserver_stop(struct zkserver *s)
+{
+	if (!s || s->pid <= 0)
+		return WB_ENOENT;
+	pid_t pid = s->pid;
+	s->pid = 0;
+	return proc_stop(pid, STOP_GRACE_MS);
+}
+
+int zkserver_kill(struct zkserver *s)
+{
+	if (!s || s->pid <= 0)
+		return WB_ENOENT;
+	pid_t pid = s->pid;
+	s->pid = 0;
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	return 0;
+}
+
+void zkserver_free(struct zkserver *s)
+{
+	if (!s)
+		return;
+	zkserver_stop(s);
+	free(s->run_dir);
+	free(s->dir);
+	free(s->log_path);
+	free(s->quorum_line);
+	free(s->extra_cfg);
+	free(s);
+}
+
+int zkserver_port(const struct zkserver *s)
+{
+	return s->port;
+}
+
+const char *zkserver_connect(const struct zkserver *s)
+{
+	return s->connect;
+}
+
+const char *zkserver_dir(const struct zkserver *s)
+{
+	return s->dir;
+}
+
+const char *zkserver_log_path(const struct zkserver *s)
+{
+	return s->log_path;
+}
+
+pid_t zkserver_pid(const struct zkserver *s)
+{
+	return s->pid;
+}
+
+int zkserver_start_ms(const struct zkserver *s)
+{
+	return s->start_ms;
+}
+
+const char *zkserver_error(const struct zkserver *s)
+{
+	return s->err;
+}
+
+int zkserver_myid(const struct zkserver *s)
+{
+	return s->myid;
+}
+
+int zk_four_letter(const char *host, int port, const char *word, int timeout_ms, char **out)
+{
+	*out = NULL;
+	if (!word || strlen(word) != 4 || port <= 0 || port > 65535)
+		return WB_EINVAL;
+	struct sockaddr_in a = {0};
+	a.sin_family = AF_INET;
+	a.sin_port = htons((unsigned short)port);
+	if (inet_pton(AF_INET, host, &a.sin_addr) != 1)
+		return WB_EINVAL;
+	long long deadline = mono_now_ms() + (timeout_ms > 0 ? timeout_ms : 1);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return WB_EIO;
+	int rc = WB_EIO;
+	struct wb_buf b = {0};
+	if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+		if (errno != EINPROGRESS)
+			goto out;
+		struct pollfd p = {fd, POLLOUT, 0};
+		int left = (int)(deadline - mono_now_ms());
+		if (left <= 0 || poll(&p, 1, left) != 1)
+			goto out;
+		int soerr = 0;
+		socklen_t sl = sizeof soerr;
+		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) != 0 || soerr != 0)
+			goto out;
+	}
+	if (send(fd, word, 4, MSG_NOSIGNAL) != 4)
+		goto out;
+	for (;;) {
+		int left = (int)(deadline - mono_now_ms());
+		if (left <= 0)
+			goto out;
+		struct pollfd p = {fd, POLLIN, 0};
+		int pr = poll(&p, 1, left);
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr != 1)
+			goto out;
+		char buf[4096];
+		ssize_t n = recv(fd, buf, sizeof buf, 0);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0)
+			goto out;
+		if (n == 0)
+			break;
+		wb_buf_append(&b, buf, (size_t)n);
+	}
+	*out = wb_buf_steal(&b);
+	rc = 0;
+out:
+	wb_buf_free(&b);
+	close(fd);
+	return rc;
+}
+
+int zkserver_four_letter(const struct zkserver *s, const char *word, char **out)
+{
+	return zk_four_letter("127.0.0.1", s->port, word, 5000, out);
+}

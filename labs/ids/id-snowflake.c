@@ -1,0 +1,883 @@
+/*
+ * id-snowflake.c - the lab "id-snowflake": the generator in
+ * recipes/snowflake.c against each duplicate of the id-collision lab,
+ * with a controllable clock, a real SQLite reservation file, a real
+ * ZooKeeper server for the worker leases, and real processes for the
+ * restart and the second holder.
+ *
+ *   1. rollback: the clock steps back within the bound (wait), past it
+ *      (refuse, nothing issued), the lesson's 999, 1000, 999;
+ *   2. sequence exhaustion: 4096 per ms, then the next ms, never a wrap;
+ *   3. same-ms restart: a process is SIGKILLed right after issuing in ms
+ *      1000; its successor starts with the clock still at 1000 and resumes
+ *      above the persisted reservation;
+ *   4. duplicate worker: a second process cannot take a held worker id; the
+ *      holder is paused (SIGSTOP) until its session expires, a new holder
+ *      takes the id with a larger generation, and the resumed old holder
+ *      stops: by its lease, and even with a stale view of it, by the
+ *      generation fence at its reservation;
+ *   5. millions of ids with faults injected on the way, and a run on the
+ *      real clock; no id repeats across everything this lab issued.
+ *
+ * Children are forked before anything starts a thread (no ZooKeeper client
+ * exists yet), then told what to do over pipes.  Waiting is for events with
+ * deadlines (node deletion, lease state), never a sleep.
+ */
+#include "base/wb.h"
+#include "base/mono.h"
+#include "harness/proc.h"
+#include "harness/report.h"
+#include "harness/zk/zkclient.h"
+#include "harness/zk/zklab.h"
+#include "lab.h"
+#include "recipes/snowflake.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define RESERVE_MS  1000 /* each reservation reaches 1 s ahead */
+#define MAX_WAIT_MS 50	 /* longest wait on a clock behind the last ms */
+#define EXPIRY_WAIT 20000
+
+/* ------------------------------------------------------------------ */
+/* Generator processes                                                  */
+
+enum { OP_START = 1, OP_ISSUE, OP_WAIT_LOST, OP_STALE, OP_EXIT };
+
+/* Parent to child. */
+struct gmsg {
+	int op;		   /* OP_* */
+	int n;		   /* ids to issue, stale flag, or a timeout in ms */
+	uint64_t clock;	   /* fake clock reading to set first (0: keep) */
+	uint64_t max_wait; /* OP_START: the generator's max_wait_ms */
+	uint32_t worker;   /* OP_START */
+	char connect[256];
+	char dir[256]; /* lease directory */
+	char db[512];  /* reservation database */
+	char ids[512]; /* file the child appends issued ids to */
+	char logdir[512];
+};
+
+/* Child to parent. */
+struct greply {
+	int rc;	       /* 0 or WB_E* of the last operation */
+	int count;     /* ids issued by OP_ISSUE */
+	int64_t first; /* first and last id issued */
+	int64_t last;
+	uint64_t generation;
+	uint64_t resumed_from;
+	uint64_t waited_ms; /* the generator's total */
+	int64_t session;
+	int lease_state;
+	char msg[256];
+};
+
+struct gchild {
+	const char *name; /* for messages */
+	pid_t pid;
+	int to;	  /* write end of its command pipe */
+	int from; /* read end of its reply pipe */
+};
+
+static int full_io(int fd, void *buf, size_t n, int writing)
+{
+	char *p = buf;
+	while (n > 0) {
+		ssize_t k = writing ? write(fd, p, n) : read(fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+static void child_main(int in, int out)
+{
+	struct gmsg m;
+	struct greply rep;
+	struct zkc *c = NULL;
+	struct snowflake_lease *lease = NULL;
+	struct snowflake_gen *g = NULL;
+	struct snowflake_fake_clock fc = {0};
+	FILE *ids = NULL;
+
+	while (full_io(in, &m, sizeof m, 0) == 0) {
+		memset(&rep, 0, sizeof rep);
+		if (m.op == OP_START) {
+			rep.rc = zkc_connect(m.connect, ZKLAB_SESSION_MS, ZKLAB_WAIT_MS, m.logdir,
+					     &c);
+			if (rep.rc) {
+				snprintf(rep.msg, sizeof rep.msg, "cannot connect to %.200s",
+					 m.connect);
+			} else {
+				rep.session = zkc_session_id(c);
+				rep.rc = snowflake_lease_acquire(zkc_handle(c), m.dir, m.worker,
+								 &lease, rep.msg, sizeof rep.msg);
+			}
+			if (!rep.rc) {
+				fc.now = m.clock;
+				struct snowflake_config cfg = {
+					.worker = m.worker,
+					.lease = lease,
+					.db_path = m.db,
+					.reserve_ms = RESERVE_MS,
+					.max_wait_ms = m.max_wait,
+					.clock = snowflake_fake_clock(&fc),
+				};
+				rep.generation = snowflake_lease_generation(lease);
+				rep.rc = snowflake_gen_open(&cfg, &g, rep.msg, sizeof rep.msg);
+			}
+			if (!rep.rc) {
+				struct snowflake_stats st;
+				snowflake_gen_stats(g, &st);
+				rep.resumed_from = st.resumed_from;
+				ids = fopen(m.ids, "ab");
+				if (!ids) {
+					rep.rc = WB_EIO;
+					snprintf(rep.msg, sizeof rep.msg, "cannot open %.200s",
+						 m.ids);
+				}
+			}
+		} else if (m.op == OP_ISSUE && g && ids) {
+			if (m.clock)
+				fc.now = m.clock;
+			for (int i = 0; i < m.n; i++) {
+				int64_t id;
+				rep.rc = snowflake_gen_next(g, &id);
+				if (rep.rc) {
+					snprintf(rep.msg, sizeof rep.msg, "%s",
+						 snowflake_gen_errmsg(g));
+					break;
+				}
+				fwrite(&id, sizeof id, 1, ids);
+				if (!rep.count++)
+					rep.first = id;
+				rep.last = id;
+			}
+			if (fflush(ids) != 0)
+				rep.rc = WB_EIO;
+			struct snowflake_stats st;
+			snowflake_gen_stats(g, &st);
+			rep.waited_ms = st.waited_ms;
+		} else if (m.op == OP_WAIT_LOST && lease) {
+			/* Through SUSPENDED (the client sees the dead connection
+			 * first) to LOST (the server says the session expired). */
+			long long end = mono_now_ms() + m.n;
+			enum snowflake_lease_state st;
+			while ((st = snowflake_lease_state(lease)) != SNOWFLAKE_LEASE_LOST &&
+			       mono_now_ms() < end)
+				snowflake_lease_wait(lease, st, (int)(end - mono_now_ms()));
+			rep.lease_state = (int)st;
+		} else if (m.op == OP_STALE && g) {
+			snowflake_gen_set_stale_lease(g, m.n);
+		} else if (m.op == OP_EXIT) {
+			break;
+		} else {
+			rep.rc = WB_EINVAL;
+			snprintf(rep.msg, sizeof rep.msg, "operation %d out of order", m.op);
+		}
+		if (full_io(out, &rep, sizeof rep, 1) != 0)
+			break;
+	}
+	if (ids)
+		fclose(ids);
+	snowflake_gen_free(g);
+	snowflake_lease_free(lease);
+	zkc_close(c);
+	_exit(0);
+}
+
+/* Forks children[0..n) while this process has no threads yet. */
+static int prefork(struct lab_ctx *ctx, struct gchild *ch, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int to[2], from[2];
+		if (pipe(to) != 0)
+			return -1;
+		if (pipe(from) != 0) {
+			close(to[0]);
+			close(to[1]);
+			return -1;
+		}
+		fflush(NULL);
+		pid_t parent = getpid(), pid = fork();
+		if (pid < 0)
+			return -1;
+		if (pid == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() != parent)
+				_exit(1);
+			for (int j = 0; j < i; j++) {
+				close(ch[j].to);
+				close(ch[j].from);
+			}
+			close(to[1]);
+			close(from[0]);
+			child_main(to[0], from[1]);
+		}
+		close(to[0]);
+		close(from[1]);
+		ch[i].pid = pid;
+		ch[i].to = to[1];
+		ch[i].from = from[0];
+		proc_record(ctx->run_dir, pid);
+	}
+	return 0;
+}
+
+/* Sends m and reads the reply.  Returns 0, or -1 when the child is gone. */
+static int ask(struct gchild *c, struct gmsg *m, struct greply *rep)
+{
+	memset(rep, 0, sizeof *rep);
+	if (full_io(c->to, m, sizeof *m, 1) != 0 || full_io(c->from, rep, sizeof *rep, 0) != 0) {
+		snprintf(rep->msg, sizeof rep->msg, "process %s (pid %d) is gone", c->name,
+			 (int)c->pid);
+		rep->rc = WB_EIO;
+		return -1;
+	}
+	return 0;
+}
+
+static void child_end(struct gchild *c)
+{
+	if (c->pid <= 0)
+		return;
+	struct gmsg m = {.op = OP_EXIT};
+	if (full_io(c->to, &m, sizeof m, 1) != 0)
+		kill(c->pid, SIGKILL);
+	close(c->to);
+	close(c->from);
+	kill(c->pid, SIGCONT);
+	waitpid(c->pid, NULL, 0);
+	c->pid = 0;
+}
+
+static void child_kill(struct gchild *c)
+{
+	kill(c->pid, SIGKILL);
+	close(c->to);
+	close(c->from);
+	waitpid(c->pid, NULL, 0);
+	c->pid = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                              */
+
+struct ids {
+	int64_t *v;
+	size_t n, cap;
+};
+
+static void ids_add(struct ids *s, int64_t id)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 1 << 16;
+		s->v = wb_xrealloc(s->v, s->cap * sizeof *s->v);
+	}
+	s->v[s->n++] = id;
+}
+
+static int ids_file(struct ids *s, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	int64_t id;
+	if (!f)
+		return errno == ENOENT ? 0 : -1;
+	while (fread(&id, sizeof id, 1, f) == 1)
+		ids_add(s, id);
+	fclose(f);
+	return 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void show(struct report *r, const char *key, int64_t id)
+{
+	struct snowflake_triple t;
+	char bits[SNOWFLAKE_BITS_LEN];
+	snowflake_decode(id, &t);
+	snowflake_bits(id, bits);
+	report_evidence(r, key, "(%" PRIu64 ", %" PRIu32 ", %" PRIu32 ") -> %" PRId64 " = %s", t.t,
+			t.worker, t.seq, id, bits);
+}
+
+static uint64_t t_of(int64_t id)
+{
+	struct snowflake_triple t;
+	snowflake_decode(id, &t);
+	return t.t;
+}
+
+/* Everything the steps share. */
+struct run {
+	struct lab_ctx *ctx;
+	struct report *r;
+	struct zklab *z;
+	struct zkc *c;	/* the parent's own session */
+	char *dir;	/* lease directory */
+	char *db;	/* reservation database */
+	struct ids all; /* every id issued in this process */
+	struct gchild ch[5];
+};
+
+static int cannot(struct run *R, const char *what, const char *msg)
+{
+	report_cannot(R->r, "%s: %s", what, msg);
+	return -LAB_EXIT_CANNOT;
+}
+
+static struct gmsg start_msg(struct run *R, uint32_t worker, uint64_t clock, const char *tag)
+{
+	struct gmsg m = {.op = OP_START, .worker = worker, .clock = clock, .max_wait = 2000};
+	snprintf(m.connect, sizeof m.connect, "%s", R->z->connect);
+	snprintf(m.dir, sizeof m.dir, "%s", R->dir);
+	snprintf(m.db, sizeof m.db, "%s", R->db);
+	snprintf(m.ids, sizeof m.ids, "%s/ids-%s.bin", R->ctx->run_dir, tag);
+	snprintf(m.logdir, sizeof m.logdir, "%s", R->ctx->run_dir);
+	return m;
+}
+
+static struct gmsg issue_msg(uint64_t clock, int n)
+{
+	return (struct gmsg){.op = OP_ISSUE, .clock = clock, .n = n};
+}
+
+/* Opens a generator in this process with its own lease. */
+static int open_local(struct run *R, uint32_t worker, struct snowflake_fake_clock *fc,
+		      struct snowflake_lease **lease, struct snowflake_gen **g)
+{
+	char err[256];
+	if (snowflake_lease_acquire(zkc_handle(R->c), R->dir, worker, lease, err, sizeof err))
+		return cannot(R, "lease", err);
+	struct snowflake_config cfg = {
+		.worker = worker,
+		.lease = *lease,
+		.db_path = R->db,
+		.reserve_ms = RESERVE_MS,
+		.max_wait_ms = MAX_WAIT_MS,
+		.clock = fc ? snowflake_fake_clock(fc) : snowflake_system_clock(),
+	};
+	if (snowflake_gen_open(&cfg, g, err, sizeof err))
+		return cannot(R, "generator", err);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* 1 and 2: rollback and exhaustion                                     */
+
+static int step_rollback_and_exhaustion(struct run *R)
+{
+	struct report *r = R->r;
+	struct snowflake_fake_clock fc = {.now = 1000};
+	struct snowflake_lease *lease = NULL;
+	struct snowflake_gen *g = NULL;
+	struct snowflake_stats st;
+	int64_t id = 0, prev = -1;
+	int rc = open_local(R, 1, &fc, &lease, &g);
+	if (rc)
+		goto out;
+	report_evidence(r, "worker_1", "%s, generation %" PRIu64, snowflake_lease_path(lease),
+			snowflake_lease_generation(lease));
+
+	report_step(r,
+		    "Rollback: worker 1 issues 100 ids at ms 1000, then the clock steps back "
+		    "20 ms (bound %d ms)",
+		    MAX_WAIT_MS);
+	for (int i = 0; i < 100 && !rc; i++) {
+		rc = snowflake_gen_next(g, &id);
+		ids_add(&R->all, id);
+	}
+	if (rc) {
+		rc = cannot(R, "issuing", snowflake_gen_errmsg(g));
+		goto out;
+	}
+	show(r, "first", R->all.v[R->all.n - 100]);
+	prev = id;
+	fc.now = 980;
+	rc = snowflake_gen_next(g, &id);
+	if (!rc)
+		ids_add(&R->all, id);
+	show(r, "after_step_back", id);
+	report_checkf(r, "rollback-waits",
+		      rc == 0 && fc.slept == 20 && id > prev && t_of(id) == 1000,
+		      "waits 20 ms, then (1000, 1, 100): no past ms reused",
+		      "rc %d, waited %" PRIu64 " ms, t = %" PRIu64, rc, fc.slept, t_of(id));
+
+	report_step(r, "The lesson's sequence: the clock reads 999 after 1000");
+	prev = id;
+	fc.now = 999;
+	rc = snowflake_gen_next(g, &id);
+	if (!rc)
+		ids_add(&R->all, id);
+	show(r, "clock_999", id);
+	report_checkf(r, "no-reuse-of-999", rc == 0 && t_of(id) == 1000 && id > prev,
+		      "t stays 1000 (the naive model reissued 4190138368 here)",
+		      "t = %" PRIu64 ", id %" PRId64, t_of(id), id);
+
+	report_step(r, "The clock steps back 500 ms, ten times the bound");
+	fc.now = 500;
+	fc.slept = 0;
+	id = 0;
+	rc = snowflake_gen_next(g, &id);
+	snowflake_gen_stats(g, &st);
+	report_checkf(r, "rollback-refused", rc == WB_EBUSY && id == 0 && fc.slept == MAX_WAIT_MS,
+		      "refused after waiting the bound; nothing issued", "%s",
+		      rc == WB_EBUSY ? snowflake_gen_errmsg(g) : "issued an id");
+	fc.now = 1001;
+	rc = snowflake_gen_next(g, &id);
+	if (!rc)
+		ids_add(&R->all, id);
+	report_checkf(r, "resumes-when-clock-returns", rc == 0 && t_of(id) == 1001,
+		      "the clock reads 1001 again: (1001, 1, 0)", "rc %d, t = %" PRIu64, rc,
+		      t_of(id));
+
+	report_step(r, "Exhaustion: the clock frozen at ms 2000; 3 x 4096 + 1 ids");
+	fc.now = 2000;
+	fc.slept = 0;
+	int per_ms[4] = {0}, wrapped = 0;
+	uint32_t last_seq = 0;
+	uint64_t last_t = 0;
+	for (int i = 0; i < 3 * 4096 + 1; i++) {
+		rc = snowflake_gen_next(g, &id);
+		if (rc) {
+			rc = cannot(R, "issuing", snowflake_gen_errmsg(g));
+			goto out;
+		}
+		ids_add(&R->all, id);
+		struct snowflake_triple t;
+		snowflake_decode(id, &t);
+		if (t.t >= 2000 && t.t < 2004)
+			per_ms[t.t - 2000]++;
+		if (i && t.t == last_t && t.seq != last_seq + 1)
+			wrapped++;
+		last_t = t.t;
+		last_seq = t.seq;
+	}
+	show(r, "after_exhaustion", id);
+	report_checkf(r, "sequence-never-wraps",
+		      per_ms[0] == 4096 && per_ms[1] == 4096 && per_ms[2] == 4096 &&
+			      per_ms[3] == 1 && wrapped == 0 && fc.slept == 3,
+		      "4096 in each of ms 2000, 2001, 2002, then 1 in 2003; waited 3 x 1 ms",
+		      "%d, %d, %d, %d; waited %" PRIu64 " ms; %d wraps", per_ms[0], per_ms[1],
+		      per_ms[2], per_ms[3], fc.slept, wrapped);
+	rc = 0;
+out:
+	snowflake_gen_free(g);
+	snowflake_lease_free(lease);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* 3: restart in the same millisecond                                   */
+
+/* Sets a watch on path with the parent's session, runs `act`, and waits
+ * for the node's deletion.  Returns the ms waited or -1. */
+static long long watch_then(struct run *R, const char *path, struct gchild *c, int sig)
+{
+	struct Stat st;
+	int zrc = zoo_exists(zkc_handle(R->c), path, 1, &st);
+	if (zrc != ZOK)
+		return -1;
+	long long t0 = mono_now_ms();
+	if (sig == SIGKILL)
+		child_kill(c);
+	else
+		kill(c->pid, sig);
+	if (zkc_wait_event(R->c, ZOO_DELETED_EVENT, path, EXPIRY_WAIT, NULL) != 0)
+		return -1;
+	return mono_now_ms() - t0;
+}
+
+static int step_restart(struct run *R, struct gchild *p1, struct gchild *p2)
+{
+	struct report *r = R->r;
+	struct greply a, b, s1;
+	struct gmsg m = start_msg(R, 2, 1000, "p1");
+	char *path = wb_xasprintf("%s/worker-0002", R->dir);
+	int rc = 0;
+
+	report_step(r,
+		    "Same-ms restart: process P1 takes worker 2, issues 5000 ids from ms 1000 "
+		    "(reserving up to ms %d first), and is SIGKILLed",
+		    1000 + RESERVE_MS);
+	if (ask(p1, &m, &s1) || s1.rc) {
+		rc = cannot(R, "P1", s1.msg);
+		goto out;
+	}
+	m = issue_msg(1000, 5000);
+	if (ask(p1, &m, &a) || a.rc || a.count != 5000) {
+		rc = cannot(R, "P1 issuing", a.msg);
+		goto out;
+	}
+	show(r, "p1_first", a.first);
+	show(r, "p1_last", a.last);
+	long long waited = watch_then(R, path, p1, SIGKILL);
+	if (waited < 0) {
+		rc = cannot(R, "P1's lease", "its node was not deleted after the kill");
+		goto out;
+	}
+	report_evidence(r, "p1_session_expired", "node %s deleted %lld ms after the kill", path,
+			waited);
+
+	report_step(r, "P2 starts while the clock still reads 1000 and takes worker 2");
+	m = start_msg(R, 2, 1000, "p2");
+	if (ask(p2, &m, &b) || b.rc) {
+		rc = cannot(R, "P2", b.msg);
+		goto out;
+	}
+	report_evidence(r, "p2_resumes_from", "reservation %" PRIu64 " found in %s", b.resumed_from,
+			R->db);
+	m = issue_msg(1000, 5000);
+	struct greply c;
+	if (ask(p2, &m, &c) || c.rc || c.count != 5000) {
+		rc = cannot(R, "P2 issuing", c.msg);
+		goto out;
+	}
+	show(r, "p2_first", c.first);
+	int64_t naive;
+	snowflake_encode(1000, 2, 0, &naive);
+	report_evidence(r, "without_reservation",
+			"a fresh sequence at ms 1000 would have issued %" PRId64 " again", naive);
+	report_checkf(r, "restart-resumes-above-reservation",
+		      b.resumed_from == 1000 + RESERVE_MS && t_of(c.first) == b.resumed_from &&
+			      c.first > a.last && b.generation > s1.generation,
+		      "P2's first id at t = 2000, above every id of P1; a newer generation",
+		      "t = %" PRIu64 " (waited %" PRIu64 " ms), first %" PRId64
+		      " > P1's last %" PRId64 ", generation %" PRIu64 " > %" PRIu64,
+		      t_of(c.first), c.waited_ms, c.first, a.last, b.generation, s1.generation);
+out:
+	free(path);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* 4: a second holder of worker 7                                       */
+
+static int step_duplicate_worker(struct run *R, struct gchild *A, struct gchild *B,
+				 struct gchild *B2)
+{
+	struct report *r = R->r;
+	struct greply a, b, b2, x;
+	struct gmsg m = start_msg(R, 7, 5000, "a");
+	char *path = wb_xasprintf("%s/worker-0007", R->dir);
+	char hex[ZKC_HEX_LEN];
+	int rc = 0;
+
+	report_step(r, "Process A takes worker 7 and issues 1000 ids at ms 5000");
+	if (ask(A, &m, &a) || a.rc) {
+		rc = cannot(R, "A", a.msg);
+		goto out;
+	}
+	m = issue_msg(5000, 1000);
+	if (ask(A, &m, &x) || x.rc) {
+		rc = cannot(R, "A issuing", x.msg);
+		goto out;
+	}
+	int64_t a_last = x.last;
+	report_evidence(r, "A", "session %s, generation %" PRIu64 ", last id %" PRId64,
+			zkc_hex(a.session, hex), a.generation, a_last);
+
+	report_step(r, "Process B asks for worker 7 while A holds it");
+	m = start_msg(R, 7, 5000, "b");
+	ask(B, &m, &b);
+	report_checkf(r, "second-holder-refused",
+		      b.rc == WB_EBUSY && strstr(b.msg, "held by session") != NULL,
+		      "refused: the ephemeral node exists", "%s", b.rc ? b.msg : "B got worker 7");
+	child_end(B);
+
+	report_step(r, "A is paused (SIGSTOP: a long GC, a frozen VM) until the server expires "
+		       "its session and deletes its node");
+	long long waited = watch_then(R, path, A, SIGSTOP);
+	report_checkf(r, "paused-holder-expires", waited >= 0,
+		      "A's node is deleted while A cannot notice",
+		      waited >= 0 ? "deleted %lld ms after the pause" : "not deleted (%lld)",
+		      waited);
+	if (waited < 0) {
+		rc = -LAB_EXIT_CANNOT;
+		goto out;
+	}
+
+	report_step(r, "Process B2 takes worker 7 with the clock at ms 5000");
+	m = start_msg(R, 7, 5000, "b2");
+	if (ask(B2, &m, &b2) || b2.rc) {
+		rc = cannot(R, "B2", b2.msg);
+		goto out;
+	}
+	m = issue_msg(5000, 1000);
+	if (ask(B2, &m, &x) || x.rc) {
+		rc = cannot(R, "B2 issuing", x.msg);
+		goto out;
+	}
+	int64_t b2_first = x.first;
+	show(r, "b2_first", b2_first);
+	report_checkf(r, "new-holder-newer-generation-above-window",
+		      b2.generation > a.generation && b2.resumed_from == 5000 + RESERVE_MS &&
+			      t_of(b2_first) >= b2.resumed_from && b2_first > a_last,
+		      "generation above A's; first id at or above A's reservation (6000)",
+		      "generation %" PRIu64 " > %" PRIu64 ", resumed from %" PRIu64
+		      ", first t = %" PRIu64,
+		      b2.generation, a.generation, b2.resumed_from, t_of(b2_first));
+
+	report_step(r, "A resumes (SIGCONT); its client reconnects and learns the session is "
+		       "gone");
+	kill(A->pid, SIGCONT);
+	m = (struct gmsg){.op = OP_WAIT_LOST, .n = EXPIRY_WAIT};
+	ask(A, &m, &x);
+	static const char *const state_names[] = {"HELD", "SUSPENDED", "LOST"};
+	report_checkf(r, "old-holder-sees-loss", x.lease_state == SNOWFLAKE_LEASE_LOST,
+		      "A's lease turns LOST", "%s",
+		      x.lease_state >= 0 && x.lease_state <= 2 ? state_names[x.lease_state] : "?");
+	m = issue_msg(5001, 10);
+	ask(A, &m, &x);
+	report_checkf(r, "lost-lease-stops-issuing",
+		      x.rc == WB_EUNAVAIL && x.count == 0 && strstr(x.msg, "is lost"),
+		      "A refuses to issue", "%d issued; %s", x.count, x.msg);
+
+	report_step(r, "Suppose A had not yet seen the expiry (a stale lease view, forced by a "
+		       "hook): it may finish its committed window, below B2");
+	m = (struct gmsg){.op = OP_STALE, .n = 1};
+	ask(A, &m, &x);
+	m = issue_msg(5500, 100);
+	ask(A, &m, &x);
+	report_checkf(r, "stale-holder-stays-below-new-holder",
+		      x.rc == 0 && x.count == 100 && x.last < b2_first,
+		      "100 ids at t = 5500 < 6000: none can equal B2's",
+		      "%d issued, last %" PRId64 " vs B2's first %" PRId64, x.count, x.last,
+		      b2_first);
+	m = issue_msg(5000 + RESERVE_MS, 1);
+	ask(A, &m, &x);
+	report_checkf(r, "fenced-at-reservation",
+		      x.rc == WB_EUNAVAIL && x.count == 0 && strstr(x.msg, "newer generation"),
+		      "A cannot extend its reservation: the row belongs to B2's generation",
+		      "%d issued; %s", x.count, x.msg);
+out:
+	free(path);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* 5: millions of ids with faults injected, and the real clock          */
+
+static int step_millions(struct run *R)
+{
+	struct report *r = R->r;
+	enum { TOTAL = 3000000, EVERY = 100000 };
+	struct snowflake_fake_clock fc = {.now = 10000, .tick_every = 1000};
+	struct snowflake_lease *lease = NULL;
+	struct snowflake_gen *g = NULL;
+	struct snowflake_stats st;
+	uint64_t waits = 0, refusals = 0, exhausted = 0, commits = 0, restarts = 0;
+	int64_t prev = -1;
+	int increasing = 1, rc;
+	size_t start = R->all.n;
+
+	report_step(r,
+		    "Worker 9: %d ids on a clock advancing 1 ms per 1000 reads; every %d ids "
+		    "a fault: a 30 ms step back, a 5 s step back, a frozen clock, or a restart "
+		    "in the same ms",
+		    TOTAL, EVERY);
+	if ((rc = open_local(R, 9, &fc, &lease, &g)) != 0)
+		goto out;
+	for (int i = 0, fault = 0; i < TOTAL;) {
+		if (i > 0 && i % EVERY == 0 && fault <= i / EVERY - 1) {
+			switch (fault++ % 4) {
+			case 0: fc.now -= 30; break;
+			case 1: fc.now -= 5000; break;
+			case 2: fc.tick_every = 0; break;
+			case 3: {
+				/* Restart: a new generator object, the clock at the
+				 * last issued ms. */
+				snowflake_gen_stats(g, &st);
+				waits += st.rollback_waits;
+				refusals += st.rollback_refused;
+				exhausted += st.exhausted_waits;
+				commits += st.commits;
+				snowflake_gen_free(g);
+				struct snowflake_config cfg = {
+					.worker = 9,
+					.lease = lease,
+					.db_path = R->db,
+					.reserve_ms = RESERVE_MS,
+					.max_wait_ms = MAX_WAIT_MS,
+					.clock = snowflake_fake_clock(&fc),
+				};
+				char err[256];
+				if (snowflake_gen_open(&cfg, &g, err, sizeof err)) {
+					g = NULL;
+					rc = cannot(R, "reopening", err);
+					goto out;
+				}
+				fc.now = t_of(prev);
+				fc.tick_every = 1000;
+				restarts++;
+				break;
+			}
+			}
+		}
+		int64_t id;
+		rc = snowflake_gen_next(g, &id);
+		if (rc == WB_EBUSY) {
+			/* Refused: time passes while the caller backs off. */
+			fc.now += MAX_WAIT_MS;
+			continue;
+		}
+		if (rc) {
+			rc = cannot(R, "issuing", snowflake_gen_errmsg(g));
+			goto out;
+		}
+		if (id <= prev)
+			increasing = 0;
+		prev = id;
+		ids_add(&R->all, id);
+		i++;
+	}
+	snowflake_gen_stats(g, &st);
+	waits += st.rollback_waits;
+	refusals += st.rollback_refused;
+	exhausted += st.exhausted_waits;
+	commits += st.commits;
+	report_evidence(r, "faults",
+			"%" PRIu64 " rollback waits, %" PRIu64 " refusals, %" PRIu64
+			" exhausted milliseconds, %" PRIu64 " restarts, %" PRIu64
+			" reservation commits, fake clock at %" PRIu64 " ms",
+			waits, refusals, exhausted, restarts, commits, fc.now);
+	report_checkf(
+		r, "faults-injected", waits > 0 && refusals > 0 && exhausted > 0 && restarts > 0,
+		"every kind of fault happened", "%" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64,
+		waits, refusals, exhausted, restarts);
+	report_checkf(r, "one-worker-strictly-increasing", increasing && R->all.n - start == TOTAL,
+		      "3000000 ids, each greater than the one before, across every restart",
+		      "%zu ids, %s", R->all.n - start, increasing ? "strictly increasing" : "NOT");
+	snowflake_gen_free(g);
+	g = NULL;
+	snowflake_lease_free(lease);
+	lease = NULL;
+
+	report_step(r, "Worker 10 on the real clock (CLOCK_REALTIME since 2024-01-01), 1000000 "
+		       "ids, reservations committed with synchronous=FULL");
+	if ((rc = open_local(R, 10, NULL, &lease, &g)) != 0)
+		goto out;
+	long long t0 = mono_now_ms();
+	prev = -1;
+	increasing = 1;
+	for (int i = 0; i < 1000000; i++) {
+		int64_t id;
+		rc = snowflake_gen_next(g, &id);
+		if (rc) {
+			rc = cannot(R, "issuing on the real clock", snowflake_gen_errmsg(g));
+			goto out;
+		}
+		if (id <= prev)
+			increasing = 0;
+		prev = id;
+		ids_add(&R->all, id);
+	}
+	long long ms = mono_now_ms() - t0;
+	snowflake_gen_stats(g, &st);
+	report_evidence(
+		r, "real_clock",
+		"1000000 ids in %lld ms (%.0f per second, storing each id too; the ceiling is "
+		"4,096,000), %" PRIu64 " exhausted ms, %" PRIu64 " commits",
+		ms, ms ? 1000000.0 * 1000 / (double)ms : 0.0, st.exhausted_waits, st.commits);
+	report_check(r, "real-clock-strictly-increasing", increasing, "each id above the last",
+		     increasing ? "strictly increasing" : "NOT increasing");
+out:
+	snowflake_gen_free(g);
+	snowflake_lease_free(lease);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+
+static int id_snowflake_run(struct lab_ctx *ctx)
+{
+	struct run R = {.ctx = ctx, .r = ctx->report};
+	static const char *const names[] = {"P1", "P2", "A", "B", "B2"};
+	int rc;
+	for (int i = 0; i < 5; i++)
+		R.ch[i].name = names[i];
+	if (prefork(ctx, R.ch, 5) != 0) {
+		report_cannot(ctx->report, "cannot start the generator processes");
+		rc = -LAB_EXIT_CANNOT;
+		goto out;
+	}
+	rc = zklab_open(ctx, &R.z);
+	if (rc)
+		goto out;
+	if ((rc = zklab_client(R.z, &R.c)) != 0)
+		goto out;
+	R.dir = wb_xasprintf("%s/snowflake-workers", R.z->base);
+	R.db = wb_xasprintf("%s/snowflake.db", ctx->run_dir);
+	report_evidence(ctx->report, "reservations", "%s (reserve %d ms ahead, wait at most %d ms)",
+			R.db, RESERVE_MS, MAX_WAIT_MS);
+
+	rc = step_rollback_and_exhaustion(&R);
+	if (!rc)
+		rc = step_restart(&R, &R.ch[0], &R.ch[1]);
+	if (!rc)
+		rc = step_duplicate_worker(&R, &R.ch[2], &R.ch[3], &R.ch[4]);
+	if (!rc)
+		rc = step_millions(&R);
+	for (int i = 0; i < 5; i++)
+		child_end(&R.ch[i]);
+	if (!rc) {
+		static const char *const tags[] = {"p1", "p2", "a", "b2"};
+		size_t own = R.all.n;
+		for (size_t i = 0; i < 4; i++) {
+			char *p = wb_xasprintf("%s/ids-%s.bin", ctx->run_dir, tags[i]);
+			ids_file(&R.all, p);
+			free(p);
+		}
+		report_step(ctx->report,
+			    "Every id from this process (%zu) and the generator "
+			    "processes (%zu), sorted",
+			    own, R.all.n - own);
+		qsort(R.all.v, R.all.n, sizeof *R.all.v, cmp_i64);
+		size_t dups = 0, negative = 0;
+		for (size_t i = 0; i < R.all.n; i++) {
+			negative += R.all.v[i] < 0;
+			if (i && R.all.v[i] == R.all.v[i - 1])
+				dups++;
+		}
+		report_checkf(ctx->report, "no-id-repeats",
+			      dups == 0 && negative == 0 && R.all.n > 4000000,
+			      "over 4 million ids, no duplicate, none negative",
+			      "%zu ids, %zu duplicates, %zu negative", R.all.n, dups, negative);
+	}
+out:
+	for (int i = 0; i < 5; i++)
+		if (R.ch[i].pid > 0)
+			child_kill(&R.ch[i]);
+	zkc_close(R.c);
+	zklab_close(R.z);
+	free(R.all.v);
+	free(R.dir);
+	free(R.db);
+	return rc;
+}
+
+const struct lab lab_id_snowflake = {
+	.id = "id-snowflake",
+	.chapter = "01-locks-ids-leases",
+	.title = "A Snowflake generator that survives rollback, restart and a second worker",
+	.needs = LAB_NEEDS_ZK | LAB_NEEDS_SQLITE,
+	.run = id_snowflake_run,
+	.recipe_file = "labs/recipes/snowflake.c",
+	.recipe_func = "snowflake_gen_next",
+};

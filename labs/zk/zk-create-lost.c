@@ -1,0 +1,254 @@
+/*
+ * zk-create-lost.c - the lab "zk-create-lost": a create's reply is lost,
+ * and the candidate is recovered by its GUID and its ephemeralOwner
+ * (chapters 01 and 02).
+ *
+ *   The client talks to the server through the fault proxy
+ *   (harness/zkproxy.h), armed to drop the reply of the next create under
+ *   the lock path.  The server creates the node; the client sees
+ *   ZCONNECTIONLOSS and cannot know.  The recipe (labs/recipes/zklock.c)
+ *   waits for the session to come back - the same session - lists the
+ *   children, finds exactly one carrying its GUID whose ephemeralOwner is
+ *   its session, and resumes with it.  The dropped reply's zxid is that
+ *   node's czxid: the create had happened.
+ *
+ *   Control: a naive client that retries the create blindly after the
+ *   loss.  Now two candidates of one session carry the GUID; the recipe's
+ *   recovery refuses to pick one and deletes neither, and the orphan
+ *   candidates block every other client until the session ends.
+ *
+ * It needs its own server and proxy (no --zk).  It does not show expiry
+ * (zk-disconnect-expire does).
+ */
+#include "base/wb.h"
+#include "harness/report.h"
+#include "harness/zk/zkclient.h"
+#include "harness/zk/zklab.h"
+#include "rigs/zklockrig.h"
+#include "harness/zk/zkproxy.h"
+#include "harness/zk/zkserver.h"
+#include "lab.h"
+#include "recipes/zklock.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Long enough that reconnecting through the proxy never races expiry. */
+#define SESSION_MS 4000
+#define ACQUIRE_MS 20000
+
+/* The naive client of the control: retries the create after the loss. */
+struct blind {
+	struct zkc *c;	/* the session that lost the reply */
+	int fired;	/* the retry ran */
+	int wait_rc;	/* waiting for the session to come back */
+	int zrc;	/* the retry's answer */
+	char path[512]; /* the second candidate */
+};
+
+static void blind_retry(void *arg, struct zklock *l, int zrc)
+{
+	struct blind *b = arg;
+	if (zrc != ZCONNECTIONLOSS || b->fired)
+		return;
+	b->fired = 1;
+	/* Wait for the reconnection the watcher reports (zoo_state may still
+	 * say CONNECTED right after the loss), then do what a naive client
+	 * does: create again, same name, same GUID. */
+	b->wait_rc = zkc_wait_state(b->c, ZOO_CONNECTING_STATE, ZKLAB_WAIT_MS, NULL);
+	if (!b->wait_rc)
+		b->wait_rc = zkc_wait_state(b->c, ZOO_CONNECTED_STATE, ZKLAB_WAIT_MS, NULL);
+	char *prefix = zklock_name_prefix(zklock_path(l), zklock_guid(l));
+	b->zrc = zoo_create(zkc_handle(b->c), prefix, NULL, -1, &ZOO_OPEN_ACL_UNSAFE,
+			    ZOO_EPHEMERAL_SEQUENTIAL, b->path, sizeof b->path);
+	free(prefix);
+}
+
+/* Children of lock whose name carries guid, counted from another session. */
+static int count_guid(struct zkc *admin, const char *lock, const char *guid)
+{
+	struct String_vector sv = {0};
+	if (zoo_get_children(zkc_handle(admin), lock, 0, &sv) != ZOK)
+		return -1;
+	int n = 0;
+	for (int i = 0; i < sv.count; i++)
+		n += strstr(sv.data[i], guid) != NULL;
+	deallocate_String_vector(&sv);
+	return n;
+}
+
+static int create_lost_run(struct lab_ctx *ctx)
+{
+	struct report *r = ctx->report;
+	struct zklab *z = NULL;
+	struct zkproxy *p = NULL;
+	struct zkc *a = NULL, *other = NULL;
+	struct zklockrig w, wb, wo;
+	int w_open = 0, wb_open = 0, wo_open = 0;
+	char *lock = NULL, *first = NULL;
+	char hex[ZKC_HEX_LEN], hex2[ZKC_HEX_LEN];
+	int rc = zklab_open(ctx, &z);
+	if (rc)
+		goto out;
+	if (!z->server) {
+		report_cannot(r, "this lab proxies its own server; it cannot run against --zk");
+		rc = WB_EINVAL;
+		goto out;
+	}
+	if ((rc = zkproxy_new(zkserver_connect(z->server), &p)) != 0) {
+		report_cannot(r, "cannot start the fault proxy: %s", wb_strerror(rc));
+		goto out;
+	}
+	report_step(r, "client A connects through the fault proxy on %s", zkproxy_connect(p));
+	if ((rc = zkc_connect(zkproxy_connect(p), SESSION_MS, ZKLAB_WAIT_MS, ctx->run_dir, &a)) !=
+	    0) {
+		report_cannot(r, "client A cannot connect through the proxy");
+		goto out;
+	}
+	if ((rc = zklab_client(z, &other)) != 0)
+		goto out;
+	lock = wb_xasprintf("%s/lock", z->base);
+	report_evidence(r, "lock_path", "%s", lock);
+	int64_t session = zkc_session_id(a);
+	report_evidence(r, "session", "%s", zkc_hex(session, hex));
+
+	/* ---- the recipe recovers ---- */
+	char *prefix = wb_xasprintf("%s/" ZKLOCK_PROTECTED_PREFIX, lock);
+	zkproxy_arm_drop_create(p, prefix);
+	free(prefix);
+	report_step(r, "the proxy will drop the reply to A's next create under the lock path");
+	if ((rc = zklockrig_open(&w, "A", a, lock, NULL, NULL)) != 0)
+		goto out;
+	w_open = 1;
+	/* The lock path must exist so that the dropped create is the
+	 * candidate itself, not the path. */
+	zoo_create(zkc_handle(other), lock, NULL, -1, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0);
+	report_step(r, "A asks for the lock (a new GUID, one create)");
+	zklockrig_start(&w, ACQUIRE_MS);
+	struct zkproxy_event dropped = {0};
+	int have_drop = zkproxy_wait(p, ZKPROXY_EV_DROPPED, ZKLAB_WAIT_MS, &dropped) == 0;
+	report_checkf(r, "proxy-dropped-reply", have_drop, "the create's reply dropped", "%s",
+		      have_drop ? dropped.text : "no drop within the deadline");
+	if (have_drop)
+		report_evidence(r, "dropped_xid", "%" PRId32, dropped.xid);
+	int arc = -1;
+	rc = zklockrig_wait_done(&w, ACQUIRE_MS, &arc);
+	if (rc) {
+		report_check(r, "A-holds", 0, "held", "still waiting");
+		goto out;
+	}
+	struct zklockrig s;
+	zklockrig_snapshot(&w, &s);
+	report_evidence(r, "A_history", "%s", s.log);
+	report_checkf(r, "create-connection-loss", strstr(s.log, "create=ZCONNECTIONLOSS") != NULL,
+		      "ZCONNECTIONLOSS: outcome unknown", "%s", s.log);
+	report_checkf(r, "same-session",
+		      zkc_session_id(a) == session && zklock_session(w.l) == session,
+		      zkc_hex(session, hex), "%s", zkc_hex(zkc_session_id(a), hex2));
+	report_checkf(r, "found-by-guid", strstr(s.log, "recovered=1") != NULL,
+		      "exactly one candidate of this session with our GUID", "%s", s.note);
+	report_checkf(r, "A-holds", arc == 0, "held", "%s (%s)",
+		      zklock_status_name(zklock_status(w.l)), zklock_message(w.l));
+	if (arc != 0)
+		goto out;
+	first = wb_xstrdup(zklock_own_path(w.l));
+	struct Stat st;
+	int zrc = zoo_exists(zkc_handle(other), first, 0, &st);
+	report_checkf(r, "ephemeral-owner", zrc == ZOK && st.ephemeralOwner == session,
+		      zkc_hex(session, hex), "%s",
+		      zrc == ZOK ? zkc_hex(st.ephemeralOwner, hex2) : zkc_err_name(zrc));
+	if (have_drop)
+		report_checkf(r, "create-had-happened", zrc == ZOK && st.czxid == dropped.zxid,
+			      "node czxid = the dropped reply's zxid", "czxid 0x%llx, zxid 0x%llx",
+			      (unsigned long long)st.czxid, (unsigned long long)dropped.zxid);
+	report_checkf(r, "one-candidate", count_guid(other, lock, zklock_guid(w.l)) == 1,
+		      "1 node with A's GUID (no blind retry)", "%d",
+		      count_guid(other, lock, zklock_guid(w.l)));
+	report_evidence(r, "fencing_token", "%lld", (long long)zklock_token(w.l));
+	zklock_release(w.l);
+	zklockrig_close(&w);
+	w_open = 0;
+
+	/* ---- control: a blind retry ---- */
+	report_step(r, "control: the same loss, and a client that simply creates again");
+	/* Consume phase one's reconnection from A's event queue. */
+	zkc_wait_state(a, ZOO_CONNECTED_STATE, ZKLAB_WAIT_MS, NULL);
+	struct blind blind = {.c = a};
+	struct zklock_hooks bh = {.arg = &blind, .create_done = blind_retry};
+	if ((rc = zklockrig_open(&wb, "A2", a, lock, &bh, NULL)) != 0)
+		goto out;
+	wb_open = 1;
+	prefix = wb_xasprintf("%s/" ZKLOCK_PROTECTED_PREFIX, lock);
+	zkproxy_arm_drop_create(p, prefix);
+	free(prefix);
+	zklockrig_start(&wb, ACQUIRE_MS);
+	rc = zklockrig_wait_done(&wb, ACQUIRE_MS, &arc);
+	if (rc) {
+		report_check(r, "recovery-refuses", 0, "ambiguous", "still waiting");
+		goto out;
+	}
+	zklockrig_snapshot(&wb, &s);
+	report_evidence(r, "A2_history", "%s", s.log);
+	report_checkf(r, "blind-retry-created", blind.fired && blind.zrc == ZOK,
+		      "a second create succeeds", "%s",
+		      blind.fired ? zkc_err_name(blind.zrc) : "the loss did not happen");
+	if (blind.fired && blind.zrc == ZOK)
+		report_evidence(r, "second_candidate", "%s", zklockrig_name(blind.path));
+	int n = count_guid(other, lock, zklock_guid(wb.l));
+	report_checkf(r, "control-two-candidates", n == 2, "2 nodes with one GUID", "%d", n);
+	report_checkf(r, "recovery-refuses",
+		      arc == WB_ECORRUPT && zklock_status(wb.l) == ZKLOCK_AMBIGUOUS,
+		      "ambiguous: refused", "%s: %s", zklock_status_name(zklock_status(wb.l)),
+		      zklock_message(wb.l));
+	n = count_guid(other, lock, zklock_guid(wb.l));
+	report_checkf(r, "nothing-deleted", n == 2, "both still there", "%d", n);
+
+	report_step(r, "another client tries the lock while A's two orphan candidates stand");
+	if ((rc = zklockrig_open(&wo, "B", other, lock, NULL, NULL)) != 0)
+		goto out;
+	wo_open = 1;
+	zklockrig_start(&wo, 0);
+	zklockrig_wait_done(&wo, ZKLAB_WAIT_MS, &arc);
+	report_checkf(r, "control-others-blocked", arc == WB_EBUSY,
+		      "busy: the orphans are in front", "%s",
+		      zklock_status_name(zklock_status(wo.l)));
+	report_step(r, "only the end of A's session clears them");
+	zklockrig_close(&wb);
+	wb_open = 0;
+	zkc_close(a);
+	a = NULL;
+	zklockrig_start(&wo, ZKLAB_WAIT_MS);
+	zklockrig_wait_done(&wo, ZKLAB_WAIT_MS, &arc);
+	report_checkf(r, "session-end-clears", arc == 0, "B holds", "%s",
+		      zklock_status_name(zklock_status(wo.l)));
+	if (arc == 0)
+		zklock_release(wo.l);
+	zkproxy_report(p, r, 0);
+	rc = 0;
+out:
+	if (w_open)
+		zklockrig_close(&w);
+	if (wb_open)
+		zklockrig_close(&wb);
+	if (wo_open)
+		zklockrig_close(&wo);
+	zkc_close(a);
+	zkc_close(other);
+	zkproxy_free(p);
+	zklab_close(z);
+	free(lock);
+	free(first);
+	return rc;
+}
+
+const struct lab lab_zk_create_lost = {
+	.id = "zk-create-lost",
+	.chapter = "02-zookeeper-fencing",
+	.title = "A create reply is lost: recover the candidate by its GUID",
+	.needs = LAB_NEEDS_ZK | LAB_NEEDS_PROCCTL,
+	.run = create_lost_run,
+	.recipe_file = "labs/recipes/zklock.c",
+	.recipe_func = "zklock_recover",
+};

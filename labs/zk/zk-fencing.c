@@ -1,0 +1,501 @@
+/*
+ * zk-fencing.c - the lab "zk-fencing": chapter 02's scenario run for real
+ * ("Fencing: the resource rejects old writes once it has accepted a new
+ * token").
+ *
+ *   A holds the lock (token = its sequence suffix) and its business thread
+ *   writes once, then waits at a barrier (a paused worker: it does not
+ *   look at the lock any more).
+ *   B waits on the lock, its watch on A's candidate.
+ *   The proxy holds A's traffic; nothing is closed by hand and nothing
+ *   forces the expiry: the server expires A's session by itself and
+ *   deletes the candidate.  B is notified, re-lists and holds a larger
+ *   token.
+ *   The window: before B writes, a write with A's token is still accepted.
+ *   B writes "new-owner" (the mark advances to B's token).
+ *   A's thread is released and writes "stale-late":
+ *     unfenced resource (control)  accepts it: final value stale-late
+ *     fenced resource (recipe)     rejects it: final value new-owner
+ *   The fenced database is closed and reopened: its mark still rejects A.
+ *   An equal token (B again) is accepted; a larger one (C, after B
+ *   releases) advances the mark.
+ *
+ * Both resources are real SQLite files in the run directory
+ * (recipes/fenced.h); A's thread has its own connections.  Every wait is
+ * for an event or a barrier, with a deadline.  It needs its own server and
+ * proxy, so it does not run under --zk.
+ */
+#include "base/wb.h"
+#include "base/mono.h"
+#include "harness/report.h"
+#include "harness/zk/zkclient.h"
+#include "rigs/zkhold.h"
+#include "harness/zk/zklab.h"
+#include "harness/zk/zkproxy.h"
+#include "lab.h"
+#include "recipes/fenced.h"
+#include "recipes/zklock.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* A step counter shared by the lab and one thread: the lab lets the
+ * thread past step n (baton_allow), the thread reports step n done
+ * (baton_done); each side waits for the other with a deadline. */
+struct baton {
+	pthread_mutex_t mu;
+	pthread_cond_t cv; /* CLOCK_MONOTONIC */
+	int allowed;	   /* the thread may run steps <= allowed */
+	int done;	   /* steps the thread finished */
+};
+
+static void baton_init(struct baton *b)
+{
+	pthread_mutex_init(&b->mu, NULL);
+	mono_cond_init(&b->cv);
+	b->allowed = b->done = 0;
+}
+
+static void baton_destroy(struct baton *b)
+{
+	pthread_cond_destroy(&b->cv);
+	pthread_mutex_destroy(&b->mu);
+}
+
+/* Waits until *field >= n.  Returns 0 or WB_EBUSY after ms. */
+static int baton_wait(struct baton *b, const int *field, int n, int ms)
+{
+	struct timespec dl;
+	mono_deadline(&dl, ms);
+	pthread_mutex_lock(&b->mu);
+	int rc = 0;
+	while (*field < n && rc != ETIMEDOUT)
+		rc = pthread_cond_timedwait(&b->cv, &b->mu, &dl);
+	int ok = *field >= n;
+	pthread_mutex_unlock(&b->mu);
+	return ok ? 0 : WB_EBUSY;
+}
+
+static void baton_set(struct baton *b, int *field, int n)
+{
+	pthread_mutex_lock(&b->mu);
+	if (*field < n)
+		*field = n;
+	pthread_cond_broadcast(&b->cv);
+	pthread_mutex_unlock(&b->mu);
+}
+
+/* One write to both resources, as seen by its writer. */
+struct both {
+	int rc_f, rc_u;		   /* fenced_write results */
+	struct fenced_result f, u; /* fenced and unfenced outcomes */
+};
+
+/* A's business thread. */
+struct worker {
+	const char *fenced_path, *unfenced_path, *domain; /* borrowed */
+	int64_t token;					  /* A's fencing token */
+	struct baton b;					  /* steps 1..3 */
+	struct both first, window, late;		  /* what each write did */
+	char err[256];					  /* first open error */
+};
+
+#define STEP_WAIT_MS 60000 /* A's pause: the lab always ends it sooner */
+
+static void write_both(struct fenced *f, struct fenced *u, const char *domain, int64_t token,
+		       const char *value, struct both *out)
+{
+	out->rc_f = fenced_write(f, domain, token, value, &out->f);
+	out->rc_u = fenced_write(u, domain, token, value, &out->u);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct fenced *f = NULL, *u = NULL;
+	struct fenced_opts off = {.mode = FENCED_OFF};
+	if (fenced_open(w->fenced_path, NULL, &f, w->err, sizeof w->err) ||
+	    fenced_open(w->unfenced_path, &off, &u, w->err, sizeof w->err)) {
+		baton_set(&w->b, &w->b.done, 3);
+		goto out;
+	}
+	/* Step 1: A holds the lock and does its work. */
+	write_both(f, u, w->domain, w->token, "a-first", &w->first);
+	baton_set(&w->b, &w->b.done, 1);
+	/* A's thread now pauses (GC, stopped VM) and never looks at the lock. */
+	if (baton_wait(&w->b, &w->b.allowed, 2, STEP_WAIT_MS))
+		goto out;
+	write_both(f, u, w->domain, w->token, "a-window", &w->window);
+	baton_set(&w->b, &w->b.done, 2);
+	if (baton_wait(&w->b, &w->b.allowed, 3, STEP_WAIT_MS))
+		goto out;
+	write_both(f, u, w->domain, w->token, "stale-late", &w->late);
+out:
+	baton_set(&w->b, &w->b.done, 3);
+	fenced_free(f);
+	fenced_free(u);
+	return NULL;
+}
+
+/* B's acquisition, on its own thread, with the recipe's hooks. */
+struct waiter {
+	struct zklock *l;
+	struct baton b;	      /* done: 1 = watch set, 2 = acquire returned */
+	int rc;		      /* zklock_acquire's result */
+	int watched_zrc;      /* the predecessor watch's result */
+	char pred[512];	      /* the predecessor it watched */
+	int woken_type;	      /* type of the notification it took */
+	char woken_path[512]; /* on which node */
+	long long woken_at;   /* when (CLOCK_MONOTONIC ms) */
+};
+
+static void on_watched(void *arg, struct zklock *l, const char *pred, int zrc)
+{
+	(void)l;
+	struct waiter *w = arg;
+	w->watched_zrc = zrc;
+	snprintf(w->pred, sizeof w->pred, "%s", pred);
+	if (zrc == ZOK)
+		baton_set(&w->b, &w->b.done, 1);
+}
+
+static void on_woken(void *arg, struct zklock *l, int type, const char *path)
+{
+	(void)l;
+	struct waiter *w = arg;
+	w->woken_type = type;
+	w->woken_at = zkc_now_ms();
+	snprintf(w->woken_path, sizeof w->woken_path, "%s", path ? path : "");
+}
+
+static void *waiter_main(void *arg)
+{
+	struct waiter *w = arg;
+	w->rc = zklock_acquire(w->l, ZKLAB_WAIT_MS * 3);
+	baton_set(&w->b, &w->b.done, 2);
+	return NULL;
+}
+
+struct run {
+	struct lab_ctx *ctx;
+	struct report *r;
+	struct zklab *z;		   /* server, base path, observer */
+	struct zkproxy *p;		   /* A's only way to the server */
+	struct zkc *a, *b, *c;		   /* A via the proxy; B and C direct */
+	struct zklock *la, *lb, *lc;	   /* their locks */
+	struct zkhold *ha;		   /* what A's lock told A's holder */
+	struct fenced *res, *ctl;	   /* the lab's connections: fenced, unfenced */
+	char *lock_path;		   /* the lock domain */
+	char *fenced_path, *unfenced_path; /* the two SQLite files */
+	struct worker wa;		   /* A's business thread */
+	struct waiter wb;		   /* B's acquiring thread */
+	pthread_t ta, tb;		   /* and their threads */
+	int ta_started, tb_started;	   /* to be joined */
+};
+
+static const char *verdict(const struct fenced_result *res, int rc)
+{
+	return rc ? "error" : res->accepted ? "accepted" : "rejected";
+}
+
+/* Reads the value and mark of the lock domain in one resource. */
+static void read_state(struct fenced *f, const char *domain, int64_t *mark, char **value)
+{
+	*mark = -1;
+	*value = NULL;
+	if (fenced_read(f, domain, mark, value) != 0)
+		*value = wb_xstrdup("(unreadable)");
+}
+
+static int open_resources(struct run *R)
+{
+	char err[512];
+	struct fenced_opts off = {.mode = FENCED_OFF};
+	int rc = fenced_open(R->fenced_path, NULL, &R->res, err, sizeof err);
+	if (rc == 0)
+		rc = fenced_open(R->unfenced_path, &off, &R->ctl, err, sizeof err);
+	if (rc)
+		report_cannot(R->r, "%s", err);
+	return rc;
+}
+
+static int connect_and_lock(struct run *R, const char *hosts, struct zkc **c, struct zklock **l,
+			    const struct zklock_opts *o)
+{
+	int rc = zkc_connect(hosts, ZKLAB_SESSION_MS, ZKLAB_WAIT_MS, R->ctx->run_dir, c);
+	if (rc) {
+		report_cannot(R->r, "cannot connect to %s: %s", hosts, wb_strerror(rc));
+		return rc;
+	}
+	rc = zklock_new(zkc_handle(*c), R->lock_path, o, l);
+	if (rc)
+		report_cannot(R->r, "zklock_new: %s", wb_strerror(rc));
+	return rc;
+}
+
+static int scenario(struct run *R)
+{
+	struct report *r = R->r;
+	const char *dom = R->lock_path;
+	char h1[ZKC_HEX_LEN];
+	int64_t mark;
+	char *val = NULL;
+	int rc;
+
+	/* A: through the proxy; holds the lock. */
+	R->ha = zkhold_new();
+	struct zklock_opts oa = {.on_event = zkhold_on_event, .event_arg = R->ha};
+	if ((rc = connect_and_lock(R, zkproxy_connect(R->p), &R->a, &R->la, &oa)))
+		return rc;
+	report_evidence(r, "session_timeout_ms", "%d", zkc_session_timeout(R->a));
+	rc = zklock_acquire(R->la, ZKLAB_WAIT_MS);
+	if (!report_check(r, "a-holds-lock", rc == 0,
+			  "A acquires the free lock (through the proxy)",
+			  rc == 0 ? "held" : zklock_message(R->la)))
+		return WB_EIO;
+	int64_t ta = zklock_token(R->la);
+	int64_t sid_a = zkc_session_id(R->a);
+	report_step(r, "A holds %s on session %s; its fencing token is its suffix: %" PRId64,
+		    strrchr(zklock_own_path(R->la), '/') + 1, zkc_hex(sid_a, h1), ta);
+
+	/* A's business thread: writes once, then pauses. */
+	R->wa.fenced_path = R->fenced_path;
+	R->wa.unfenced_path = R->unfenced_path;
+	R->wa.domain = dom;
+	R->wa.token = ta;
+	if (pthread_create(&R->ta, NULL, worker_main, &R->wa) != 0) {
+		report_cannot(r, "cannot start A's business thread");
+		return -LAB_EXIT_CANNOT;
+	}
+	R->ta_started = 1;
+	if (baton_wait(&R->wa.b, &R->wa.b.done, 1, ZKLAB_WAIT_MS) || R->wa.err[0]) {
+		report_cannot(r, "A's business thread did not start: %s", R->wa.err);
+		return -LAB_EXIT_CANNOT;
+	}
+	report_checkf(r, "a-first-write", R->wa.first.f.accepted && R->wa.first.u.accepted,
+		      "A's write with its token is accepted by both resources",
+		      "fenced %s (mark %" PRId64 "), unfenced %s",
+		      verdict(&R->wa.first.f, R->wa.first.rc_f), R->wa.first.f.mark_after,
+		      verdict(&R->wa.first.u, R->wa.first.rc_u));
+	report_step(r, "A's business thread now waits at a barrier: a paused worker that still "
+		       "believes it holds the lock and will not look again");
+
+	/* B: direct to the server; waits with its watch on A's candidate. */
+	struct zklock_opts ob = {
+		.hooks = {.arg = &R->wb, .watched = on_watched, .woken = on_woken}};
+	if ((rc = connect_and_lock(R, R->z->connect, &R->b, &R->lb, &ob)))
+		return rc;
+	R->wb.l = R->lb;
+	if (pthread_create(&R->tb, NULL, waiter_main, &R->wb) != 0) {
+		report_cannot(r, "cannot start B's thread");
+		return -LAB_EXIT_CANNOT;
+	}
+	R->tb_started = 1;
+	rc = baton_wait(&R->wb.b, &R->wb.b.done, 1, ZKLAB_WAIT_MS);
+	report_checkf(r, "b-watches-a", rc == 0 && !strcmp(R->wb.pred, zklock_own_path(R->la)),
+		      "B waits with a watch on A's candidate, its predecessor", "%s",
+		      rc == 0 ? strrchr(R->wb.pred, '/') + 1 : "B set no watch");
+	if (rc)
+		return WB_EIO;
+
+	report_step(r, "the proxy now holds all of A's traffic: A's heartbeats stop reaching the "
+		       "server. Nothing is closed and no expiry is forced");
+	long long held_at = zkc_now_ms();
+	zkproxy_hold(R->p, ZKPROXY_BOTH);
+
+	rc = baton_wait(&R->wb.b, &R->wb.b.done, 2, zkc_session_timeout(R->a) + 3 * ZKLAB_WAIT_MS);
+	int64_t tb = zklock_token(R->lb);
+	struct zklock_stats sb = zklock_stats(R->lb);
+	int b_ok = rc == 0 && R->wb.rc == 0;
+	report_checkf(r, "b-notified-rechecks-holds",
+		      b_ok && R->wb.woken_type == ZOO_DELETED_EVENT &&
+			      !strcmp(R->wb.woken_path, R->wb.pred) && sb.lists >= 2,
+		      "the server expires A's session and deletes its candidate; B gets the "
+		      "delete notification, lists again and holds",
+		      "%s; notification %s on %s; %u listings",
+		      b_ok ? "held" : (rc ? "B still waiting" : zklock_message(R->lb)),
+		      zkc_type_name(R->wb.woken_type),
+		      R->wb.woken_path[0] ? strrchr(R->wb.woken_path, '/') + 1 : "-", sb.lists);
+	if (!b_ok)
+		return WB_EIO;
+	report_evidence(r, "a_candidate_deleted_after_ms", "%lld (of silence)",
+			R->wb.woken_at - held_at);
+	report_evidence(r, "a_handle_state_when_b_holds", "%s",
+			zkc_state_name(zoo_state(zkc_handle(R->a))));
+	report_checkf(r, "b-token-larger", tb > ta, "B's token is larger than A's",
+		      "A %" PRId64 ", B %" PRId64, ta, tb);
+
+	/* The window. */
+	report_step(r, "the window: B holds the lock but its token has not reached the resource. "
+		       "A's thread gets one write through now");
+	baton_set(&R->wa.b, &R->wa.b.allowed, 2);
+	if (baton_wait(&R->wa.b, &R->wa.b.done, 2, ZKLAB_WAIT_MS))
+		return WB_EIO;
+	report_checkf(r, "window-accepts-old-token",
+		      R->wa.window.f.accepted && R->wa.window.f.mark_before == ta,
+		      "the fenced resource still accepts A's token: its mark is A's, it cannot "
+		      "know ZooKeeper moved on",
+		      "%s, mark %" PRId64, verdict(&R->wa.window.f, R->wa.window.rc_f),
+		      R->wa.window.f.mark_before);
+
+	struct both bw;
+	write_both(R->res, R->ctl, dom, tb, "new-owner", &bw);
+	report_checkf(
+		r, "b-write-advances-mark", bw.f.accepted && bw.u.accepted && bw.f.mark_after == tb,
+		"B writes \"new-owner\" with its token; the fenced mark advances to it",
+		"fenced %s, mark %" PRId64 " -> %" PRId64 "; unfenced %s", verdict(&bw.f, bw.rc_f),
+		bw.f.mark_before, bw.f.mark_after, verdict(&bw.u, bw.rc_u));
+
+	report_step(r, "A's thread resumes and writes \"stale-late\" with token %" PRId64, ta);
+	baton_set(&R->wa.b, &R->wa.b.allowed, 3);
+	if (baton_wait(&R->wa.b, &R->wa.b.done, 3, ZKLAB_WAIT_MS))
+		return WB_EIO;
+	pthread_join(R->ta, NULL);
+	R->ta_started = 0;
+
+	read_state(R->ctl, dom, &mark, &val);
+	report_checkf(r, "unfenced-control-fails",
+		      R->wa.late.u.accepted && !strcmp(val, "stale-late"),
+		      "the control fails: the unfenced resource accepts A's late write; final "
+		      "value stale-late",
+		      "%s; final value %s", verdict(&R->wa.late.u, R->wa.late.rc_u), val);
+	free(val);
+	read_state(R->res, dom, &mark, &val);
+	report_checkf(r, "fenced-rejects-stale",
+		      !R->wa.late.f.accepted && R->wa.late.rc_f == 0 && !strcmp(val, "new-owner") &&
+			      mark == tb,
+		      "the fenced resource rejects token A < mark B; final value new-owner",
+		      "%s (%" PRId64 " < %" PRId64 "); final value %s, mark %" PRId64,
+		      verdict(&R->wa.late.f, R->wa.late.rc_f), ta, R->wa.late.f.mark_before, val,
+		      mark);
+	free(val);
+
+	/* Durability: close, reopen, A is still refused. */
+	report_step(r, "the fenced database is closed and opened again");
+	fenced_free(R->res);
+	fenced_free(R->ctl);
+	R->res = R->ctl = NULL;
+	if ((rc = open_resources(R)))
+		return rc;
+	struct fenced_result again;
+	rc = fenced_write(R->res, dom, ta, "stale-after-reopen", &again);
+	read_state(R->res, dom, &mark, &val);
+	report_checkf(r, "mark-survives-reopen",
+		      rc == 0 && !again.accepted && mark == tb && !strcmp(val, "new-owner"),
+		      "after reopening, the stored mark still rejects A's token",
+		      "%s; mark %" PRId64 ", value %s", verdict(&again, rc), mark, val);
+	free(val);
+
+	struct fenced_result eq;
+	rc = fenced_write(R->res, dom, tb, "new-owner-2", &eq);
+	report_checkf(r, "equal-token-accepted", rc == 0 && eq.accepted && eq.mark_after == tb,
+		      "B writes again with the same token: accepted, mark unchanged",
+		      "%s, mark %" PRId64 " -> %" PRId64, verdict(&eq, rc), eq.mark_before,
+		      eq.mark_after);
+
+	/* A larger token from the next real holder. */
+	zklock_release(R->lb);
+	if ((rc = connect_and_lock(R, R->z->connect, &R->c, &R->lc, NULL)))
+		return rc;
+	rc = zklock_acquire(R->lc, ZKLAB_WAIT_MS);
+	int64_t tc = zklock_token(R->lc);
+	struct fenced_result up = {0};
+	int wrc = rc == 0 ? fenced_write(R->res, dom, tc, "third-owner", &up) : rc;
+	report_checkf(
+		r, "larger-token-advances",
+		rc == 0 && wrc == 0 && up.accepted && up.mark_after == tc && tc > tb,
+		"after B releases, C holds a larger token; its write is accepted and the mark "
+		"advances",
+		"C token %" PRId64 ": %s, mark %" PRId64 " -> %" PRId64, tc,
+		wrc ? wb_strerror(wrc) : verdict(&up, 0), wrc ? -1 : up.mark_before,
+		wrc ? -1 : up.mark_after);
+
+	/* What A itself learned, and when. */
+	zkproxy_release(R->p);
+	struct zkc_event exp;
+	if (zkc_wait_state(R->a, ZOO_EXPIRED_SESSION_STATE, ZKLAB_WAIT_MS, &exp) == 0)
+		report_evidence(r, "a_learned_expired_after_b_notified_ms", "%lld",
+				exp.at_ms - R->wb.woken_at);
+	long long lost_at, susp_at;
+	if (zkhold_wait(R->ha, ZKLOCK_EV_SUSPENDED, 0, &susp_at, NULL, 0) == 0)
+		report_evidence(r, "a_recipe_said_suspended_after_hold_ms",
+				"%lld (A's paused "
+				"thread did not look)",
+				susp_at - held_at);
+	if (zkhold_wait(R->ha, ZKLOCK_EV_LOST, 0, &lost_at, NULL, 0) == 0)
+		report_evidence(r, "a_recipe_said_lost_vs_b_notified_ms", "%+lld",
+				lost_at - R->wb.woken_at);
+	report_step(r, "ZooKeeper did everything right and could not stop A's late write; the "
+		       "resource could, from the moment it accepted B's token, and not before");
+	return 0;
+}
+
+static int zk_fencing_run(struct lab_ctx *ctx)
+{
+	struct run R = {.ctx = ctx, .r = ctx->report};
+	baton_init(&R.wa.b);
+	baton_init(&R.wb.b);
+	int rc = zklab_open(ctx, &R.z);
+	if (rc)
+		goto out;
+	rc = zkproxy_new(R.z->connect, &R.p);
+	if (rc) {
+		report_cannot(R.r, "cannot start the fault proxy: %s", wb_strerror(rc));
+		goto out;
+	}
+	R.lock_path = wb_xasprintf("%s/lock", R.z->base);
+	R.fenced_path = wb_xasprintf("%s/resource-fenced.db", ctx->run_dir);
+	R.unfenced_path = wb_xasprintf("%s/resource-unfenced.db", ctx->run_dir);
+	report_step(R.r,
+		    "two SQLite resources in the run directory, one fenced (mark and data in "
+		    "one row, compare and write in one transaction) and one unfenced; lock "
+		    "domain %s",
+		    R.lock_path);
+	if ((rc = open_resources(&R)))
+		goto out;
+	rc = scenario(&R);
+out:
+	/* Release every barrier so no thread is left waiting, then join. */
+	baton_set(&R.wa.b, &R.wa.b.allowed, 3);
+	if (R.ta_started)
+		pthread_join(R.ta, NULL);
+	if (R.tb_started) {
+		if (R.lb)
+			zklock_cancel(R.lb);
+		pthread_join(R.tb, NULL);
+	}
+	if (R.p)
+		zkproxy_report(R.p, R.r, 0);
+	zklock_free(R.la);
+	zklock_free(R.lb);
+	zklock_free(R.lc);
+	zkc_close(R.a);
+	zkc_close(R.b);
+	zkc_close(R.c);
+	zkproxy_free(R.p);
+	zkhold_free(R.ha);
+	fenced_free(R.res);
+	fenced_free(R.ctl);
+	baton_destroy(&R.wa.b);
+	baton_destroy(&R.wb.b);
+	free(R.lock_path);
+	free(R.fenced_path);
+	free(R.unfenced_path);
+	zklab_close(R.z);
+	return rc;
+}
+
+const struct lab lab_zk_fencing = {
+	.id = "zk-fencing",
+	.chapter = "02-zookeeper-fencing",
+	.title = "Natural expiry; a stale write rejected by a durable fenced resource",
+	.needs = LAB_NEEDS_ZK | LAB_NEEDS_PROCCTL | LAB_NEEDS_SQLITE,
+	.run = zk_fencing_run,
+	.recipe_file = "labs/recipes/fenced.c",
+	.recipe_func = "fenced_write",
+};

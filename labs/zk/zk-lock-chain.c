@@ -1,0 +1,208 @@
+/*
+ * zk-lock-chain.c - the lab "zk-lock-chain": each waiter watches only its
+ * predecessor, and a notification is a reason to look again, not the lock
+ * (chapters 01 and 02).
+ *
+ *   n1 holds; n2 watches n1; n3 watches n2.
+ *   n1 releases: only n2 is woken; n2 lists again, sees itself first and
+ *   only then holds; n3 hears nothing and keeps waiting.
+ *   n1's client queues again as n4 (a new GUID) behind n3.  n3 gives up:
+ *   n4's watch fires while n2 still holds.  n4 lists again, finds n2 in
+ *   front of it, watches n2 and does not claim.  n2 releases; n4 holds.
+ *
+ * Every waiter runs the recipe (labs/recipes/zklock.c) in its own thread
+ * on its own session; the lab waits for exact points through the recipe's
+ * hooks (harness/zklockrig.h) and proves that "no event came" with a
+ * session barrier, never with a sleep.  It does not measure wakeup counts
+ * at scale (zk-herd does).
+ */
+#include "base/wb.h"
+#include "harness/report.h"
+#include "harness/zk/zkclient.h"
+#include "harness/zk/zklab.h"
+#include "rigs/zklockrig.h"
+#include "lab.h"
+#include "recipes/zklock.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ACQUIRE_MS 60000 /* a waiter's patience; the lab cancels it anyway */
+
+/* The log's tail after the last wake, e.g. "list#0/2 held". */
+static const char *after_last_wake(const char *log)
+{
+	const char *p = NULL;
+	for (const char *q = log; (q = strstr(q, "wake(")) != NULL; q++)
+		p = q;
+	if (!p)
+		return "";
+	p = strchr(p, ' ');
+	return p ? p + 1 : "";
+}
+
+static int chain_run(struct lab_ctx *ctx)
+{
+	struct report *r = ctx->report;
+	struct zklab *z = NULL;
+	struct zkc *c[3] = {0};
+	struct zklockrig w[4];
+	int opened[4] = {0};
+	char *lock = NULL, *n1_path = NULL, *n2_path = NULL, *n3_path = NULL;
+	char n1_guid[ZKLOCK_GUID_LEN + 1] = "";
+	long long n1_token = -1;
+	int rc = zklab_open(ctx, &z);
+	if (rc)
+		goto out;
+	for (int i = 0; i < 3; i++)
+		if ((rc = zklab_client(z, &c[i])) != 0)
+			goto out;
+	lock = wb_xasprintf("%s/lock", z->base);
+	static const char *names[] = {"n1", "n2", "n3"};
+	for (int i = 0; i < 3; i++) {
+		if ((rc = zklockrig_open(&w[i], names[i], c[i], lock, NULL, NULL)) != 0)
+			goto out;
+		opened[i] = 1;
+	}
+	report_evidence(r, "lock_path", "%s", lock);
+
+	/* ---- n1 holds, n2 and n3 queue ---- */
+	report_step(r, "n1 takes the lock on an empty lock path");
+	int arc = -1;
+	zklockrig_start(&w[0], ACQUIRE_MS);
+	zklockrig_wait_done(&w[0], ZKLAB_WAIT_MS, &arc);
+	if (!report_checkf(r, "n1-holds", arc == 0, "held", "%s (%s)",
+			   zklock_status_name(zklock_status(w[0].l)), zklock_message(w[0].l)))
+		goto out;
+	n1_path = wb_xstrdup(zklock_own_path(w[0].l));
+	snprintf(n1_guid, sizeof n1_guid, "%s", zklock_guid(w[0].l));
+	n1_token = (long long)zklock_token(w[0].l);
+	report_evidence(r, "n1", "%s (token %lld)", zklockrig_name(n1_path),
+			(long long)zklock_token(w[0].l));
+
+	report_step(r, "n2, then n3, ask for the lock and wait");
+	zklockrig_start(&w[1], ACQUIRE_MS);
+	if (zklockrig_wait_watches(&w[1], 1, ZKLAB_WAIT_MS) != 0) {
+		report_check(r, "n2-waits", 0, "a watch set", "none within the deadline");
+		goto out;
+	}
+	zklockrig_start(&w[2], ACQUIRE_MS);
+	if (zklockrig_wait_watches(&w[2], 1, ZKLAB_WAIT_MS) != 0) {
+		report_check(r, "n3-waits", 0, "a watch set", "none within the deadline");
+		goto out;
+	}
+	n2_path = wb_xstrdup(zklock_own_path(w[1].l));
+	n3_path = wb_xstrdup(zklock_own_path(w[2].l));
+	report_evidence(r, "n2", "%s", zklockrig_name(n2_path));
+	report_evidence(r, "n3", "%s", zklockrig_name(n3_path));
+	struct zklockrig s;
+	zklockrig_snapshot(&w[1], &s);
+	report_checkf(r, "n2-watches-n1", !strcmp(s.pred, n1_path), zklockrig_short(n1_path), "%s",
+		      zklockrig_short(s.pred));
+	zklockrig_snapshot(&w[2], &s);
+	report_checkf(r, "n3-watches-n2-only", !strcmp(s.pred, n2_path), zklockrig_short(n2_path),
+		      "%s", zklockrig_short(s.pred));
+
+	/* ---- n1 releases ---- */
+	report_step(r, "n1 releases: it deletes exactly its own node");
+	zklock_release(w[0].l);
+	rc = zklockrig_wait_done(&w[1], ZKLAB_WAIT_MS, &arc);
+	report_checkf(r, "n2-holds", rc == 0 && arc == 0, "held", "%s",
+		      rc ? "still waiting" : zklock_status_name(zklock_status(w[1].l)));
+	rc = 0;
+	zklockrig_snapshot(&w[1], &s);
+	report_evidence(r, "n2_history", "%s", s.log);
+	report_checkf(r, "n2-woken-once", s.wakes == 1 && s.wake_type == ZOO_DELETED_EVENT,
+		      "1 notification (ZOO_DELETED_EVENT)", "%u (%s)", s.wakes,
+		      zkc_type_name(s.wake_type));
+	/* The claim comes from a fresh list, not from the notification. */
+	const char *tail = after_last_wake(s.log);
+	report_checkf(r, "n2-relists-before-claiming",
+		      !strncmp(tail, "list#0/", 7) && strstr(tail, " held") != NULL,
+		      "wake, then a new list showing n2 first, then held", "%s", tail);
+	report_checkf(r, "token-grows", zklock_token(w[1].l) > n1_token,
+		      "n2's fencing token > n1's", "n1 %lld, n2 %lld", n1_token,
+		      (long long)zklock_token(w[1].l));
+
+	/* Everything the server sent n3's session before now is delivered
+	 * once this barrier returns: "no notification" is observed. */
+	if (zklockrig_flush(c[2], ZKLAB_WAIT_MS) != 0) {
+		report_cannot(r, "the session barrier on n3's client did not complete");
+		goto out;
+	}
+	zklockrig_snapshot(&w[2], &s);
+	report_checkf(r, "n3-not-woken", s.wakes == 0,
+		      "0 notifications (its predecessor n2 is "
+		      "still there)",
+		      "%u", s.wakes);
+	report_checkf(r, "n3-does-not-get-the-lock", !s.done && zklock_token(w[2].l) < 0,
+		      "still waiting", "%s", s.done ? "returned" : "waiting");
+
+	/* ---- a notification that is not the lock ---- */
+	report_step(r, "n1's client asks again: a new attempt n4 with a new GUID, behind n3");
+	zklockrig_close(&w[0]);
+	opened[0] = 0;
+	if ((rc = zklockrig_open(&w[3], "n4", c[0], lock, NULL, NULL)) != 0)
+		goto out;
+	opened[3] = 1;
+	zklockrig_start(&w[3], ACQUIRE_MS);
+	if (zklockrig_wait_watches(&w[3], 1, ZKLAB_WAIT_MS) != 0) {
+		report_check(r, "n4-waits", 0, "a watch set", "none within the deadline");
+		goto out;
+	}
+	report_checkf(r, "n4-new-guid", strcmp(n1_guid, zklock_guid(w[3].l)) != 0,
+		      "a GUID other than n1's", "n1 %s, n4 %s", n1_guid, zklock_guid(w[3].l));
+	zklockrig_snapshot(&w[3], &s);
+	report_checkf(r, "n4-watches-n3", !strcmp(s.pred, n3_path), zklockrig_short(n3_path), "%s",
+		      zklockrig_short(s.pred));
+
+	report_step(r, "n3 gives up: its candidate is deleted while n2 still holds");
+	zklockrig_close(&w[2]);
+	opened[2] = 0;
+	if (zklockrig_wait_watches(&w[3], 2, ZKLAB_WAIT_MS) != 0) {
+		report_check(r, "n4-watches-again", 0, "a second watch",
+			     "none within the deadline");
+		goto out;
+	}
+	zklockrig_snapshot(&w[3], &s);
+	report_evidence(r, "n4_history", "%s", s.log);
+	report_checkf(r, "n4-woken", s.wakes == 1, "1 notification", "%u", s.wakes);
+	report_checkf(r, "n4-does-not-claim", !s.done, "still waiting: n2 is first",
+		      "%s (last list: own index %ld)", s.done ? "returned" : "waiting",
+		      s.last_index);
+	report_checkf(r, "n4-now-watches-n2", !strcmp(s.pred, n2_path), zklockrig_short(n2_path),
+		      "%s", zklockrig_short(s.pred));
+
+	report_step(r, "n2 releases; n4's next list shows it first");
+	zklock_release(w[1].l);
+	rc = zklockrig_wait_done(&w[3], ZKLAB_WAIT_MS, &arc);
+	report_checkf(r, "n4-holds", rc == 0 && arc == 0, "held", "%s",
+		      rc ? "still waiting" : zklock_status_name(zklock_status(w[3].l)));
+	rc = 0;
+	zklockrig_snapshot(&w[3], &s);
+	report_evidence(r, "n4_history", "%s", s.log);
+	zklock_release(w[3].l);
+out:
+	for (int i = 0; i < 4; i++)
+		if (opened[i])
+			zklockrig_close(&w[i]);
+	for (int i = 0; i < 3; i++)
+		zkc_close(c[i]);
+	zklab_close(z);
+	free(lock);
+	free(n1_path);
+	free(n2_path);
+	free(n3_path);
+	return rc;
+}
+
+const struct lab lab_zk_lock_chain = {
+	.id = "zk-lock-chain",
+	.chapter = "01-locks-ids-leases",
+	.title = "Predecessor watches n1 <- n2 <- n3: a notification is not the lock",
+	.needs = LAB_NEEDS_ZK,
+	.run = chain_run,
+	.recipe_file = "labs/recipes/zklock.c",
+	.recipe_func = "zklock_acquire",
+};

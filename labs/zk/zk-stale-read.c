@@ -1,0 +1,608 @@
+/*
+ * zk-stale-read.c - the lab "zk-stale-read": on a real three-server
+ * ensemble, a follower that lags serves a plain read that is older than a
+ * write that has already completed; sync (or a write of the session's own)
+ * before the read closes that gap; a follower held back for longer than
+ * syncLimit x tickTime leaves the quorum (chapter 02, "Updates have one
+ * order; plain reads can still be stale" and "What sync does").
+ *
+ *   Set-up: harness/zkensemble.h starts three servers whose follower ->
+ *   leader quorum links each run through a raw relay (harness/tcphold.h).
+ *   After the election the lab picks the lagging follower F (the follower
+ *   with the lowest myid) and the leader L; client A talks to L only, B to
+ *   F only.  Both sessions are opened before any hold and ask for 30 s, so
+ *   they outlive every hold.
+ *
+ *   Part 1 (a hold shorter than syncLimit x tickTime): the relay F -> L
+ *   buffers everything L sends to F.  A sets /x = 1 and gets OK (L and the
+ *   other follower are a majority), then tells B through a pipe.  B reads
+ *   /x on F with a plain getData: 0, with the old mzxid.  B then issues,
+ *   asynchronously, sync + getData and setData(/barrier) + getData.  A's
+ *   watch on /barrier fires on L: B's write is committed by a majority.
+ *   Yet none of B's four calls has completed, and the relay holds bytes
+ *   for F: the answers are in that buffer.  Release: all four complete,
+ *   both reads return 1, and the time from release is measured.
+ *
+ *   Part 2 (a hold longer than syncLimit x tickTime): the link is held
+ *   again and B sets /x = 2.  A's watch shows it committed on L.  F hears
+ *   nothing from L for syncLimit ticks and leaves the quorum: B's write
+ *   ends with ZCONNECTIONLOSS although it was committed (A reads 2 on L),
+ *   and F's 'srvr' says it is not serving.  After release F rejoins, B's
+ *   session comes back on F, and B reads 2.
+ *
+ * Every wait is for an event (a completion, a watch, a relay counter, a
+ * server mode) with a generous deadline; timings are evidence, never
+ * checks.  ZOOKEEPER-1675 (sync during a partition) is the lab
+ * zk-sync-partition.  This lab cannot run against --zk.
+ */
+#define _GNU_SOURCE /* pipe2 */
+#include "base/wb.h"
+#include "base/mono.h"
+#include "harness/report.h"
+#include "harness/tcphold.h"
+#include "harness/zk/zkclient.h"
+#include "harness/zk/zkensemble.h"
+#include "harness/zk/zkserver.h"
+#include "lab.h"
+
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TICK_MS	      200
+#define SYNC_LIMIT    20    /* ticks: a follower silent for 4 s is dropped */
+#define INIT_LIMIT    50    /* ticks: 10 s to connect and sync */
+#define SESSION_MS    30000 /* outlives both holds */
+#define WAIT_MS	      20000 /* deadline for anything that should happen */
+#define START_WAIT_MS 90000 /* three JVMs on a busy two-core machine */
+
+/* One asynchronous call: its completion and what it returned. */
+struct op {
+	const char *name; /* for messages */
+	pthread_mutex_t mu;
+	pthread_cond_t cv; /* CLOCK_MONOTONIC */
+	int done;	   /* the completion ran */
+	int rc;		   /* its ZooKeeper code */
+	char data[64];	   /* getData: the value, NUL-terminated */
+	struct Stat st;	   /* getData/setData: the stat */
+	long long at_ms;   /* when it ran (CLOCK_MONOTONIC ms) */
+};
+
+static void op_init(struct op *o, const char *name)
+{
+	memset(o, 0, sizeof *o);
+	o->name = name;
+	pthread_mutex_init(&o->mu, NULL);
+	mono_cond_init(&o->cv);
+}
+
+static void op_destroy(struct op *o)
+{
+	pthread_cond_destroy(&o->cv);
+	pthread_mutex_destroy(&o->mu);
+}
+
+static void op_finish(struct op *o, int rc, const char *value, int len, const struct Stat *st)
+{
+	pthread_mutex_lock(&o->mu);
+	o->rc = rc;
+	if (value && len > 0) {
+		size_t n = (size_t)len < sizeof o->data - 1 ? (size_t)len : sizeof o->data - 1;
+		memcpy(o->data, value, n);
+		o->data[n] = '\0';
+	}
+	if (st)
+		o->st = *st;
+	o->at_ms = zkc_now_ms();
+	o->done = 1;
+	pthread_cond_broadcast(&o->cv);
+	pthread_mutex_unlock(&o->mu);
+}
+
+static void op_data_done(int rc, const char *value, int len, const struct Stat *st,
+			 const void *data)
+{
+	op_finish((struct op *)data, rc, value, len, st);
+}
+
+static void op_stat_done(int rc, const struct Stat *st, const void *data)
+{
+	op_finish((struct op *)data, rc, NULL, 0, st);
+}
+
+static void op_string_done(int rc, const char *value, const void *data)
+{
+	(void)value;
+	op_finish((struct op *)data, rc, NULL, 0, NULL);
+}
+
+static int op_done(struct op *o)
+{
+	pthread_mutex_lock(&o->mu);
+	int d = o->done;
+	pthread_mutex_unlock(&o->mu);
+	return d;
+}
+
+/* Waits for the completion.  Returns 0 or WB_EBUSY. */
+static int op_wait(struct op *o, int timeout_ms)
+{
+	struct timespec dl;
+	mono_deadline(&dl, timeout_ms);
+	pthread_mutex_lock(&o->mu);
+	while (!o->done)
+		if (pthread_cond_timedwait(&o->cv, &o->mu, &dl) != 0 && !o->done)
+			break;
+	int d = o->done;
+	pthread_mutex_unlock(&o->mu);
+	return d ? 0 : WB_EBUSY;
+}
+
+/* A plain synchronous getData.  Returns the ZooKeeper code. */
+static int read_x(struct zkc *c, const char *path, char *buf, int cap, struct Stat *st)
+{
+	int len = cap - 1;
+	int rc = zoo_get(zkc_handle(c), path, 0, buf, &len, st);
+	buf[rc == ZOK && len > 0 ? len : 0] = '\0';
+	return rc;
+}
+
+/* B's side of the out-of-band channel: a thread that blocks on the pipe
+ * until A's message arrives, then reads /x on the follower. */
+struct oob_reader {
+	int fd;		   /* read end of the pipe */
+	struct zkc *b;	   /* B, connected to the lagging follower */
+	char msg[128];	   /* what A sent */
+	long long msg_ms;  /* when it arrived */
+	int zrc;	   /* B's getData */
+	char value[64];	   /* ... its value */
+	struct Stat st;	   /* ... its stat */
+	long long read_ms; /* when getData returned */
+};
+
+static void *oob_reader_main(void *arg)
+{
+	struct oob_reader *o = arg;
+	size_t got = 0;
+	while (got < sizeof o->msg - 1) {
+		ssize_t n = read(o->fd, o->msg + got, sizeof o->msg - 1 - got);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+		if (memchr(o->msg, '\n', got))
+			break;
+	}
+	o->msg[got] = '\0';
+	o->msg_ms = zkc_now_ms();
+	o->zrc = got ? read_x(o->b, "/x", o->value, sizeof o->value, &o->st) : ZSYSTEMERROR;
+	o->read_ms = zkc_now_ms();
+	return NULL;
+}
+
+static char *hex(int64_t v, char buf[24])
+{
+	snprintf(buf, 24, "0x%" PRIx64, (uint64_t)v);
+	return buf;
+}
+
+/* The lab's shared state. */
+struct lab_state {
+	struct report *r;
+	struct zkensemble *e;
+	int leader, lagger, other; /* myids: L, F, and the other follower */
+	struct tcphold *link;	   /* relay F -> L (its DOWN side is L -> F) */
+	struct zkc *a, *b;	   /* A on L, B on F */
+};
+
+static void relay_evidence(struct lab_state *s, const char *key)
+{
+	struct tcphold_stats st;
+	tcphold_stats(s->link, &st);
+	report_evidence(s->r, key,
+			"accepted %d, open %d; leader->follower: forwarded %" PRIu64
+			" B, held now %" PRIu64 " B, released %" PRIu64 " B; follower->leader "
+			"forwarded %" PRIu64 " B",
+			st.accepted, st.open, st.forwarded[1], st.held[1], st.released[1],
+			st.forwarded[0]);
+}
+
+/* How often c's session left the CONNECTED state so far. */
+static int session_losses(struct zkc *c)
+{
+	int n = 0;
+	for (size_t i = 0; i < zkc_event_count(c); i++) {
+		struct zkc_event ev;
+		if (zkc_event_get(c, i, &ev) == 0 && ev.type == ZOO_SESSION_EVENT &&
+		    ev.state != ZOO_CONNECTED_STATE)
+			n++;
+	}
+	return n;
+}
+
+static int64_t server_zxid(struct lab_state *s, int myid)
+{
+	int64_t z = -1;
+	zkensemble_mode(s->e, myid, &z);
+	return z;
+}
+
+/* Part 1: a short hold.  Returns 0 or a negative code (could not run). */
+static int part_short_hold(struct lab_state *s, const struct Stat *x0)
+{
+	struct report *r = s->r;
+	char h1[24], h2[24], h3[24];
+	int pfd[2] = {-1, -1};
+	int rc = 0;
+	struct op sync1, get1, set1, get2;
+	op_init(&sync1, "sync");
+	op_init(&get1, "getData after sync");
+	op_init(&set1, "setData /barrier");
+	op_init(&get2, "getData after setData");
+
+	report_step(r,
+		    "part 1: hold every byte the leader (server %d) sends to follower %d; "
+		    "server %d still hears the leader",
+		    s->leader, s->lagger, s->other);
+	long long t_hold = zkc_now_ms();
+	tcphold_hold(s->link, TCPHOLD_DOWN);
+
+	/* A writes on the leader and waits for OK. */
+	report_step(r, "A (on the leader) sets /x = 1 and waits for the reply");
+	struct Stat xa;
+	int zrc = zoo_set2(zkc_handle(s->a), "/x", "1", 1, -1, &xa);
+	long long t_write = zkc_now_ms();
+	if (!report_checkf(r, "write-completes-without-the-follower", zrc == ZOK,
+			   "ZOK: the leader and the other follower are a majority", "%s",
+			   zkc_err_name(zrc))) {
+		rc = 0;
+		goto out;
+	}
+	report_evidence(r, "a_write_mzxid", "%s", hex(xa.mzxid, h1));
+	report_evidence(r, "a_write_ms", "%lld", t_write - t_hold);
+
+	/* ... and tells B, outside ZooKeeper. */
+	if (pipe2(pfd, O_CLOEXEC) != 0) {
+		report_cannot(r, "cannot make a pipe for the out-of-band message");
+		rc = WB_EIO;
+		goto out;
+	}
+	struct oob_reader rd = {.fd = pfd[0], .b = s->b};
+	pthread_t th;
+	if (pthread_create(&th, NULL, oob_reader_main, &rd) != 0) {
+		report_cannot(r, "cannot start B's reader thread");
+		rc = WB_EIO;
+		goto out;
+	}
+	char msg[96];
+	int n = snprintf(msg, sizeof msg, "x is 1 now (mzxid %s)\n", hex(xa.mzxid, h1));
+	ssize_t w = write(pfd[1], msg, (size_t)n);
+	(void)w;
+	pthread_join(th, NULL);
+	report_step(r, "A tells B through a pipe: \"%.*s\"; B reads /x on follower %d", n - 1, msg,
+		    s->lagger);
+	report_evidence(r, "oob_message_to_b_read_ms", "%lld", rd.read_ms - t_write);
+	report_checkf(r, "stale-read-after-completed-write",
+		      rd.zrc == ZOK && !strcmp(rd.value, "0") && rd.st.mzxid == x0->mzxid &&
+			      rd.st.mzxid < xa.mzxid,
+		      "B reads 0 with the old mzxid although A's write of 1 completed first",
+		      "%s, \"%s\", mzxid %s (A's write: mzxid %s)", zkc_err_name(rd.zrc), rd.value,
+		      hex(rd.st.mzxid, h2), hex(xa.mzxid, h3));
+	report_evidence(r, "follower_zxid_during_hold", "%s", hex(server_zxid(s, s->lagger), h1));
+	report_evidence(r, "leader_zxid_during_hold", "%s", hex(server_zxid(s, s->leader), h1));
+	relay_evidence(s, "relay_after_stale_read");
+
+	/* B asks for fresh data, two ways, asynchronously. */
+	struct tcphold_stats before;
+	tcphold_stats(s->link, &before);
+	struct Stat ignore;
+	zrc = zoo_exists(zkc_handle(s->a), "/barrier", 1, &ignore);
+	if (zrc != ZOK) {
+		report_cannot(r, "A cannot watch /barrier: %s", zkc_err_name(zrc));
+		rc = zkc_to_wb(zrc);
+		goto out;
+	}
+	report_step(r, "B issues sync(/x) + getData(/x), then setData(/barrier) + getData(/x), "
+		       "without waiting");
+	zhandle_t *zb = zkc_handle(s->b);
+	int q1 = zoo_async(zb, "/x", op_string_done, &sync1);
+	int q2 = zoo_aget(zb, "/x", 0, op_data_done, &get1);
+	int q3 = zoo_aset(zb, "/barrier", "b", 1, -1, op_stat_done, &set1);
+	int q4 = zoo_aget(zb, "/x", 0, op_data_done, &get2);
+	if (q1 || q2 || q3 || q4) {
+		report_cannot(r, "B could not queue its calls (%s %s %s %s)", zkc_err_name(q1),
+			      zkc_err_name(q2), zkc_err_name(q3), zkc_err_name(q4));
+		rc = WB_EIO;
+		goto out;
+	}
+	/* B's setData commits on the leader: it was forwarded after the sync,
+	 * so the leader has answered the sync by then, and both answers went
+	 * to the relay's buffer. */
+	struct zkc_event ev;
+	int wrc = zkc_wait_event(s->a, ZOO_CHANGED_EVENT, "/barrier", WAIT_MS, &ev);
+	report_checkf(r, "b-write-committed-on-leader", wrc == 0,
+		      "A's watch on /barrier fires on the leader", "%s",
+		      wrc == 0 ? "fired" : "no event within the deadline");
+	uint64_t held_before = before.held[1];
+	struct tcphold_stats now;
+	int hrc = tcphold_wait(s->link, tcphold_pred_held_down_over, &held_before, WAIT_MS, &now);
+	int pending = !op_done(&sync1) + !op_done(&get1) + !op_done(&set1) + !op_done(&get2);
+	report_checkf(r, "sync-and-write-wait-for-the-held-link",
+		      wrc == 0 && hrc == 0 && pending == 4,
+		      "none of B's 4 calls completed; the relay holds more bytes for the follower",
+		      "%d of 4 pending; held leader->follower bytes %" PRIu64 " -> %" PRIu64,
+		      pending, before.held[1], now.held[1]);
+	report_evidence(r, "follower_zxid_before_release", "%s",
+			hex(server_zxid(s, s->lagger), h1));
+	relay_evidence(s, "relay_before_release");
+
+	/* Release: the buffered stream reaches F in order. */
+	long long t_rel = zkc_now_ms();
+	long long bytes = tcphold_release(s->link);
+	report_step(r,
+		    "release after %lld ms held (syncLimit x tickTime = %d ms): %lld bytes "
+		    "flushed to follower %d in order",
+		    t_rel - t_hold, SYNC_LIMIT * TICK_MS, bytes, s->lagger);
+	report_evidence(r, "short_hold_ms", "%lld", t_rel - t_hold);
+	report_evidence(r, "released_bytes", "%lld", bytes);
+	int all = !op_wait(&sync1, WAIT_MS) && !op_wait(&get1, WAIT_MS) &&
+		  !op_wait(&set1, WAIT_MS) && !op_wait(&get2, WAIT_MS);
+	report_checkf(r, "sync-then-read-sees-1",
+		      all && sync1.rc == ZOK && get1.rc == ZOK && !strcmp(get1.data, "1") &&
+			      get1.st.mzxid == xa.mzxid,
+		      "after release: sync ZOK, then getData 1 with A's mzxid",
+		      "sync %s, getData %s \"%s\" mzxid %s",
+		      sync1.done ? zkc_err_name(sync1.rc) : "pending",
+		      get1.done ? zkc_err_name(get1.rc) : "pending", get1.data,
+		      hex(get1.st.mzxid, h1));
+	report_checkf(r, "own-write-then-read-sees-1",
+		      all && set1.rc == ZOK && get2.rc == ZOK && !strcmp(get2.data, "1"),
+		      "after release: setData(/barrier) ZOK, then getData 1",
+		      "setData %s (mzxid %s), getData %s \"%s\"",
+		      set1.done ? zkc_err_name(set1.rc) : "pending", hex(set1.st.mzxid, h1),
+		      get2.done ? zkc_err_name(get2.rc) : "pending", get2.data);
+	if (all) {
+		report_evidence(r, "release_to_sync_ms", "%lld", sync1.at_ms - t_rel);
+		report_evidence(r, "follower_serves_1_after_release_ms", "%lld",
+				get1.at_ms - t_rel);
+		report_evidence(r, "release_to_own_write_ms", "%lld", set1.at_ms - t_rel);
+		report_evidence(r, "barrier_mzxid", "%s", hex(set1.st.mzxid, h1));
+	}
+	enum zkensemble_mode md = zkensemble_mode(s->e, s->lagger, NULL);
+	int lost = session_losses(s->b);
+	report_checkf(r, "short-hold-keeps-follower", md == ZKENS_FOLLOWER && lost == 0,
+		      "still a follower, B never disconnected", "%s, B disconnected %d times",
+		      zkensemble_mode_name(md), lost);
+out:
+	if (pfd[0] >= 0)
+		close(pfd[0]);
+	if (pfd[1] >= 0)
+		close(pfd[1]);
+	/* Completions may still run if we stop early: release so they can, and
+	 * wait for them before their storage goes away. */
+	tcphold_release(s->link);
+	struct op *ops[] = {&sync1, &get1, &set1, &get2};
+	for (size_t i = 0; i < 4; i++) {
+		op_wait(ops[i], WAIT_MS);
+		op_destroy(ops[i]);
+	}
+	return rc;
+}
+
+/* Part 2: a hold longer than syncLimit x tickTime. */
+static int part_long_hold(struct lab_state *s)
+{
+	struct report *r = s->r;
+	char h1[24], h2[24];
+	int limit_ms = SYNC_LIMIT * TICK_MS;
+	struct op set2;
+	op_init(&set2, "setData /x = 2");
+	int rc = 0;
+
+	struct Stat ignore;
+	int zrc = zoo_exists(zkc_handle(s->a), "/x", 1, &ignore);
+	if (zrc != ZOK) {
+		report_cannot(r, "A cannot watch /x: %s", zkc_err_name(zrc));
+		rc = zkc_to_wb(zrc);
+		goto out;
+	}
+	report_step(r,
+		    "part 2: hold the leader's bytes to follower %d again, now until the "
+		    "follower gives up (syncLimit x tickTime = %d ms)",
+		    s->lagger, limit_ms);
+	struct tcphold_stats st0;
+	tcphold_stats(s->link, &st0);
+	long long t_hold = zkc_now_ms();
+	tcphold_hold(s->link, TCPHOLD_DOWN);
+	report_step(r, "B sets /x = 2 through follower %d, asynchronously", s->lagger);
+	zrc = zoo_aset(zkc_handle(s->b), "/x", "2", 1, -1, op_stat_done, &set2);
+	if (zrc != ZOK) {
+		report_cannot(r, "B could not queue setData: %s", zkc_err_name(zrc));
+		rc = zkc_to_wb(zrc);
+		goto out;
+	}
+	struct zkc_event ev;
+	int wrc = zkc_wait_event(s->a, ZOO_CHANGED_EVENT, "/x", WAIT_MS, &ev);
+	report_evidence(r, "b_write_seen_on_leader_ms", "%lld", wrc == 0 ? ev.at_ms - t_hold : -1);
+
+	/* F hears nothing for syncLimit ticks: it leaves the quorum and drops
+	 * its clients.  B's write ends with connection loss. */
+	int done = op_wait(&set2, limit_ms + 2 * WAIT_MS) == 0;
+	long long t_loss = zkc_now_ms();
+	report_checkf(r, "follower-drops-clients", done && set2.rc == ZCONNECTIONLOSS,
+		      "B's setData ends with ZCONNECTIONLOSS", "%s",
+		      done ? zkc_err_name(set2.rc) : "no completion within the deadline");
+	if (done)
+		report_evidence(r, "hold_to_connection_loss_ms", "%lld", set2.at_ms - t_hold);
+	enum zkensemble_mode md = zkensemble_mode(s->e, s->lagger, NULL);
+	report_checkf(r, "follower-stops-serving", md == ZKENS_NOT_SERVING,
+		      "follower's srvr: not currently serving requests", "%s",
+		      zkensemble_mode_name(md));
+	char val[64];
+	struct Stat xl;
+	zrc = read_x(s->a, "/x", val, sizeof val, &xl);
+	report_checkf(r, "lost-write-was-committed", zrc == ZOK && !strcmp(val, "2") && wrc == 0,
+		      "on the leader /x = 2: B's write took effect although B got connection loss",
+		      "%s, \"%s\", mzxid %s", zkc_err_name(zrc), val, hex(xl.mzxid, h1));
+	report_evidence(r, "b_lost_write_mzxid", "%s", hex(xl.mzxid, h1));
+	relay_evidence(s, "relay_after_follower_left");
+	(void)t_loss;
+
+	/* Release: F rejoins through the same relay and serves again. */
+	long long t_rel = zkc_now_ms();
+	long long bytes = tcphold_release(s->link);
+	report_step(r, "release after %lld ms held: %lld bytes flushed; follower %d rejoins",
+		    t_rel - t_hold, bytes, s->lagger);
+	report_evidence(r, "long_hold_ms", "%lld", t_rel - t_hold);
+	enum zkensemble_mode m2 = ZKENS_DOWN;
+	int jrc = zkensemble_wait_mode(s->e, s->lagger, 1u << ZKENS_FOLLOWER, 2 * WAIT_MS, &m2);
+	long long t_serving = zkc_now_ms();
+	int crc = zkc_wait_state(s->b, ZOO_CONNECTED_STATE, 2 * WAIT_MS, &ev);
+	report_checkf(r, "follower-rejoins", jrc == 0 && crc == 0,
+		      "follower again, and B's session reconnects to it", "%s; B %s",
+		      zkensemble_mode_name(m2), crc == 0 ? "reconnected" : "not reconnected");
+	if (jrc == 0)
+		report_evidence(r, "release_to_follower_serving_ms", "%lld", t_serving - t_rel);
+	if (crc == 0)
+		report_evidence(r, "release_to_b_reconnected_ms", "%lld", ev.at_ms - t_rel);
+	struct tcphold_stats st1;
+	tcphold_stats(s->link, &st1);
+	report_evidence(r, "follower_link_reconnects", "%d", st1.accepted - st0.accepted);
+	struct Stat xb;
+	zrc = read_x(s->b, "/x", val, sizeof val, &xb);
+	report_checkf(r, "rejoined-follower-serves-current",
+		      zrc == ZOK && !strcmp(val, "2") && xb.mzxid == xl.mzxid,
+		      "B reads 2 on the follower, the write it was told was lost",
+		      "%s, \"%s\", mzxid %s", zkc_err_name(zrc), val, hex(xb.mzxid, h2));
+out:
+	tcphold_release(s->link);
+	op_wait(&set2, WAIT_MS);
+	op_destroy(&set2);
+	return rc;
+}
+
+static int stale_read_run(struct lab_ctx *ctx)
+{
+	struct report *r = ctx->report;
+	struct lab_state s = {.r = r};
+	char *why = NULL;
+	char h1[24];
+	int rc = 0;
+	struct zkensemble_opts opts = {
+		.n = 3,
+		.tick_ms = TICK_MS,
+		.sync_limit = SYNC_LIMIT,
+		.init_limit = INIT_LIMIT,
+		.max_session_ms = 60000,
+		.start_timeout_ms = START_WAIT_MS,
+		.relay_quorum = 1,
+	};
+	report_step(r, "start three ZooKeeper servers on 127.0.0.1; every follower -> leader "
+		       "link runs through a relay the lab controls");
+	rc = zkensemble_new(ctx->run_dir, &opts, &s.e, &why);
+	if (rc) {
+		report_cannot(r, "%s", why ? why : "cannot set up the ensemble");
+		goto out;
+	}
+	long long t0 = zkc_now_ms();
+	rc = zkensemble_start(s.e);
+	if (rc) {
+		report_cannot(r, "%s", zkensemble_error(s.e));
+		goto out;
+	}
+	report_evidence(r, "ensemble_start_ms", "%lld", zkc_now_ms() - t0);
+	s.leader = zkensemble_leader(s.e);
+	for (int id = 1; id <= 3; id++) {
+		if (id == s.leader)
+			continue;
+		if (!s.lagger)
+			s.lagger = id;
+		else
+			s.other = id;
+	}
+	if (!s.leader || !s.lagger || !s.other) {
+		report_cannot(r, "no single leader after start-up");
+		rc = WB_EIO;
+		goto out;
+	}
+	s.link = zkensemble_quorum_relay(s.e, s.lagger, s.leader);
+	report_evidence(r, "servers", "leader %d (%s), lagging follower %d (%s), follower %d (%s)",
+			s.leader, zkensemble_connect(s.e, s.leader), s.lagger,
+			zkensemble_connect(s.e, s.lagger), s.other,
+			zkensemble_connect(s.e, s.other));
+	report_evidence(r, "timing", "tickTime %d ms, syncLimit %d ticks, initLimit %d ticks",
+			TICK_MS, SYNC_LIMIT, INIT_LIMIT);
+
+	rc = zkc_connect(zkensemble_connect(s.e, s.leader), SESSION_MS, WAIT_MS, ctx->run_dir,
+			 &s.a);
+	if (!rc)
+		rc = zkc_connect(zkensemble_connect(s.e, s.lagger), SESSION_MS, WAIT_MS,
+				 ctx->run_dir, &s.b);
+	if (rc) {
+		report_cannot(r, "cannot connect A to the leader or B to the follower");
+		goto out;
+	}
+	char ha[ZKC_HEX_LEN], hb[ZKC_HEX_LEN];
+	report_evidence(r, "sessions", "A %s on server %d, B %s on server %d, %d ms each",
+			zkc_hex(zkc_session_id(s.a), ha), s.leader,
+			zkc_hex(zkc_session_id(s.b), hb), s.lagger, zkc_session_timeout(s.b));
+	int zrc = zoo_create(zkc_handle(s.a), "/x", "0", 1, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0);
+	if (zrc == ZOK)
+		zrc = zoo_create(zkc_handle(s.a), "/barrier", "", 0, &ZOO_OPEN_ACL_UNSAFE, 0, NULL,
+				 0);
+	if (zrc != ZOK) {
+		report_cannot(r, "cannot create /x and /barrier: %s", zkc_err_name(zrc));
+		rc = zkc_to_wb(zrc);
+		goto out;
+	}
+	/* Baseline, nothing held: B's sync + read sees A's /x = 0. */
+	struct op sync0;
+	op_init(&sync0, "sync");
+	zrc = zoo_async(zkc_handle(s.b), "/x", op_string_done, &sync0);
+	if (zrc == ZOK)
+		zrc = op_wait(&sync0, WAIT_MS) == 0 ? sync0.rc : ZOPERATIONTIMEOUT;
+	op_destroy(&sync0);
+	char val[64];
+	struct Stat x0;
+	int grc = zrc == ZOK ? read_x(s.b, "/x", val, sizeof val, &x0) : zrc;
+	struct tcphold_stats st;
+	tcphold_stats(s.link, &st);
+	report_checkf(r, "baseline", grc == ZOK && !strcmp(val, "0") && st.open == 1,
+		      "B reads 0 on the follower; its link to the leader runs through the relay",
+		      "%s \"%s\", relay connections open %d", zkc_err_name(grc), val, st.open);
+	if (grc != ZOK || st.open != 1) {
+		rc = 0;
+		goto out;
+	}
+	report_evidence(r, "x0_mzxid", "%s", hex(x0.mzxid, h1));
+
+	rc = part_short_hold(&s, &x0);
+	if (!rc && report_failed(r) == 0)
+		rc = part_long_hold(&s);
+	else if (!rc)
+		report_step(r, "part 2 skipped: part 1 failed");
+out:
+	free(why);
+	zkc_close(s.a);
+	zkc_close(s.b);
+	if (s.e) {
+		long long t1 = zkc_now_ms();
+		zkensemble_free(s.e);
+		report_evidence(r, "ensemble_stop_ms", "%lld", zkc_now_ms() - t1);
+	}
+	return rc;
+}
+
+const struct lab lab_zk_stale_read = {
+	.id = "zk-stale-read",
+	.chapter = "02-zookeeper-fencing",
+	.title = "3-node ensemble: a lagging follower serves a stale read; sync",
+	.needs = LAB_NEEDS_ENSEMBLE | LAB_NEEDS_PROCCTL,
+	.run = stale_read_run,
+	.recipe_file = "labs/zk-stale-read.c",
+	.recipe_func = "part_short_hold",
+};
