@@ -2,7 +2,9 @@
  * proc.c - run directories, spawning and reaping (see proc.h).
  *
  * Invariant: a pid is only ever killed when /proc says it still has the
- * start time we recorded, so a recycled pid is never hit.
+ * start time and command name we recorded and belongs to us, so a recycled
+ * pid is never hit; and only from pid files of ours in folders of ours that
+ * nobody else can write (the run base notes below).
  */
 #define _GNU_SOURCE /* pipe2, execvpe */
 #include "harness/proc.h"
@@ -11,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,16 +24,98 @@
 #include <time.h>
 #include <unistd.h>
 
+/* ---- the run base ------------------------------------------------------
+ *
+ * The base must be a folder nobody else can plant entries in: the reaper
+ * kills what the pid files in it name, so a base another user owns (the old
+ * fixed /tmp/workbench-<uid> could be pre-created by anyone) would let that
+ * user make our next lab SIGKILL any process of ours.  Hence: a per-user
+ * location by default, and before anything is created, read or killed the
+ * base, every run folder and every pid file must be a real directory or
+ * file (no symlink followed: O_NOFOLLOW, fstatat AT_SYMLINK_NOFOLLOW) owned
+ * by this user and writable by nobody else.  A pid is killed only when its
+ * start time, its command name and its owner all still match the record.
+ */
+
+/* 0 when st is ours and writable by nobody else, else WB_EINVAL. */
+static int owned_private(const struct stat *st)
+{
+	return st->st_uid == getuid() && (st->st_mode & 022) == 0 ? 0 : WB_EINVAL;
+}
+
+/* A directory usable as $XDG_RUNTIME_DIR: absolute, ours, mode 0700. */
+static int runtime_dir_ok(const char *dir)
+{
+	struct stat st;
+	return dir && dir[0] == '/' && lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+	       st.st_uid == getuid() && (st.st_mode & 077) == 0;
+}
+
 char *rundir_base(void)
 {
 	const char *env = getenv("WORKBENCH_RUN_BASE");
-	char *base = env && *env ? wb_xstrdup(env)
-				 : wb_xasprintf("/tmp/workbench-%u", (unsigned)getuid());
-	if (mkdir(base, 0700) != 0 && errno != EEXIST) {
-		/* Fall through: rundir_create reports the error. */
+	const char *rt = getenv("XDG_RUNTIME_DIR");
+	const char *state = getenv("XDG_STATE_HOME");
+	const char *home = getenv("HOME");
+	char *base;
+	if (env && *env) {
+		base = wb_xstrdup(env);
+	} else if (runtime_dir_ok(rt)) {
+		base = wb_xasprintf("%s/workbench", rt);
+	} else if (state && state[0] == '/') {
+		base = wb_xasprintf("%s/workbench/run", state);
+	} else {
+		if (!home || home[0] != '/') {
+			struct passwd *pw = getpwuid(getuid());
+			home = pw && pw->pw_dir && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
+		}
+		base = home ? wb_xasprintf("%s/.local/state/workbench/run", home)
+			    : wb_xasprintf("/nonexistent-home-%u/workbench-run",
+					   (unsigned)getuid());
 	}
-	chmod(base, 0700);
+	(void)wb_mkdir_p(base, 0700); /* rundir_base_check reports what failed */
+	/* Tighten a base of ours that an older version or a test left 0755,
+	 * through a descriptor so a symlink is never followed. */
+	int fd = open(base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0) {
+		struct stat st;
+		if (fstat(fd, &st) == 0 && st.st_uid == getuid())
+			(void)fchmod(fd, 0700);
+		close(fd);
+	}
 	return base;
+}
+
+int rundir_base_check(const char *base, char *why, size_t len)
+{
+	struct stat st;
+	if (lstat(base, &st) != 0) {
+		snprintf(why, len, "%s does not exist and cannot be created (%s)", base,
+			 strerror(errno));
+		return WB_EIO;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		snprintf(why, len, "%s is a symbolic link; run folders are never made through one",
+			 base);
+		return WB_EINVAL;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(why, len, "%s is not a directory", base);
+		return WB_EINVAL;
+	}
+	if (st.st_uid != getuid()) {
+		snprintf(why, len,
+			 "%s belongs to user %u, not to you (%u): another user may have made it; "
+			 "remove it or set WORKBENCH_RUN_BASE",
+			 base, (unsigned)st.st_uid, (unsigned)getuid());
+		return WB_EINVAL;
+	}
+	if (st.st_mode & 022) {
+		snprintf(why, len, "%s is writable by others (mode %04o); make it 0700", base,
+			 (unsigned)(st.st_mode & 07777));
+		return WB_EINVAL;
+	}
+	return 0;
 }
 
 unsigned long long proc_start_time(pid_t pid)
@@ -61,30 +146,76 @@ unsigned long long proc_start_time(pid_t pid)
 	return st;
 }
 
-static int write_pid_line(const char *file, pid_t pid)
+/* The command name of pid (/proc/PID/comm, at most 15 bytes) into buf;
+ * "" when it is gone. */
+static void proc_comm(pid_t pid, char *buf, size_t len)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
+	buf[0] = '\0';
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* True when pid's real uid is ours (/proc/PID/status "Uid:"). */
+static int proc_is_ours(pid_t pid)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	int ours = 0;
+	while (fgets(line, sizeof line, f)) {
+		unsigned uid;
+		if (sscanf(line, "Uid: %u", &uid) == 1) {
+			ours = uid == (unsigned)getuid();
+			break;
+		}
+	}
+	fclose(f);
+	return ours;
+}
+
+/* Appends "PID START COMM" to dir/name, never through a symlink. */
+static int write_pid_line(const char *dir, const char *name, pid_t pid)
 {
 	unsigned long long st = proc_start_time(pid);
-	FILE *f = fopen(file, "a");
-	if (!f)
+	char comm[64];
+	proc_comm(pid, comm, sizeof comm);
+	char *file = wb_xasprintf("%s/%s", dir, name);
+	int fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	free(file);
+	if (fd < 0)
 		return WB_EIO;
-	fprintf(f, "%d %llu\n", (int)pid, st);
-	int bad = fclose(f) != 0;
+	char line[128];
+	int n = snprintf(line, sizeof line, "%d %llu %s\n", (int)pid, st, comm);
+	int bad = n < 0 || write(fd, line, (size_t)n) != n;
+	bad |= close(fd) != 0;
 	return bad ? WB_EIO : 0;
 }
 
 int rundir_create(char **out)
 {
 	char *base = rundir_base();
+	char why[512];
+	int rc = rundir_base_check(base, why, sizeof why);
+	if (rc) {
+		free(base);
+		return rc;
+	}
 	char *tmpl = wb_xasprintf("%s/run-XXXXXX", base);
 	free(base);
-	if (!mkdtemp(tmpl)) {
+	if (!mkdtemp(tmpl)) { /* mkdtemp makes it 0700 */
 		free(tmpl);
 		return WB_EIO;
 	}
-	chmod(tmpl, 0700);
-	char *owner = wb_xasprintf("%s/owner", tmpl);
-	int rc = write_pid_line(owner, getpid());
-	free(owner);
+	rc = write_pid_line(tmpl, "owner", getpid());
 	if (rc) {
 		rundir_remove(tmpl);
 		free(tmpl);
@@ -94,50 +225,110 @@ int rundir_create(char **out)
 	return 0;
 }
 
-static void remove_tree(const char *path)
+/* Removes name inside the directory dirfd and everything below it,
+ * without following a symlink anywhere. */
+static void remove_at(int at, const char *name, int depth)
 {
-	DIR *d = opendir(path);
+	struct stat st;
+	if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return;
+	if (!S_ISDIR(st.st_mode) || depth > 32) {
+		unlinkat(at, name, 0);
+		return;
+	}
+	int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (d) {
 		struct dirent *e;
-		while ((e = readdir(d))) {
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			char *child = wb_xasprintf("%s/%s", path, e->d_name);
-			struct stat st;
-			if (lstat(child, &st) == 0 && S_ISDIR(st.st_mode))
-				remove_tree(child);
-			else
-				unlink(child);
-			free(child);
-		}
+		while ((e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				remove_at(dirfd(d), e->d_name, depth + 1);
 		closedir(d);
-		rmdir(path);
-	} else {
-		unlink(path);
+	} else if (fd >= 0) {
+		close(fd);
 	}
+	unlinkat(at, name, AT_REMOVEDIR);
 }
 
 void rundir_remove(const char *dir)
 {
-	if (dir && *dir)
-		remove_tree(dir);
+	if (!dir || !*dir)
+		return;
+	char *parent = wb_xstrdup(dir);
+	char *slash = strrchr(parent, '/');
+	const char *name = dir;
+	int pfd;
+	if (!slash) {
+		pfd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	} else {
+		name = dir + (slash - parent) + 1;
+		if (slash == parent)
+			slash++; /* the parent is "/" */
+		*slash = '\0';
+		pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	}
+	if (pfd >= 0) {
+		if (*name)
+			remove_at(pfd, name, 0);
+		close(pfd);
+	}
+	free(parent);
 }
 
-/* Calls fn for every recorded pid whose start time still matches. */
-static int for_each_live(const char *file, void (*fn)(pid_t pid))
+/* Opens dirfd/name for reading when it is a regular file of ours that no
+ * one else can write; NULL otherwise (missing, a symlink, foreign). */
+static FILE *open_private(int dirfd, const char *name)
 {
-	FILE *f = fopen(file, "r");
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || owned_private(&st) != 0) {
+		close(fd);
+		return NULL;
+	}
+	FILE *f = fdopen(fd, "r");
+	if (!f)
+		close(fd);
+	return f;
+}
+
+/* Calls fn for every recorded pid that is still the process we recorded:
+ * same start time, same command name, our user. */
+static int for_each_live_at(int dirfd, const char *name, void (*fn)(pid_t pid))
+{
+	FILE *f = open_private(dirfd, name);
 	if (!f)
 		return 0;
-	int pid, n = 0;
-	unsigned long long st;
-	while (fscanf(f, "%d %llu", &pid, &st) == 2) {
-		if (pid <= 1 || proc_start_time(pid) != st || st == 0)
+	int n = 0;
+	char line[256];
+	while (fgets(line, sizeof line, f)) {
+		int pid, used = 0;
+		unsigned long long st;
+		if (sscanf(line, "%d %llu %n", &pid, &st, &used) != 2 || used == 0)
+			continue;
+		char want[64], have[64];
+		snprintf(want, sizeof want, "%s", line + used);
+		want[strcspn(want, "\n")] = '\0';
+		if (pid <= 1 || st == 0 || proc_start_time(pid) != st)
+			continue;
+		proc_comm(pid, have, sizeof have);
+		if (!want[0] || strcmp(want, have) != 0 || !proc_is_ours(pid))
 			continue;
 		fn(pid);
 		n++;
 	}
 	fclose(f);
+	return n;
+}
+
+static int for_each_live(const char *dir, const char *name, void (*fn)(pid_t pid))
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	int n = for_each_live_at(fd, name, fn);
+	close(fd);
 	return n;
 }
 
@@ -150,15 +341,15 @@ static void kill_group_and_pid(pid_t pid)
 
 void proc_kill_all(const char *run_dir)
 {
-	char *file = wb_xasprintf("%s/pids", run_dir);
-	for_each_live(file, kill_group_and_pid);
+	for_each_live(run_dir, "pids", kill_group_and_pid);
 	/* Reap our own children so none is left a zombie. */
+	char *file = wb_xasprintf("%s/pids", run_dir);
 	FILE *f = fopen(file, "r");
 	if (f) {
 		int pid;
-		unsigned long long st;
-		while (fscanf(f, "%d %llu", &pid, &st) == 2)
-			if (pid > 1)
+		char line[256];
+		while (fgets(line, sizeof line, f))
+			if (sscanf(line, "%d", &pid) == 1 && pid > 1)
 				(void)waitpid(pid, NULL, 0); /* ECHILD for others' */
 		fclose(f);
 	}
@@ -170,38 +361,50 @@ static void noop(pid_t pid)
 	(void)pid;
 }
 
+/* One entry of the base: reaps it when it is a run folder of ours whose
+ * owner is gone.  Returns how many live processes it killed. */
+static int reap_entry(int basefd, const char *name)
+{
+	struct stat st;
+	if (strncmp(name, "run-", 4) != 0 || fstatat(basefd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    !S_ISDIR(st.st_mode) || owned_private(&st) != 0)
+		return 0; /* not a run folder of ours: never judged */
+	int fd = openat(basefd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	struct stat ost;
+	int has_owner = fstatat(fd, "owner", &ost, AT_SYMLINK_NOFOLLOW) == 0;
+	int alive = has_owner && for_each_live_at(fd, "owner", noop) > 0;
+	int killed = 0;
+	/* A directory without an owner file is being created right now: leave
+	 * it unless it is old. */
+	if (!alive && (has_owner || time(NULL) - st.st_mtime > 60)) {
+		killed = for_each_live_at(fd, "pids", kill_group_and_pid);
+		remove_at(basefd, name, 0);
+	}
+	close(fd);
+	return killed;
+}
+
 int rundir_reap_leftovers(void)
 {
 	char *base = rundir_base();
-	DIR *d = opendir(base);
+	char why[512];
 	int killed = 0;
+	int fd = rundir_base_check(base, why, sizeof why) == 0
+			 ? open(base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+			 : -1;
+	free(base);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
-		free(base);
+		if (fd >= 0)
+			close(fd);
 		return 0;
 	}
 	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, "run-", 4) != 0)
-			continue;
-		char *dir = wb_xasprintf("%s/%s", base, e->d_name);
-		char *owner = wb_xasprintf("%s/owner", dir);
-		struct stat st;
-		int has_owner = stat(owner, &st) == 0;
-		int alive = has_owner && for_each_live(owner, noop) > 0;
-		/* A directory without an owner file is being created right now
-		 * or is not ours to judge: leave it unless it is old. */
-		if (!alive &&
-		    (has_owner || (stat(dir, &st) == 0 && time(NULL) - st.st_mtime > 60))) {
-			char *pids = wb_xasprintf("%s/pids", dir);
-			killed += for_each_live(pids, kill_group_and_pid);
-			free(pids);
-			rundir_remove(dir);
-		}
-		free(owner);
-		free(dir);
-	}
+	while ((e = readdir(d)))
+		killed += reap_entry(dirfd(d), e->d_name);
 	closedir(d);
-	free(base);
 	return killed;
 }
 
@@ -230,11 +433,12 @@ static void test_hold_point(const char *file)
 
 int proc_record(const char *run_dir, pid_t pid)
 {
-	char *file = wb_xasprintf("%s/pids", run_dir);
-	int rc = write_pid_line(file, pid);
-	if (rc == 0)
+	int rc = write_pid_line(run_dir, "pids", pid);
+	if (rc == 0) {
+		char *file = wb_xasprintf("%s/pids", run_dir);
 		test_hold_point(file);
-	free(file);
+		free(file);
+	}
 	return rc;
 }
 

@@ -1,8 +1,11 @@
 /*
  * proc.h - run directories and the processes a lab starts.
  *
- * Every run gets a fresh 0700 directory under the run base
- * ($WORKBENCH_RUN_BASE, else /tmp/workbench-<uid>).  Every process a lab
+ * Every run gets a fresh 0700 directory (mkdtemp) under the run base:
+ * $WORKBENCH_RUN_BASE, else $XDG_RUNTIME_DIR/workbench, else
+ * $XDG_STATE_HOME/workbench/run (default ~/.local/state/workbench/run).
+ * The base, every run folder and every pid file must be owned by this user
+ * and writable by nobody else, or nothing in it is trusted.  Every process a lab
  * starts is spawned here: in its own process group, killed by the kernel
  * when its parent dies (PR_SET_PDEATHSIG), and recorded with its start time
  * in <run_dir>/pids so that a later start can reap it even after the
@@ -11,21 +14,32 @@
 #ifndef WB_PROC_H
 #define WB_PROC_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
-/* The run base directory (created 0700).  Caller frees. */
+/* The run base directory (created 0700 with its parents; an existing one
+ * of ours is tightened to 0700).  Never NULL; caller frees. */
 char *rundir_base(void);
 
-/* Creates <base>/run-XXXXXX, mode 0700, owned by this process (its pid and
- * start time in <dir>/owner).  Returns 0 or WB_EIO; *out freed by caller. */
+/* Checks that base is a real directory (not a symlink) owned by this user
+ * and writable by nobody else.  Returns 0, WB_EIO (missing) or WB_EINVAL,
+ * with the reason in why. */
+int rundir_base_check(const char *base, char *why, size_t len);
+
+/* Creates <base>/run-XXXXXX, mode 0700, owned by this process (its pid,
+ * start time and command name in <dir>/owner).  Returns 0, WB_EINVAL (the
+ * base fails rundir_base_check: nothing was created) or WB_EIO; *out freed
+ * by caller. */
 int rundir_create(char **out);
 
 /* Removes a run directory and everything in it. */
 void rundir_remove(const char *dir);
 
 /* Kills the recorded processes of every run directory whose owner is no
- * longer alive, and removes those directories.  Returns how many live
- * processes it killed. */
+ * longer alive, and removes those directories.  A base that fails
+ * rundir_base_check, and run folders or pid files that are not ours or
+ * that others can write, are left alone.  Returns how many live processes
+ * it killed. */
 int rundir_reap_leftovers(void);
 
 /* Starts argv[0] (searched in PATH) with exactly envp, stdin from

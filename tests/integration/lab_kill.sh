@@ -82,7 +82,8 @@ mkdir -p "$fake"
 sh -c 'exec sleep 300' </dev/null >/dev/null 2>&1 &
 stray=$!
 starttime=$(sed 's/.*) //' "/proc/$stray/stat" | cut -d' ' -f20)
-echo "$stray $starttime" >"$fake/pids"
+# The record names the command too (the reaper checks it, see proc.c).
+echo "$stray $starttime sleep" >"$fake/pids"
 echo "2147483646 1" >"$fake/owner" # no such process: the owner is dead
 "$WB_BIN" lab run zk-cas >"$T/run3.txt" 2>&1 || fail "third run failed: $(cat "$T/run3.txt")"
 grep -q "stopped 1 process left by an earlier run" "$T/run3.txt" ||

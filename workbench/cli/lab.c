@@ -192,8 +192,12 @@ static int lab_run(struct app *app, int argc, char **argv)
 			reaped == 1 ? "" : "es");
 	char *run_dir = NULL;
 	if (rundir_create(&run_dir) != 0) {
-		fprintf(stderr, "workbench: cannot create a run directory under %s: %s\n",
-			rundir_base(), strerror(errno));
+		char *base = rundir_base(), why[512];
+		if (rundir_base_check(base, why, sizeof why) == 0)
+			snprintf(why, sizeof why, "%s", strerror(errno));
+		fprintf(stderr, "workbench: cannot create a run directory under %s: %s\n", base,
+			why);
+		free(base);
 		return LAB_EXIT_CANNOT;
 	}
 
