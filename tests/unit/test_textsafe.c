@@ -121,6 +121,38 @@ static void test_next_positions(void **state)
 		strstr(textsafe_describe(TEXTSAFE_BIDI, 0x202e, buf, sizeof buf), "U+202E"));
 }
 
+struct found {
+	size_t n;
+	size_t line[8], col[8];
+};
+
+static void collect(void *arg, size_t line, size_t col, const char *what)
+{
+	struct found *f = arg;
+	(void)what;
+	if (f->n < 8) {
+		f->line[f->n] = line;
+		f->col[f->n] = col;
+	}
+	f->n++;
+}
+
+/* Lint positions: CR LF and lone CR end lines and are not reported; the
+ * column counts characters, so a CJK line reports the character. */
+static void test_scan_positions(void **state)
+{
+	(void)state;
+	const char *file = "ok line\r\n锁\033x\ry\xe2\x80\xae\n\x07";
+	struct found f = {0};
+	assert_int_equal(textsafe_scan(file, strlen(file), collect, &f), 3);
+	assert_int_equal(f.line[0], 2);
+	assert_int_equal(f.col[0], 2); /* after 锁 */
+	assert_int_equal(f.line[1], 3);
+	assert_int_equal(f.col[1], 2);
+	assert_int_equal(f.line[2], 4);
+	assert_int_equal(f.col[2], 1);
+}
+
 /* The CLI's stdout: content printed in pieces, with a UTF-8 sequence cut
  * between two writes, arrives sanitised and whole. */
 static void test_stream(void **state)
@@ -154,6 +186,7 @@ int main(void)
 		cmocka_unit_test(test_ordinary_text_unchanged),
 		cmocka_unit_test(test_next_positions),
 		cmocka_unit_test(test_stream),
+		cmocka_unit_test(test_scan_positions),
 	};
 	return cmocka_run_group_tests_name("textsafe", tests, NULL, NULL);
 }

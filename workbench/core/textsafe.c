@@ -115,6 +115,33 @@ int textsafe_fputs(const char *s, FILE *f)
 	return rc;
 }
 
+size_t textsafe_scan(const char *s, size_t n,
+		     void (*fn)(void *arg, size_t line, size_t col, const char *what), void *arg)
+{
+	size_t line = 1, col = 1, found = 0;
+	for (size_t i = 0; i < n;) {
+		if (s[i] == '\n' || s[i] == '\r') {
+			i += s[i] == '\r' && i + 1 < n && s[i + 1] == '\n' ? 2 : 1;
+			line++;
+			col = 1;
+			continue;
+		}
+		uint32_t c;
+		size_t k = utf8_decode(s + i, n - i, &c);
+		enum textsafe_kind kind = classify(c, k);
+		if (kind != TEXTSAFE_OK) {
+			char what[96];
+			textsafe_describe(kind, kind == TEXTSAFE_INVALID ? (unsigned char)s[i] : c,
+					  what, sizeof what);
+			fn(arg, line, col, what);
+			found++;
+		}
+		i += k;
+		col++;
+	}
+	return found;
+}
+
 /* ---- the sanitising stream -------------------------------------------- */
 
 struct stream {

@@ -60,6 +60,14 @@ char *textsafe_str(const char *s);
  * Returns 0 or WB_EIO when the stream reports an error. */
 int textsafe_fputs(const char *s, FILE *f);
 
+/* For lint: calls fn(arg, line, column, description) for every unsafe
+ * character of a whole file's bytes s[0..n), line and column 1-based,
+ * the column counted in characters.  Lines end at LF, CR LF or a lone CR,
+ * as cmark-gfm reads them, so a CR that ends a line is not reported.
+ * Returns how many it reported.  Cannot fail. */
+size_t textsafe_scan(const char *s, size_t n,
+		     void (*fn)(void *arg, size_t line, size_t col, const char *what), void *arg);
+
 /* A stdio stream that writes to fd through the sanitiser: the CLI replaces
  * stdout and stderr with two of these, so whatever a command prints
  * (content, lint messages that quote it, errors naming a bank's values) is
