@@ -1,8 +1,9 @@
 # common.sh - helpers for shell-driven tests (sourced, POSIX sh).
 #
-# Provides: fail, a private temp dir ($T), and tmux helpers that drive the
-# real binary on a private tmux server.  Waiting is always for a condition
-# (text on screen) with a deadline, never a bare sleep.
+# Provides: fail, skip, a private temp dir ($T), tmux helpers that drive
+# the real binary on a private tmux server, and check_lab_run for the lab
+# tests.  Waiting is always for a condition (text on screen) with a
+# deadline, never a bare sleep.
 
 set -u
 : "${WB_BIN:?WB_BIN must point at the workbench binary}"
@@ -28,6 +29,14 @@ fail() {
 		tmux -L "$SOCK" capture-pane -p -t wb >&2 || true
 	fi
 	exit 1
+}
+
+# skip REASON: this test cannot run here (a missing dependency): exit 77,
+# which ctest reports as "Skipped" (SKIP_RETURN_CODE in
+# tests/CMakeLists.txt), never as a pass.
+skip() {
+	echo "SKIP: $*"
+	exit 77
 }
 
 export LC_ALL=C.UTF-8 TERM=xterm-256color
