@@ -6,45 +6,23 @@
 . "$WB_SRC/tests/lib/common.sh"
 
 # Run directories under $T, so "a process of this run" is any process
-# whose command line mentions $T/runs.
+# whose command line mentions $T/runs (lab_leftovers in common.sh).
 export WORKBENCH_RUN_BASE="$T/runs"
 export WORKBENCH_DB="$T/progress.db"
 
-leftovers() {
-	# Only looks; nothing is killed by name.
-	pgrep -a -f "$WORKBENCH_RUN_BASE" | grep -v -e pgrep -e labs_fence || true
-}
-
-# run_lab ID CHECK...: runs the lab with --json; every CHECK must appear as
-# a passing check.
+# run_lab ID CHECK...: check_lab_run -j ID (the run passes and leaves
+# nothing behind: run directories under $T/runs, and any process whose
+# command line mentions $T/runs), and every CHECK appears as a passing
+# check.
 run_lab() {
 	id=$1
 	shift
-	out="$T/$id.jsonl"
-	rc=0
-	"$WB_BIN" lab run "$id" --json >"$out" 2>"$T/$id.err" || rc=$?
-	if [ "$rc" -ne 0 ]; then
-		cat "$out" "$T/$id.err" >&2
-		fail "$id exited $rc, expected 0"
-	fi
-	last=$(tail -n 1 "$out")
-	case $last in
-	'{"t":"verdict","pass":true,'*) ;;
-	*) cat "$out" >&2; fail "$id: last line is not a passing verdict: $last" ;;
-	esac
+	check_lab_run -j "$id" $#
 	for check in "$@"; do
-		grep -F -q "{\"t\":\"check\",\"name\":\"$check\",\"ok\":true," "$out" ||
+		grep -F -q "{\"t\":\"check\",\"name\":\"$check\",\"ok\":true," "$T/$id.json" ||
 			fail "$id: no passing check $check"
 	done
-	if grep -F -q '"ok":false' "$out"; then
-		fail "$id: a failed check in a passing run"
-	fi
-	left=$(leftovers)
-	[ -z "$left" ] || fail "$id left processes behind: $left"
-	for d in "$WORKBENCH_RUN_BASE"/run-*; do
-		[ -e "$d" ] && fail "$id: run directory $d left after a pass"
-	done
-	ms=$(printf '%s\n' "$last" | sed -n 's/.*"ms":\([0-9]*\).*/\1/p')
+	ms=$(tail -n 1 "$T/$id.json" | sed -n 's/.*"ms":\([0-9]*\).*/\1/p')
 	echo "ok $id (${ms} ms)"
 }
 

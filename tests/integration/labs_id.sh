@@ -10,26 +10,7 @@
 export WORKBENCH_RUN_BASE="$T/runs"
 
 for id in id-collision id-uuid id-segment id-snowflake; do
-	"$WB_BIN" lab run "$id" >"$T/$id.txt" 2>&1 || {
-		rc=$?
-		cat "$T/$id.txt" >&2
-		fail "lab $id exited $rc"
-	}
-	grep -q '^PASS: ' "$T/$id.txt" || fail "lab $id: no PASS line"
-	grep -q '✘' "$T/$id.txt" && fail "lab $id: a failed check in a passing run"
-
-	"$WB_BIN" lab run "$id" --json >"$T/$id.json" 2>"$T/$id.err" || {
-		rc=$?
-		cat "$T/$id.json" "$T/$id.err" >&2
-		fail "lab $id --json exited $rc"
-	}
-	bad=$(grep -v -c '^{"t":"[a-z]*",.*}$' "$T/$id.json")
-	[ "$bad" -eq 0 ] || fail "lab $id --json: $bad lines are not event objects"
-	tail -n 1 "$T/$id.json" | grep -q '^{"t":"verdict","pass":true,' ||
-		fail "lab $id --json does not end with a passing verdict: $(tail -n 1 "$T/$id.json")"
-	grep -q '"ok":false' "$T/$id.json" && fail "lab $id --json has a failed check"
-	checks=$(grep -c '"t":"check"' "$T/$id.json")
-	[ "$checks" -ge 8 ] || fail "lab $id made only $checks checks"
+	check_lab_run "$id" 8
 done
 
 # id-collision: the lesson's exact figures, each with its triple and bits.
@@ -60,9 +41,4 @@ for name in rollback-refused sequence-never-wraps restart-resumes-above-reservat
 		fail "id-snowflake: check $name missing"
 done
 
-# Passing runs leave no run directory, no generator process, no server.
-left=$(find "$T/runs" -mindepth 1 -maxdepth 1 -name 'run-*' | wc -l)
-[ "$left" -eq 0 ] || fail "$left run directories left behind"
-pgrep -f "$WB_BIN lab run id-" >/dev/null && fail "a lab process outlived its run"
-pgrep -f "java.*$T/runs" >/dev/null && fail "a ZooKeeper server outlived its run"
 echo ok

@@ -13,11 +13,12 @@
  * of the run is left.  Also bad options and a missing java.
  */
 #include "base/wb.h"
-#include "harness/proc.h"
 #include "harness/tcphold.h"
 #include "harness/zk/zkclient.h"
 #include "harness/zk/zkensemble.h"
 #include "harness/zk/zkserver.h"
+#include "testlib.h"
+#include "testlib_zk.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,11 +26,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define WAIT_MS 60000 /* generous: three JVMs on a busy two-core machine */
@@ -39,15 +38,13 @@ static char *run_dir;
 static int setup(void **state)
 {
 	(void)state;
-	return rundir_create(&run_dir);
+	return testlib_rundir_new(&run_dir);
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	proc_kill_all(run_dir);
-	rundir_remove(run_dir);
-	free(run_dir);
+	testlib_rundir_free(run_dir);
 	run_dir = NULL;
 	return 0;
 }
@@ -55,66 +52,50 @@ static int teardown(void **state)
 /* Live java processes whose command line mentions needle. */
 static int java_processes_with(const char *needle)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	int n = 0;
-	while (d && (e = readdir(d))) {
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		char *path = wb_xasprintf("/proc/%s/cmdline", e->d_name);
-		char *text = NULL;
-		size_t len = 0;
-		if (wb_read_file(path, &text, &len) == 0) {
-			for (size_t i = 0; i + 1 < len; i++)
-				if (text[i] == '\0')
-					text[i] = ' ';
-			if (strstr(text, "java") && strstr(text, needle) &&
-			    proc_start_time((pid_t)atoi(e->d_name)) != 0)
-				n++;
-		}
-		free(text);
-		free(path);
-	}
-	if (d)
-		closedir(d);
-	return n;
+	return testlib_processes_with("java", needle);
 }
 
-static long long now_ms(void)
+/* What a poll of the members looks for: a leader other than not_this
+ * (found: its myid), or member myid at a zxid >= want. */
+struct ens_wait {
+	struct zkensemble *e;
+	int not_this, found;
+	int myid;
+	int64_t want;
+};
+
+static int new_leader_found(void *arg)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	struct ens_wait *w = arg;
+	for (int id = 1; id <= zkensemble_size(w->e); id++)
+		if (id != w->not_this && zkensemble_mode(w->e, id, NULL) == ZKENS_LEADER) {
+			w->found = id;
+			return 1;
+		}
+	return 0;
+}
+
+static int zxid_reached(void *arg)
+{
+	struct ens_wait *w = arg;
+	int64_t z = -1;
+	zkensemble_mode(w->e, w->myid, &z);
+	return z >= w->want;
 }
 
 /* Polls until some member other than not_this leads; returns its myid or
  * 0 after the deadline. */
 static int wait_new_leader(struct zkensemble *e, int not_this, int timeout_ms)
 {
-	long long deadline = now_ms() + timeout_ms;
-	struct timespec step = {0, 50 * 1000 * 1000};
-	do {
-		for (int id = 1; id <= zkensemble_size(e); id++)
-			if (id != not_this && zkensemble_mode(e, id, NULL) == ZKENS_LEADER)
-				return id;
-		nanosleep(&step, NULL);
-	} while (now_ms() < deadline);
-	return 0;
+	struct ens_wait w = {.e = e, .not_this = not_this};
+	return testlib_wait_until(new_leader_found, &w, timeout_ms) == 0 ? w.found : 0;
 }
 
 /* Polls until member myid reports a zxid >= want; returns 0 or -1. */
 static int wait_zxid(struct zkensemble *e, int myid, int64_t want, int timeout_ms)
 {
-	long long deadline = now_ms() + timeout_ms;
-	struct timespec step = {0, 20 * 1000 * 1000};
-	do {
-		int64_t z = -1;
-		zkensemble_mode(e, myid, &z);
-		if (z >= want)
-			return 0;
-		nanosleep(&step, NULL);
-	} while (now_ms() < deadline);
-	return -1;
+	struct ens_wait w = {.e = e, .myid = myid, .want = want};
+	return testlib_wait_until(zxid_reached, &w, timeout_ms) == 0 ? 0 : -1;
 }
 
 static struct zkensemble *start_ensemble(const struct zkensemble_opts *opts)
@@ -348,8 +329,8 @@ static void bad_options_and_no_java(void **state)
 	free(why);
 	why = NULL;
 
-	char *old = getenv("JAVA") ? wb_xstrdup(getenv("JAVA")) : NULL;
-	setenv("JAVA", "/nonexistent/java", 1);
+	struct testlib_env *env = testlib_env_new();
+	testlib_env_set(env, "JAVA", "/nonexistent/java");
 	assert_int_equal(zkensemble_new(run_dir, NULL, &e, &why), 0);
 	assert_int_equal(zkensemble_start(e), WB_EUNAVAIL);
 	assert_non_null(strstr(zkensemble_error(e), "JAVA"));
@@ -358,11 +339,7 @@ static void bad_options_and_no_java(void **state)
 	assert_int_equal(zkensemble_mode(e, 7, NULL), ZKENS_DOWN);
 	assert_int_equal(zkensemble_stop_member(e, 7), WB_EINVAL);
 	zkensemble_free(e);
-	if (old)
-		setenv("JAVA", old, 1);
-	else
-		unsetenv("JAVA");
-	free(old);
+	testlib_env_free(env);
 }
 
 int main(void)

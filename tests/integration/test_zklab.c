@@ -4,9 +4,9 @@
  * removes it afterwards and leaves the ensemble's other nodes alone.
  */
 #include "base/wb.h"
-#include "harness/proc.h"
 #include "harness/zk/zkclient.h"
 #include "harness/zk/zkserver.h"
+#include "testlib_zk.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,13 +22,11 @@
 static void zk_cas_against_a_given_server(void **state)
 {
 	(void)state;
-	char *run_dir = NULL;
-	assert_int_equal(rundir_create(&run_dir), 0);
-	struct zkserver *s = NULL;
-	assert_int_equal(zkserver_new(run_dir, NULL, &s, NULL), 0);
-	assert_int_equal(zkserver_start(s), 0);
-	struct zkc *c = NULL;
-	assert_int_equal(zkc_connect(zkserver_connect(s), 4000, 10000, run_dir, &c), 0);
+	struct testlib_zk *zk = NULL;
+	assert_int_equal(testlib_zk_start(NULL, 4000, 10000, &zk), 0);
+	const char *run_dir = zk->run_dir;
+	struct zkserver *s = zk->server;
+	struct zkc *c = zk->client;
 	assert_int_equal(
 		zoo_create(zkc_handle(c), "/keep", "mine", 4, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0),
 		ZOK);
@@ -65,11 +63,7 @@ static void zk_cas_against_a_given_server(void **state)
 	assert_memory_equal(buf, "mine", 4);
 
 	free(cmd);
-	zkc_close(c);
-	zkserver_free(s);
-	proc_kill_all(run_dir);
-	rundir_remove(run_dir);
-	free(run_dir);
+	testlib_zk_free(zk);
 }
 
 int main(void)

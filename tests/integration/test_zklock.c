@@ -10,12 +10,13 @@
  * Every wait is for an event with a deadline, never a sleep.
  */
 #include "base/wb.h"
-#include "harness/proc.h"
 #include "harness/zk/zkclient.h"
 #include "rigs/zklockrig.h"
 #include "harness/zk/zkproxy.h"
 #include "harness/zk/zkserver.h"
 #include "recipes/zklock.h"
+#include "testlib.h"
+#include "testlib_zk.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,45 +24,33 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define WAIT_MS	   10000
 #define SESSION_MS 4000
 
-static char *run_dir;
-static struct zkserver *server;
-static struct zkc *admin; /* a direct client for looking and arranging */
-static int seq;		  /* a fresh lock path per test */
+static struct testlib_zk *zk; /* the server, its run directory, and: */
+static struct zkc *admin;     /* a direct client for looking and arranging */
+static int seq;		      /* a fresh lock path per test */
 
 static int setup(void **state)
 {
 	(void)state;
-	if (rundir_create(&run_dir) != 0)
+	if (testlib_zk_start(NULL, SESSION_MS, WAIT_MS, &zk) != 0)
 		return -1;
-	char *why = NULL;
-	if (zkserver_new(run_dir, NULL, &server, &why) != 0 || zkserver_start(server) != 0) {
-		fprintf(stderr, "cannot start zookeeper: %s\n", why ? why : zkserver_error(server));
-		free(why);
-		return -1;
-	}
-	if (zkc_connect(zkserver_connect(server), SESSION_MS, WAIT_MS, run_dir, &admin) != 0)
-		return -1;
+	admin = zk->client;
 	return 0;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	zkc_close(admin);
-	zkserver_free(server);
-	proc_kill_all(run_dir);
-	rundir_remove(run_dir);
-	free(run_dir);
+	testlib_zk_free(zk);
+	zk = NULL;
+	admin = NULL;
 	return 0;
 }
 
@@ -133,29 +122,35 @@ static void on_event(void *arg, enum zklock_event ev, const char *why)
 static void events_init(struct events *e)
 {
 	memset(e, 0, sizeof *e);
-	pthread_mutex_init(&e->mu, NULL);
-	pthread_cond_init(&e->cv, NULL);
+	testlib_cond_init(&e->mu, &e->cv);
+}
+
+/* An event of kind ev in e: sets found to its index. */
+struct event_look {
+	struct events *e;
+	enum zklock_event ev;
+	int found;
+};
+
+static int event_seen(void *arg)
+{
+	struct event_look *k = arg;
+	for (int i = 0; i < k->e->n; i++)
+		if (k->e->ev[i] == k->ev) {
+			k->found = i;
+			return 1;
+		}
+	return 0;
 }
 
 /* Waits for an event of kind ev; returns its index or -1 after WAIT_MS. */
 static int events_wait(struct events *e, enum zklock_event ev)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += WAIT_MS / 1000;
-	int found = -1;
+	struct event_look k = {.e = e, .ev = ev, .found = -1};
 	pthread_mutex_lock(&e->mu);
-	for (;;) {
-		for (int i = 0; i < e->n; i++)
-			if (e->ev[i] == ev) {
-				found = i;
-				break;
-			}
-		if (found >= 0 || pthread_cond_timedwait(&e->cv, &e->mu, &ts) == ETIMEDOUT)
-			break;
-	}
+	testlib_cond_wait_until(&e->mu, &e->cv, event_seen, &k, WAIT_MS);
 	pthread_mutex_unlock(&e->mu);
-	return found;
+	return k.found;
 }
 
 /* 1 when no LOST event was recorded so far. */
@@ -169,21 +164,85 @@ static int events_none_lost(struct events *e)
 	return none;
 }
 
+/* One contender, set up and torn down by cmocka around a test (so an
+ * assertion that fails mid-test still closes everything): a client,
+ * through a fresh fault proxy or direct to the server, a fresh lock path,
+ * the holder's event log, and the lock once the test makes it. */
+struct holder {
+	struct zkproxy *p; /* NULL when direct */
+	struct zkc *c;
+	struct zklock *l; /* NULL until holder_lock; the test may free it early */
+	char *lock;
+	struct events e;
+};
+
+static int holder_setup(void **state, int via_proxy, int session_ms)
+{
+	struct holder *h = wb_xcalloc(1, sizeof *h);
+	*state = h;
+	events_init(&h->e);
+	h->lock = fresh_lock();
+	const char *to = zkserver_connect(zk->server);
+	if (via_proxy) {
+		if (zkproxy_new(to, &h->p) != 0)
+			return -1;
+		to = zkproxy_connect(h->p);
+	}
+	return zkc_connect(to, session_ms, WAIT_MS, zk->run_dir, &h->c) == 0 ? 0 : -1;
+}
+
+static int proxied(void **state)
+{
+	return holder_setup(state, 1, SESSION_MS);
+}
+
+/* Through the proxy, with a 1 s session that a silence outlives. */
+static int proxied_short(void **state)
+{
+	return holder_setup(state, 1, 1000);
+}
+
+static int direct(void **state)
+{
+	return holder_setup(state, 0, SESSION_MS);
+}
+
+static int holder_teardown(void **state)
+{
+	struct holder *h = *state;
+	if (!h)
+		return 0;
+	zklock_free(h->l);
+	zkc_close(h->c);
+	zkproxy_free(h->p);
+	free(h->lock);
+	free(h);
+	return 0;
+}
+
+/* Makes h's lock on its client, its events recorded in h->e; o (NULL for
+ * none) gives the hooks. */
+static void holder_lock(struct holder *h, const struct zklock_opts *o)
+{
+	struct zklock_opts opts = o ? *o : (struct zklock_opts){0};
+	opts.on_event = on_event;
+	opts.event_arg = &h->e;
+	assert_int_equal(zklock_new(zkc_handle(h->c), h->lock, &opts, &h->l), 0);
+}
+
 /* ---- a lost create reply ----------------------------------------------- */
 
 static void lost_create_reply_is_recovered_by_guid(void **state)
 {
-	(void)state;
-	struct zkproxy *p = NULL;
-	struct zkc *c = NULL;
-	struct zklock *l = NULL;
-	char *lock = fresh_lock();
-	assert_int_equal(zkproxy_new(zkserver_connect(server), &p), 0);
-	assert_int_equal(zkc_connect(zkproxy_connect(p), SESSION_MS, WAIT_MS, run_dir, &c), 0);
+	struct holder *h = *state;
+	struct zkproxy *p = h->p;
+	struct zkc *c = h->c;
+	const char *lock = h->lock;
 	int64_t session = zkc_session_id(c);
 	char *prefix = wb_xasprintf("%s/_c_", lock);
 	assert_int_equal(zkproxy_arm_drop_create(p, prefix), 0);
-	assert_int_equal(zklock_new(zkc_handle(c), lock, NULL, &l), 0);
+	holder_lock(h, NULL);
+	struct zklock *l = h->l;
 
 	assert_int_equal(zklock_acquire(l, WAIT_MS), 0);
 	struct zkproxy_event ev;
@@ -203,11 +262,7 @@ static void lost_create_reply_is_recovered_by_guid(void **state)
 
 	assert_int_equal(zklock_release(l), 0);
 	assert_int_equal(count_children(lock, ""), 0);
-	zklock_free(l);
-	zkc_close(c);
-	zkproxy_free(p);
 	free(prefix);
-	free(lock);
 }
 
 /* The naive client: after the loss, create again with the same name. */
@@ -232,18 +287,14 @@ static void blind_retry(void *arg, struct zklock *l, int zrc)
 
 static void blind_retry_ambiguity_is_refused(void **state)
 {
-	(void)state;
-	struct zkproxy *p = NULL;
-	struct zkc *c = NULL;
-	struct zklock *l = NULL;
-	char *lock = fresh_lock();
-	assert_int_equal(zkproxy_new(zkserver_connect(server), &p), 0);
-	assert_int_equal(zkc_connect(zkproxy_connect(p), SESSION_MS, WAIT_MS, run_dir, &c), 0);
+	struct holder *h = *state;
+	const char *lock = h->lock;
 	char *prefix = wb_xasprintf("%s/_c_", lock);
-	assert_int_equal(zkproxy_arm_drop_create(p, prefix), 0);
-	struct blind b = {.c = c, .zrc = -1};
+	assert_int_equal(zkproxy_arm_drop_create(h->p, prefix), 0);
+	struct blind b = {.c = h->c, .zrc = -1};
 	struct zklock_opts o = {.hooks = {.arg = &b, .create_done = blind_retry}};
-	assert_int_equal(zklock_new(zkc_handle(c), lock, &o, &l), 0);
+	holder_lock(h, &o);
+	struct zklock *l = h->l;
 
 	assert_int_equal(zklock_acquire(l, WAIT_MS), WB_ECORRUPT);
 	assert_int_equal(zklock_status(l), ZKLOCK_AMBIGUOUS);
@@ -254,11 +305,11 @@ static void blind_retry_ambiguity_is_refused(void **state)
 	assert_true(exists(b.path));
 	assert_int_equal(zklock_token(l), -1);
 	zklock_free(l);
-	zkc_close(c); /* the session's end removes them */
+	h->l = NULL;
+	zkc_close(h->c); /* the session's end removes them */
+	h->c = NULL;
 	assert_int_equal(count_children(lock, ""), 0);
-	zkproxy_free(p);
 	free(prefix);
-	free(lock);
 }
 
 /* ---- a create that never reached the server ---------------------------- */
@@ -286,29 +337,21 @@ static void cut_after_held_create(void *arg, struct zklock *l)
 
 static void create_never_sent_is_reported_not_pretended(void **state)
 {
-	(void)state;
-	struct zkproxy *p = NULL;
-	struct zkc *c = NULL;
-	struct zklock *l = NULL;
-	char *lock = fresh_lock();
-	assert_int_equal(zkproxy_new(zkserver_connect(server), &p), 0);
-	assert_int_equal(zkc_connect(zkproxy_connect(p), SESSION_MS, WAIT_MS, run_dir, &c), 0);
+	struct holder *h = *state;
+	const char *lock = h->lock;
 	/* The lock path exists, so the first create is the candidate. */
 	make_path(lock);
-	struct cut_job j = {.p = p};
+	struct cut_job j = {.p = h->p};
 	struct zklock_opts o = {.hooks = {.arg = &j, .create_sent = cut_after_held_create}};
-	assert_int_equal(zklock_new(zkc_handle(c), lock, &o, &l), 0);
-	assert_int_equal(zkproxy_hold(p, ZKPROXY_C2S), 0);
+	holder_lock(h, &o);
+	struct zklock *l = h->l;
+	assert_int_equal(zkproxy_hold(h->p, ZKPROXY_C2S), 0);
 
 	assert_int_equal(zklock_acquire(l, WAIT_MS), WB_ENOENT);
 	assert_true(j.seen_create);
 	assert_int_equal(zklock_status(l), ZKLOCK_CREATE_UNKNOWN);
 	assert_non_null(strstr(zklock_message(l), "no node of session"));
 	assert_int_equal(count_children(lock, ""), 0);
-	zklock_free(l);
-	zkc_close(c);
-	zkproxy_free(p);
-	free(lock);
 }
 
 /* ---- the holder is told ------------------------------------------------ */
@@ -334,19 +377,20 @@ static void clone_watcher(zhandle_t *zh, int type, int state, const char *path, 
 
 /* Ends c's session from the server's side: a second handle joins the
  * same session (id and password) and closes it. */
+static int clone_connected(void *arg)
+{
+	return ((struct clone_wait *)arg)->state == ZOO_CONNECTED_STATE;
+}
+
 static void kill_session(struct zkc *c)
 {
-	struct clone_wait w = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
-	zhandle_t *clone = zookeeper_init(zkserver_connect(server), clone_watcher, SESSION_MS,
+	struct clone_wait w = {0};
+	testlib_cond_init(&w.mu, &w.cv);
+	zhandle_t *clone = zookeeper_init(zkserver_connect(zk->server), clone_watcher, SESSION_MS,
 					  zoo_client_id(zkc_handle(c)), &w, 0);
 	assert_non_null(clone);
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += WAIT_MS / 1000;
 	pthread_mutex_lock(&w.mu);
-	while (w.state != ZOO_CONNECTED_STATE)
-		if (pthread_cond_timedwait(&w.cv, &w.mu, &ts) == ETIMEDOUT)
-			break;
+	testlib_cond_wait_until(&w.mu, &w.cv, clone_connected, &w, WAIT_MS);
 	int st = w.state;
 	pthread_mutex_unlock(&w.mu);
 	assert_int_equal(st, ZOO_CONNECTED_STATE);
@@ -355,17 +399,11 @@ static void kill_session(struct zkc *c)
 
 static void expiry_is_reported_to_the_holder(void **state)
 {
-	(void)state;
-	struct zkproxy *p = NULL;
-	struct zkc *c = NULL;
-	struct zklock *l = NULL;
-	struct events e;
-	events_init(&e);
-	char *lock = fresh_lock();
-	assert_int_equal(zkproxy_new(zkserver_connect(server), &p), 0);
-	assert_int_equal(zkc_connect(zkproxy_connect(p), SESSION_MS, WAIT_MS, run_dir, &c), 0);
-	struct zklock_opts o = {.on_event = on_event, .event_arg = &e};
-	assert_int_equal(zklock_new(zkc_handle(c), lock, &o, &l), 0);
+	struct holder *h = *state;
+	struct zkproxy *p = h->p;
+	struct events *e = &h->e;
+	holder_lock(h, NULL);
+	struct zklock *l = h->l;
 	assert_int_equal(zklock_acquire(l, WAIT_MS), 0);
 	char *own = wb_xstrdup(zklock_own_path(l));
 
@@ -374,111 +412,76 @@ static void expiry_is_reported_to_the_holder(void **state)
 	 * released, the holder hears "expired" when it reconnects, long
 	 * before its own disconnection timer would run out. */
 	assert_int_equal(zkproxy_hold(p, ZKPROXY_BOTH), 0);
-	kill_session(c);
+	kill_session(h->c);
 	assert_false(exists(own));
 	zkproxy_release(p);
-	int i = events_wait(&e, ZKLOCK_EV_LOST);
+	int i = events_wait(e, ZKLOCK_EV_LOST);
 	assert_true(i >= 0);
-	assert_non_null(strstr(e.why[i], "session expired"));
+	assert_non_null(strstr(e->why[i], "session expired"));
 	assert_int_equal(zklock_status(l), ZKLOCK_LOST);
 	assert_int_equal(zklock_token(l), -1);
 	/* Over for this handle: no new attempt on it. */
 	assert_true(zklock_release(l) != 0);
 	assert_int_equal(zklock_acquire(l, 0), WB_EINVAL);
-	zklock_free(l);
-	zkc_close(c);
-	zkproxy_free(p);
 	free(own);
-	free(lock);
 }
 
 static void own_node_deleted_is_reported(void **state)
 {
-	(void)state;
-	struct zkc *c = NULL;
-	struct zklock *l = NULL;
-	struct events e;
-	events_init(&e);
-	char *lock = fresh_lock();
-	assert_int_equal(zkc_connect(zkserver_connect(server), SESSION_MS, WAIT_MS, run_dir, &c),
-			 0);
-	struct zklock_opts o = {.on_event = on_event, .event_arg = &e};
-	assert_int_equal(zklock_new(zkc_handle(c), lock, &o, &l), 0);
+	struct holder *h = *state;
+	holder_lock(h, NULL);
+	struct zklock *l = h->l;
 	assert_int_equal(zklock_acquire(l, WAIT_MS), 0);
 	assert_int_equal(zoo_delete(zkc_handle(admin), zklock_own_path(l), -1), ZOK);
-	int i = events_wait(&e, ZKLOCK_EV_LOST);
+	int i = events_wait(&h->e, ZKLOCK_EV_LOST);
 	assert_true(i >= 0);
-	assert_non_null(strstr(e.why[i], "own node"));
+	assert_non_null(strstr(h->e.why[i], "own node"));
 	assert_int_equal(zklock_status(l), ZKLOCK_LOST);
 	assert_int_equal(zklock_release(l), WB_ENOENT);
-	zklock_free(l);
-	zkc_close(c);
-	free(lock);
 }
 
 static void disconnection_past_timeout_is_lost(void **state)
 {
-	(void)state;
-	struct zkproxy *p = NULL;
-	struct zkc *c = NULL;
-	struct zklock *l = NULL;
-	struct events e;
-	events_init(&e);
-	char *lock = fresh_lock();
-	assert_int_equal(zkproxy_new(zkserver_connect(server), &p), 0);
-	assert_int_equal(zkc_connect(zkproxy_connect(p), 1000, WAIT_MS, run_dir, &c), 0);
-	struct zklock_opts o = {.on_event = on_event, .event_arg = &e};
-	assert_int_equal(zklock_new(zkc_handle(c), lock, &o, &l), 0);
+	struct holder *h = *state;
+	struct zkproxy *p = h->p;
+	struct events *e = &h->e;
+	holder_lock(h, NULL);
+	struct zklock *l = h->l;
 	assert_int_equal(zklock_acquire(l, WAIT_MS), 0);
 
 	/* Silence both ways: the client times out, cannot reconnect, and
 	 * the holder hears SUSPENDED, then LOST when the session timeout has
 	 * passed without a reconnection. */
 	assert_int_equal(zkproxy_hold(p, ZKPROXY_BOTH), 0);
-	int s = events_wait(&e, ZKLOCK_EV_SUSPENDED);
-	int i = events_wait(&e, ZKLOCK_EV_LOST);
+	int s = events_wait(e, ZKLOCK_EV_SUSPENDED);
+	int i = events_wait(e, ZKLOCK_EV_LOST);
 	assert_true(s >= 0);
 	assert_true(i > s);
-	assert_non_null(strstr(e.why[i], "longer than the session timeout"));
+	assert_non_null(strstr(e->why[i], "longer than the session timeout"));
 	assert_int_equal(zklock_status(l), ZKLOCK_LOST);
 	zkproxy_release(p);
-	zklock_free(l);
-	zkc_close(c);
-	zkproxy_free(p);
-	free(lock);
 }
 
 static void short_disconnection_suspends_then_resumes(void **state)
 {
-	(void)state;
-	struct zkproxy *p = NULL;
-	struct zkc *c = NULL;
-	struct zklock *l = NULL;
-	struct events e;
-	events_init(&e);
-	char *lock = fresh_lock();
-	assert_int_equal(zkproxy_new(zkserver_connect(server), &p), 0);
-	assert_int_equal(zkc_connect(zkproxy_connect(p), SESSION_MS, WAIT_MS, run_dir, &c), 0);
-	struct zklock_opts o = {.on_event = on_event, .event_arg = &e};
-	assert_int_equal(zklock_new(zkc_handle(c), lock, &o, &l), 0);
+	struct holder *h = *state;
+	struct events *e = &h->e;
+	holder_lock(h, NULL);
+	struct zklock *l = h->l;
 	assert_int_equal(zklock_acquire(l, WAIT_MS), 0);
 	/* The claim's watch on the own node is set once the session barrier
 	 * returns; then the connection is cut and the client reconnects. */
-	assert_int_equal(zklockrig_flush(c, WAIT_MS), 0);
-	assert_true(zkproxy_cut(p) >= 1);
-	int s = events_wait(&e, ZKLOCK_EV_SUSPENDED);
-	int r = events_wait(&e, ZKLOCK_EV_RESUMED);
+	assert_int_equal(zklockrig_flush(h->c, WAIT_MS), 0);
+	assert_true(zkproxy_cut(h->p) >= 1);
+	int s = events_wait(e, ZKLOCK_EV_SUSPENDED);
+	int r = events_wait(e, ZKLOCK_EV_RESUMED);
 	assert_true(s >= 0);
 	assert_true(r > s);
 	/* Disconnected is not expired: still held, same node, same session. */
 	assert_int_equal(zklock_status(l), ZKLOCK_HELD);
 	assert_true(exists(zklock_own_path(l)));
-	assert_int_equal(events_none_lost(&e), 1);
+	assert_int_equal(events_none_lost(e), 1);
 	assert_int_equal(zklock_release(l), 0);
-	zklock_free(l);
-	zkc_close(c);
-	zkproxy_free(p);
-	free(lock);
 }
 
 /* ---- what happens before the monitor looks ------------------------------ */
@@ -495,8 +498,7 @@ struct gate {
 static void gate_init(struct gate *g)
 {
 	memset(g, 0, sizeof *g);
-	pthread_mutex_init(&g->mu, NULL);
-	pthread_cond_init(&g->cv, NULL);
+	testlib_cond_init(&g->mu, &g->cv);
 }
 
 static void gate_hook(void *arg, struct zklock *l)
@@ -511,19 +513,18 @@ static void gate_hook(void *arg, struct zklock *l)
 	pthread_mutex_unlock(&g->mu);
 }
 
+static int gate_reached(void *arg)
+{
+	return ((struct gate *)arg)->at;
+}
+
 /* 0 once the monitor waits at the gate, -1 after WAIT_MS. */
 static int gate_wait_at(struct gate *g)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += WAIT_MS / 1000;
-	int rc = 0;
 	pthread_mutex_lock(&g->mu);
-	while (!g->at && rc == 0)
-		if (pthread_cond_timedwait(&g->cv, &g->mu, &ts) == ETIMEDOUT && !g->at)
-			rc = -1;
+	int rc = testlib_cond_wait_until(&g->mu, &g->cv, gate_reached, g, WAIT_MS);
 	pthread_mutex_unlock(&g->mu);
-	return rc;
+	return rc == 0 ? 0 : -1;
 }
 
 static void gate_open(struct gate *g)
@@ -539,21 +540,15 @@ static void gate_open(struct gate *g)
  * started yet, or was busy) were never told to the holder. */
 static void drop_and_reconnect_before_the_monitor_looks(void **state)
 {
-	(void)state;
-	struct zkproxy *p = NULL;
-	struct zkc *c = NULL;
-	struct zklock *l = NULL;
-	struct events e;
+	struct holder *h = *state;
+	struct zkproxy *p = h->p;
+	struct zkc *c = h->c;
+	struct events *e = &h->e;
 	struct gate g;
-	events_init(&e);
 	gate_init(&g);
-	char *lock = fresh_lock();
-	assert_int_equal(zkproxy_new(zkserver_connect(server), &p), 0);
-	assert_int_equal(zkc_connect(zkproxy_connect(p), SESSION_MS, WAIT_MS, run_dir, &c), 0);
-	struct zklock_opts o = {.on_event = on_event,
-				.event_arg = &e,
-				.hooks = {.arg = &g, .monitor_started = gate_hook}};
-	assert_int_equal(zklock_new(zkc_handle(c), lock, &o, &l), 0);
+	struct zklock_opts o = {.hooks = {.arg = &g, .monitor_started = gate_hook}};
+	holder_lock(h, &o);
+	struct zklock *l = h->l;
 	assert_int_equal(zklock_acquire(l, WAIT_MS), 0);
 	assert_int_equal(gate_wait_at(&g), 0);
 	/* The own-node watch is registered; cut, and let the client come
@@ -565,51 +560,37 @@ static void drop_and_reconnect_before_the_monitor_looks(void **state)
 	assert_int_equal(zkc_wait_state(c, ZOO_CONNECTED_STATE, WAIT_MS, NULL), 0);
 	assert_true(zkc_session_id(c) == sid);
 	gate_open(&g);
-	int s = events_wait(&e, ZKLOCK_EV_SUSPENDED);
-	int r = events_wait(&e, ZKLOCK_EV_RESUMED);
+	int s = events_wait(e, ZKLOCK_EV_SUSPENDED);
+	int r = events_wait(e, ZKLOCK_EV_RESUMED);
 	assert_true(s >= 0);
 	assert_true(r > s);
 	assert_int_equal(zklock_status(l), ZKLOCK_HELD);
-	assert_int_equal(events_none_lost(&e), 1);
+	assert_int_equal(events_none_lost(e), 1);
 	assert_int_equal(zklock_release(l), 0);
-	zklock_free(l);
-	zkc_close(c);
-	zkproxy_free(p);
-	free(lock);
 }
 
 /* Regression (065c3e2): a delete of the own node before the monitor
  * looked was missed. */
 static void own_node_deleted_before_the_monitor_looks(void **state)
 {
-	(void)state;
-	struct zkc *c = NULL;
-	struct zklock *l = NULL;
-	struct events e;
+	struct holder *h = *state;
+	struct zkc *c = h->c;
 	struct gate g;
-	events_init(&e);
 	gate_init(&g);
-	char *lock = fresh_lock();
-	assert_int_equal(zkc_connect(zkserver_connect(server), SESSION_MS, WAIT_MS, run_dir, &c),
-			 0);
-	struct zklock_opts o = {.on_event = on_event,
-				.event_arg = &e,
-				.hooks = {.arg = &g, .monitor_started = gate_hook}};
-	assert_int_equal(zklock_new(zkc_handle(c), lock, &o, &l), 0);
+	struct zklock_opts o = {.hooks = {.arg = &g, .monitor_started = gate_hook}};
+	holder_lock(h, &o);
+	struct zklock *l = h->l;
 	assert_int_equal(zklock_acquire(l, WAIT_MS), 0);
 	assert_int_equal(gate_wait_at(&g), 0);
 	assert_int_equal(zklockrig_flush(c, WAIT_MS), 0); /* the watch is set */
 	assert_int_equal(zoo_delete(zkc_handle(admin), zklock_own_path(l), -1), ZOK);
 	assert_int_equal(zklockrig_flush(c, WAIT_MS), 0); /* its event is in */
 	gate_open(&g);
-	int i = events_wait(&e, ZKLOCK_EV_LOST);
+	int i = events_wait(&h->e, ZKLOCK_EV_LOST);
 	assert_true(i >= 0);
-	assert_non_null(strstr(e.why[i], "own node"));
+	assert_non_null(strstr(h->e.why[i], "own node"));
 	assert_int_equal(zklock_status(l), ZKLOCK_LOST);
 	assert_int_equal(zklock_release(l), WB_ENOENT);
-	zklock_free(l);
-	zkc_close(c);
-	free(lock);
 }
 
 /* Holds the client's completion thread at the gate from the claim on. */
@@ -643,17 +624,14 @@ static void block_completions_at_claim(void *arg, struct zklock *l, size_t n, lo
  * that ASan reports; it once hung zk-disconnect-expire at exit). */
 static void lock_freed_before_the_arm_completes(void **state)
 {
-	(void)state;
-	struct zkc *c = NULL;
-	struct zklock *l = NULL;
+	struct holder *h = *state;
+	struct zkc *c = h->c;
 	struct completion_block b = {0};
 	gate_init(&b.g);
-	char *lock = fresh_lock();
-	assert_int_equal(zkc_connect(zkserver_connect(server), SESSION_MS, WAIT_MS, run_dir, &c),
-			 0);
 	b.c = c;
 	struct zklock_opts o = {.hooks = {.arg = &b, .listed = block_completions_at_claim}};
-	assert_int_equal(zklock_new(zkc_handle(c), lock, &o, &l), 0);
+	holder_lock(h, &o);
+	struct zklock *l = h->l;
 	assert_int_equal(zklock_acquire(l, WAIT_MS), 0);
 	assert_true(b.armed);
 	assert_int_equal(gate_wait_at(&b.g), 0); /* completions are held */
@@ -662,26 +640,24 @@ static void lock_freed_before_the_arm_completes(void **state)
 	struct Stat st;
 	assert_int_equal(zoo_exists(zkc_handle(c), zklock_own_path(l), 0, &st), ZOK);
 	zklock_free(l);
+	h->l = NULL;
 	gate_open(&b.g);
 	assert_int_equal(zklockrig_flush(c, WAIT_MS), 0); /* the arm's completion ran */
-	zkc_close(c);
-	free(lock);
 }
 
 /* ---- only the own node -------------------------------------------------- */
 
 static void release_deletes_only_the_own_node(void **state)
 {
-	(void)state;
-	struct zkc *ca = NULL, *cb = NULL;
-	struct zklock *a = NULL;
+	struct holder *h = *state; /* A */
+	struct zkc *cb = NULL;
 	struct zklockrig b;
-	char *lock = fresh_lock();
-	assert_int_equal(zkc_connect(zkserver_connect(server), SESSION_MS, WAIT_MS, run_dir, &ca),
-			 0);
-	assert_int_equal(zkc_connect(zkserver_connect(server), SESSION_MS, WAIT_MS, run_dir, &cb),
-			 0);
-	assert_int_equal(zklock_new(zkc_handle(ca), lock, NULL, &a), 0);
+	const char *lock = h->lock;
+	assert_int_equal(
+		zkc_connect(zkserver_connect(zk->server), SESSION_MS, WAIT_MS, zk->run_dir, &cb),
+		0);
+	holder_lock(h, NULL);
+	struct zklock *a = h->l;
 	assert_int_equal(zklock_acquire(a, WAIT_MS), 0);
 	/* Neighbours that are not ours: a plain child and B's candidate. */
 	char *config = wb_xasprintf("%s/config", lock);
@@ -710,26 +686,23 @@ static void release_deletes_only_the_own_node(void **state)
 	assert_true(exists(config));
 
 	zklockrig_close(&b);
-	zklock_free(a);
-	zkc_close(ca);
 	zkc_close(cb);
 	free(config);
 	free(a_path);
 	free(b_path);
-	free(lock);
 }
 
 static void timeout_deletes_only_the_own_candidate(void **state)
 {
-	(void)state;
-	struct zkc *ca = NULL, *cb = NULL;
-	struct zklock *a = NULL, *b = NULL;
-	char *lock = fresh_lock();
-	assert_int_equal(zkc_connect(zkserver_connect(server), SESSION_MS, WAIT_MS, run_dir, &ca),
-			 0);
-	assert_int_equal(zkc_connect(zkserver_connect(server), SESSION_MS, WAIT_MS, run_dir, &cb),
-			 0);
-	assert_int_equal(zklock_new(zkc_handle(ca), lock, NULL, &a), 0);
+	struct holder *h = *state; /* A */
+	struct zkc *cb = NULL;
+	struct zklock *b = NULL;
+	const char *lock = h->lock;
+	assert_int_equal(
+		zkc_connect(zkserver_connect(zk->server), SESSION_MS, WAIT_MS, zk->run_dir, &cb),
+		0);
+	holder_lock(h, NULL);
+	struct zklock *a = h->l;
 	assert_int_equal(zklock_new(zkc_handle(cb), lock, NULL, &b), 0);
 	assert_int_equal(zklock_acquire(a, WAIT_MS), 0);
 	assert_int_equal(zklock_acquire(b, 0), WB_EBUSY);
@@ -745,19 +718,14 @@ static void timeout_deletes_only_the_own_candidate(void **state)
 	assert_int_equal(zklock_acquire(b, WAIT_MS), 0);
 	assert_string_not_equal(g1, zklock_guid(b));
 	assert_int_equal(zklock_release(b), 0);
-	zklock_free(a);
 	zklock_free(b);
-	zkc_close(ca);
 	zkc_close(cb);
-	free(lock);
 }
 
 static void wrapped_counter_is_refused(void **state)
 {
-	(void)state;
-	struct zkc *c = NULL;
-	struct zklock *l = NULL;
-	char *lock = fresh_lock();
+	struct holder *h = *state;
+	const char *lock = h->lock;
 	/* A contender whose suffix a wrapped counter would print. */
 	char *bad =
 		wb_xasprintf("%s/_c_00000000-0000-4000-8000-000000000000-lock--2147483648", lock);
@@ -765,36 +733,36 @@ static void wrapped_counter_is_refused(void **state)
 	assert_int_equal(
 		zoo_create(zkc_handle(admin), bad, NULL, -1, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0),
 		ZOK);
-	assert_int_equal(zkc_connect(zkserver_connect(server), SESSION_MS, WAIT_MS, run_dir, &c),
-			 0);
-	assert_int_equal(zklock_new(zkc_handle(c), lock, NULL, &l), 0);
+	holder_lock(h, NULL);
+	struct zklock *l = h->l;
 	assert_int_equal(zklock_acquire(l, WAIT_MS), WB_ERANGE);
 	assert_int_equal(zklock_status(l), ZKLOCK_SEQ_OVERFLOW);
 	/* Our candidate is gone again; the odd node is left alone. */
 	assert_int_equal(count_children(lock, ""), 1);
 	assert_true(exists(bad));
-	zklock_free(l);
-	zkc_close(c);
 	free(bad);
-	free(lock);
 }
+
+/* A test with its contender set up by how (proxied, proxied_short,
+ * direct) and torn down by holder_teardown. */
+#define TEST_VIA(test, how) cmocka_unit_test_setup_teardown(test, how, holder_teardown)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(lost_create_reply_is_recovered_by_guid),
-		cmocka_unit_test(blind_retry_ambiguity_is_refused),
-		cmocka_unit_test(create_never_sent_is_reported_not_pretended),
-		cmocka_unit_test(expiry_is_reported_to_the_holder),
-		cmocka_unit_test(own_node_deleted_is_reported),
-		cmocka_unit_test(disconnection_past_timeout_is_lost),
-		cmocka_unit_test(short_disconnection_suspends_then_resumes),
-		cmocka_unit_test(drop_and_reconnect_before_the_monitor_looks),
-		cmocka_unit_test(own_node_deleted_before_the_monitor_looks),
-		cmocka_unit_test(lock_freed_before_the_arm_completes),
-		cmocka_unit_test(release_deletes_only_the_own_node),
-		cmocka_unit_test(timeout_deletes_only_the_own_candidate),
-		cmocka_unit_test(wrapped_counter_is_refused),
+		TEST_VIA(lost_create_reply_is_recovered_by_guid, proxied),
+		TEST_VIA(blind_retry_ambiguity_is_refused, proxied),
+		TEST_VIA(create_never_sent_is_reported_not_pretended, proxied),
+		TEST_VIA(expiry_is_reported_to_the_holder, proxied),
+		TEST_VIA(own_node_deleted_is_reported, direct),
+		TEST_VIA(disconnection_past_timeout_is_lost, proxied_short),
+		TEST_VIA(short_disconnection_suspends_then_resumes, proxied),
+		TEST_VIA(drop_and_reconnect_before_the_monitor_looks, proxied),
+		TEST_VIA(own_node_deleted_before_the_monitor_looks, direct),
+		TEST_VIA(lock_freed_before_the_arm_completes, direct),
+		TEST_VIA(release_deletes_only_the_own_node, direct),
+		TEST_VIA(timeout_deletes_only_the_own_candidate, direct),
+		TEST_VIA(wrapped_counter_is_refused, direct),
 	};
 	return cmocka_run_group_tests_name("zklock", tests, setup, teardown);
 }

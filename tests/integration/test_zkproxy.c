@@ -6,11 +6,12 @@
  * Every wait is on an event (proxy or watcher), never a sleep.
  */
 #include "base/wb.h"
-#include "harness/proc.h"
 #include "harness/zk/zkclient.h"
 #include "harness/zk/zkframe.h"
 #include "harness/zk/zkproxy.h"
 #include "harness/zk/zkserver.h"
+#include "testlib.h"
+#include "testlib_zk.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,39 +26,31 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #define WAIT_MS 10000
 
-static char *run_dir;
+static struct testlib_zk *zk; /* the server, and a client that bypasses the proxy */
 static struct zkserver *server;
-static struct zkc *direct; /* a client that bypasses the proxy */
+static struct zkc *direct;
+static const char *run_dir;
 
 static int setup(void **state)
 {
 	(void)state;
-	if (rundir_create(&run_dir) != 0)
+	if (testlib_zk_start(NULL, 4000, WAIT_MS, &zk) != 0)
 		return -1;
-	char *why = NULL;
-	if (zkserver_new(run_dir, NULL, &server, &why) != 0 || zkserver_start(server) != 0) {
-		fprintf(stderr, "cannot start zookeeper: %s\n", why ? why : zkserver_error(server));
-		free(why);
-		return -1;
-	}
-	if (zkc_connect(zkserver_connect(server), 4000, WAIT_MS, run_dir, &direct) != 0)
-		return -1;
+	server = zk->server;
+	direct = zk->client;
+	run_dir = zk->run_dir;
 	return 0;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	zkc_close(direct);
-	zkserver_free(server);
-	proc_kill_all(run_dir);
-	rundir_remove(run_dir);
-	free(run_dir);
+	testlib_zk_free(zk);
+	zk = NULL;
 	return 0;
 }
 
@@ -80,17 +73,24 @@ static void stat_done(int rc, const struct Stat *st, const void *data)
 	pthread_mutex_unlock(&d->mu);
 }
 
+static void done_init(struct done *d)
+{
+	memset(d, 0, sizeof *d);
+	testlib_cond_init(&d->mu, &d->cond);
+}
+
+static int is_finished(void *arg)
+{
+	return ((struct done *)arg)->finished;
+}
+
+/* 1 once the completion ran, 0 after timeout_ms. */
 static int done_wait(struct done *d, int timeout_ms)
 {
-	struct timespec dl;
-	clock_gettime(CLOCK_REALTIME, &dl);
-	dl.tv_sec += timeout_ms / 1000;
 	pthread_mutex_lock(&d->mu);
-	while (!d->finished && pthread_cond_timedwait(&d->cond, &d->mu, &dl) == 0)
-		;
-	int f = d->finished;
+	int rc = testlib_cond_wait_until(&d->mu, &d->cond, is_finished, d, timeout_ms);
 	pthread_mutex_unlock(&d->mu);
-	return f;
+	return rc == 0;
 }
 
 static int done_finished(struct done *d)
@@ -238,8 +238,9 @@ static void hold_then_release_in_order(void **state)
 	struct zkc *c;
 	open_via_proxy(&p, &c);
 	assert_int_equal(zkproxy_hold(p, ZKPROXY_C2S), 0);
-	struct done d1 = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0};
-	struct done d2 = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0};
+	struct done d1, d2;
+	done_init(&d1);
+	done_init(&d2);
 	assert_int_equal(zoo_aexists(zkc_handle(c), "/", 0, stat_done, &d1), ZOK);
 	assert_int_equal(zoo_aexists(zkc_handle(c), "/nope", 0, stat_done, &d2), ZOK);
 	/* Pings may be held too; collect the two exists requests. */

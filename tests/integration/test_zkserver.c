@@ -5,9 +5,10 @@
  * JVM of this run is left.  Also the "could not run" messages.
  */
 #include "base/wb.h"
-#include "harness/proc.h"
 #include "harness/zk/zkclient.h"
 #include "harness/zk/zkserver.h"
+#include "testlib.h"
+#include "testlib_zk.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,7 +16,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -32,44 +32,21 @@ static char *run_dir;
 static int setup(void **state)
 {
 	(void)state;
-	return rundir_create(&run_dir);
+	return testlib_rundir_new(&run_dir);
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	proc_kill_all(run_dir);
-	rundir_remove(run_dir);
-	free(run_dir);
+	testlib_rundir_free(run_dir);
+	run_dir = NULL;
 	return 0;
 }
 
-/* Pids of live java processes whose command line mentions needle. */
+/* Live java processes whose command line mentions needle. */
 static int java_processes_with(const char *needle)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	int n = 0;
-	while (d && (e = readdir(d))) {
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		char *path = wb_xasprintf("/proc/%s/cmdline", e->d_name);
-		char *text = NULL;
-		size_t len = 0;
-		if (wb_read_file(path, &text, &len) == 0) {
-			for (size_t i = 0; i + 1 < len; i++)
-				if (text[i] == '\0')
-					text[i] = ' ';
-			if (strstr(text, "java") && strstr(text, needle) &&
-			    proc_start_time((pid_t)atoi(e->d_name)) != 0)
-				n++;
-		}
-		free(text);
-		free(path);
-	}
-	if (d)
-		closedir(d);
-	return n;
+	return testlib_processes_with("java", needle);
 }
 
 static void server_answers_and_stops(void **state)
@@ -176,17 +153,16 @@ static void free_stops_a_running_server(void **state)
 static void missing_java_names_the_package(void **state)
 {
 	(void)state;
-	char *old_path = getenv("PATH") ? wb_xstrdup(getenv("PATH")) : NULL;
-	char *old_java = getenv("JAVA") ? wb_xstrdup(getenv("JAVA")) : NULL;
+	struct testlib_env *env = testlib_env_new();
 	char *why = NULL;
 
-	setenv("JAVA", "/nonexistent/java", 1);
+	testlib_env_set(env, "JAVA", "/nonexistent/java");
 	assert_int_equal(zkserver_check_runtime(&why), WB_EUNAVAIL);
 	assert_non_null(strstr(why, "default-jre-headless"));
 	free(why);
 
-	unsetenv("JAVA");
-	setenv("PATH", "/nonexistent", 1);
+	testlib_env_set(env, "JAVA", NULL);
+	testlib_env_set(env, "PATH", "/nonexistent");
 	struct zkserver_opts o = {.name = "zk-nojava"};
 	struct zkserver *s = NULL;
 	assert_int_equal(zkserver_new(run_dir, &o, &s, NULL), 0);
@@ -194,13 +170,7 @@ static void missing_java_names_the_package(void **state)
 	assert_non_null(strstr(zkserver_error(s), "default-jre-headless"));
 	assert_int_equal(zkserver_pid(s), 0);
 	zkserver_free(s);
-
-	if (old_path)
-		setenv("PATH", old_path, 1);
-	if (old_java)
-		setenv("JAVA", old_java, 1);
-	free(old_path);
-	free(old_java);
+	testlib_env_free(env);
 }
 
 static void four_letter_to_a_closed_port_fails(void **state)

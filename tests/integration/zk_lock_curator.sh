@@ -6,23 +6,17 @@
 # Curator's node; while zk-lock holds, Curator's acquire(0) is refused.
 #
 # Needs Debian's libcurator-recipes-java and a JDK (javac); without them it
-# says so and passes without asserting anything.  The server is a lab's,
-# paused by zkserver's test hook as in zk_lock_cli.sh.
+# says so and exits 77, which ctest reports as skipped.  The server is a
+# lab's, paused by zkserver's test hook as in zk_lock_cli.sh.
 . "$(dirname "$0")/../lib/common.sh"
 
 J=/usr/share/java
 CP="$J/curator-recipes.jar:$J/curator-framework.jar:$J/curator-client.jar:$J/zookeeper.jar"
 CP="$CP:$J/zookeeper-jute.jar:$J/guava.jar:$J/slf4j-api.jar:$J/slf4j-nop.jar"
 for jar in curator-recipes curator-framework curator-client guava zookeeper; do
-	if [ ! -r "$J/$jar.jar" ]; then
-		echo "skipped: $J/$jar.jar missing (apt-get install libcurator-recipes-java)"
-		exit 0
-	fi
+	[ -r "$J/$jar.jar" ] || skip "$J/$jar.jar missing (apt-get install libcurator-recipes-java)"
 done
-if ! command -v javac >/dev/null; then
-	echo "skipped: no javac (a JDK) to build the Curator client"
-	exit 0
-fi
+command -v javac >/dev/null || skip "no javac (a JDK) to build the Curator client"
 
 export WORKBENCH_RUN_BASE="$T/runs" WORKBENCH_DB="$T/progress.db"
 

@@ -22,6 +22,7 @@
 #include "core/sched.h"
 #include "core/store.h"
 #include "base/wb.h"
+#include "testlib.h"
 
 #define T0_MS  1767268800000LL /* 2026-01-01 12:00:00 UTC */
 #define DAY_MS 86400000LL
@@ -33,8 +34,7 @@ static int setup(void **state)
 {
 	(void)state;
 	setenv("TZ", "UTC", 1);
-	snprintf(dir, sizeof dir, "/tmp/wb-answers-XXXXXX");
-	if (!mkdtemp(dir))
+	if (testlib_tmpdir("answers", dir, sizeof dir) != 0)
 		return -1;
 	const char *dirs[] = {WB_TEST_FIXTURES "/quizzes"};
 	return quiz_bank_load(dirs, 1, "en", &bank);
@@ -44,9 +44,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	quiz_bank_free(bank);
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return testlib_rmtree(dir) == 0 ? 0 : -1;
 }
 
 static struct store *open_db(const char *name)

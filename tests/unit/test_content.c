@@ -9,6 +9,7 @@
 
 #include "core/content.h"
 #include "base/wb.h"
+#include "testlib.h"
 
 static void test_list_fixture(void **state)
 {
@@ -36,18 +37,20 @@ static void test_ids(void **state)
 static void test_lang(void **state)
 {
 	(void)state;
-	unsetenv("LC_ALL");
-	unsetenv("LC_MESSAGES");
-	setenv("LANG", "zh_CN.UTF-8", 1);
+	struct testlib_env *env = testlib_env_new();
+	testlib_env_set(env, "LC_ALL", NULL);
+	testlib_env_set(env, "LC_MESSAGES", NULL);
+	testlib_env_set(env, "LANG", "zh_CN.UTF-8");
 	assert_string_equal(content_pick_lang(NULL), "zh");
-	setenv("LANG", "C", 1);
+	testlib_env_set(env, "LANG", "C");
 	assert_string_equal(content_pick_lang(NULL), "en");
-	setenv("LC_ALL", "zh_TW.UTF-8", 1);
+	testlib_env_set(env, "LC_ALL", "zh_TW.UTF-8");
 	assert_string_equal(content_pick_lang(NULL), "zh");
 	assert_string_equal(content_pick_lang("en"), "en");
-	unsetenv("LC_ALL");
-	unsetenv("LANG");
+	testlib_env_set(env, "LC_ALL", NULL);
+	testlib_env_set(env, "LANG", NULL);
 	assert_string_equal(content_pick_lang(NULL), "en");
+	testlib_env_free(env);
 }
 
 static void test_explicit_root(void **state)
@@ -56,11 +59,12 @@ static void test_explicit_root(void **state)
 	char *r = content_root("/some/dir");
 	assert_string_equal(r, "/some/dir");
 	free(r);
-	setenv("WORKBENCH_CONTENT", "/env/dir", 1);
+	struct testlib_env *env = testlib_env_new();
+	testlib_env_set(env, "WORKBENCH_CONTENT", "/env/dir");
 	r = content_root(NULL);
 	assert_string_equal(r, "/env/dir");
 	free(r);
-	unsetenv("WORKBENCH_CONTENT");
+	testlib_env_free(env);
 }
 
 int main(void)

@@ -18,6 +18,7 @@
 
 #include "base/wb.h"
 #include "recipes/fenced.h"
+#include "testlib.h"
 
 static char dir[256];
 static char dbp[320];
@@ -25,8 +26,7 @@ static char dbp[320];
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof dir, "/tmp/wb-fenced-XXXXXX");
-	if (!mkdtemp(dir))
+	if (testlib_tmpdir("fenced", dir, sizeof dir) != 0)
 		return -1;
 	snprintf(dbp, sizeof dbp, "%s/resource.db", dir);
 	return 0;
@@ -35,9 +35,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return testlib_rmtree(dir) == 0 ? 0 : -1;
 }
 
 static struct fenced *open_res(enum fenced_mode mode, int busy_ms)

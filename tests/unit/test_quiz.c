@@ -12,6 +12,7 @@
 
 #include "core/quiz.h"
 #include "base/wb.h"
+#include "testlib.h"
 
 static struct quiz_file *load(const char *path)
 {
@@ -302,8 +303,8 @@ static void test_bank_folders(void **state)
 	(void)state;
 	/* An instructor folder adds a chapter file and repeats a shipped id:
 	 * the shipped question wins, the broken and duplicate ones are left out. */
-	char dir[] = "/tmp/wb-bank-XXXXXX";
-	assert_non_null(mkdtemp(dir));
+	char dir[256];
+	assert_int_equal(testlib_tmpdir("bank", dir, sizeof dir), 0);
 	char *sub = wb_xasprintf("%s/en", dir);
 	assert_int_equal(wb_mkdir_p(sub, 0700), 0);
 	char *path = wb_xasprintf("%s/mine.md", sub);
@@ -333,9 +334,7 @@ static void test_bank_folders(void **state)
 	assert_string_equal(chs[0], "00-fixture");
 	free(chs);
 	quiz_bank_free(b);
-	char *cmd = wb_xasprintf("rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
+	assert_int_equal(testlib_rmtree(dir), 0);
 	free(path);
 	free(sub);
 }
@@ -346,15 +345,17 @@ static void test_instructor_dir(void **state)
 	char *d = quiz_instructor_dir("/explicit");
 	assert_string_equal(d, "/explicit");
 	free(d);
-	setenv("XDG_DATA_HOME", "/xdg", 1);
+	struct testlib_env *env = testlib_env_new();
+	testlib_env_set(env, "XDG_DATA_HOME", "/xdg");
 	d = quiz_instructor_dir(NULL);
 	assert_string_equal(d, "/xdg/workbench/quizzes");
 	free(d);
-	unsetenv("XDG_DATA_HOME");
-	setenv("HOME", "/home/x", 1);
+	testlib_env_set(env, "XDG_DATA_HOME", NULL);
+	testlib_env_set(env, "HOME", "/home/x");
 	d = quiz_instructor_dir(NULL);
 	assert_string_equal(d, "/home/x/.local/share/workbench/quizzes");
 	free(d);
+	testlib_env_free(env);
 }
 
 static void test_grade_choice(void **state)

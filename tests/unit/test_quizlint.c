@@ -12,6 +12,7 @@
 
 #include "core/quizlint.h"
 #include "base/wb.h"
+#include "testlib.h"
 
 #define BAD WB_TEST_FIXTURES "/quizzes-bad/en/"
 
@@ -79,8 +80,8 @@ static void test_duplicate_across_files(void **state)
 {
 	(void)state;
 	/* A question copied into another file of the same language. */
-	char dir[] = "/tmp/wb-lint-XXXXXX";
-	assert_non_null(mkdtemp(dir));
+	char dir[256];
+	assert_int_equal(testlib_tmpdir("lint", dir, sizeof dir), 0);
 	char *sub = wb_xasprintf("%s/en", dir);
 	assert_int_equal(wb_mkdir_p(sub, 0700), 0);
 	char *path = wb_xasprintf("%s/00-fixture.md", sub);
@@ -97,9 +98,7 @@ static void test_duplicate_across_files(void **state)
 	assert_non_null(strstr(r.m[0].msg, "duplicate id 'fixture-seq-slots' (also at"));
 	assert_non_null(strstr(r.m[0].msg, "quizzes/en/00-fixture.md:"));
 	quizlint_report_free(&r);
-	char *cmd = wb_xasprintf("rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
+	assert_int_equal(testlib_rmtree(dir), 0);
 	free(path);
 	free(sub);
 }
@@ -205,8 +204,8 @@ static void test_translation_mismatch_warns(void **state)
 {
 	(void)state;
 	/* Same id, different numeric answer in the other language. */
-	char dir[] = "/tmp/wb-lint-XXXXXX";
-	assert_non_null(mkdtemp(dir));
+	char dir[256];
+	assert_int_equal(testlib_tmpdir("lint", dir, sizeof dir), 0);
 	const char *langs[] = {"en", "zh"};
 	const char *answers[] = {"4096", "4095"};
 	char *paths[2];
@@ -231,9 +230,7 @@ static void test_translation_mismatch_warns(void **state)
 	assert_int_equal(r.warnings, 1);
 	assert_non_null(strstr(r.m[0].msg, "answer 4096"));
 	quizlint_report_free(&r);
-	char *cmd = wb_xasprintf("rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
+	assert_int_equal(testlib_rmtree(dir), 0);
 	free(paths[0]);
 	free(paths[1]);
 }

@@ -16,6 +16,7 @@
 
 #include "base/wb.h"
 #include "recipes/segment.h"
+#include "testlib.h"
 
 static char dir[256];
 static char dbp[320], witp[320], bakp[320];
@@ -23,8 +24,7 @@ static char dbp[320], witp[320], bakp[320];
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof dir, "/tmp/wb-segment-XXXXXX");
-	if (!mkdtemp(dir))
+	if (testlib_tmpdir("segment", dir, sizeof dir) != 0)
 		return -1;
 	snprintf(dbp, sizeof dbp, "%s/alloc.db", dir);
 	snprintf(witp, sizeof witp, "%s/witness.db", dir);
@@ -35,9 +35,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return testlib_rmtree(dir) == 0 ? 0 : -1;
 }
 
 static struct segment_alloc *open_alloc(const char *wit)

@@ -18,6 +18,7 @@
 
 #include "base/wb.h"
 #include "recipes/snowflake.h"
+#include "testlib.h"
 
 static char dir[256];
 static char db[320];
@@ -25,8 +26,7 @@ static char db[320];
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof dir, "/tmp/wb-snowflake-XXXXXX");
-	if (!mkdtemp(dir))
+	if (testlib_tmpdir("snowflake", dir, sizeof dir) != 0)
 		return -1;
 	snprintf(db, sizeof db, "%s/ids.db", dir);
 	return 0;
@@ -35,9 +35,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return testlib_rmtree(dir) == 0 ? 0 : -1;
 }
 
 static void test_encode_known_values(void **state)

@@ -15,22 +15,20 @@
 
 #include "base/wb.h"
 #include "base/sqlitex.h"
+#include "testlib.h"
 
 static char dir[64];
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof dir, "/tmp/wb-sqlitex-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return testlib_tmpdir("sqlitex", dir, sizeof dir) == 0 ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return testlib_rmtree(dir) == 0 ? 0 : -1;
 }
 
 static const char *path_of(const char *name)

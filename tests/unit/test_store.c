@@ -13,22 +13,20 @@
 
 #include "core/store.h"
 #include "base/wb.h"
+#include "testlib.h"
 
 static char dir[256];
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof dir, "/tmp/wb-store-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return testlib_tmpdir("store", dir, sizeof dir) == 0 ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return testlib_rmtree(dir) == 0 ? 0 : -1;
 }
 
 static char *path_of(const char *name)
@@ -198,23 +196,25 @@ static void test_lab_runs(void **state)
 static void test_default_path(void **state)
 {
 	(void)state;
-	setenv("WORKBENCH_DB", "/tmp/from-env.db", 1);
+	struct testlib_env *env = testlib_env_new();
+	testlib_env_set(env, "WORKBENCH_DB", "/tmp/from-env.db");
 	char *p = store_default_path(NULL);
 	assert_string_equal(p, "/tmp/from-env.db");
 	free(p);
 	p = store_default_path("/x/explicit.db");
 	assert_string_equal(p, "/x/explicit.db");
 	free(p);
-	unsetenv("WORKBENCH_DB");
-	setenv("XDG_DATA_HOME", "/data", 1);
+	testlib_env_set(env, "WORKBENCH_DB", NULL);
+	testlib_env_set(env, "XDG_DATA_HOME", "/data");
 	p = store_default_path(NULL);
 	assert_string_equal(p, "/data/workbench/progress.db");
 	free(p);
-	unsetenv("XDG_DATA_HOME");
-	setenv("HOME", "/home/u", 1);
+	testlib_env_set(env, "XDG_DATA_HOME", NULL);
+	testlib_env_set(env, "HOME", "/home/u");
 	p = store_default_path(NULL);
 	assert_string_equal(p, "/home/u/.local/share/workbench/progress.db");
 	free(p);
+	testlib_env_free(env);
 }
 
 int main(void)

@@ -19,6 +19,7 @@
 #include "base/wb.h"
 #include "base/sqlitex.h"
 #include "recipes/tasktable.h"
+#include "testlib.h"
 
 #define SCHEMA WB_SOURCE_DIR "/data/tasks.sql"
 
@@ -31,8 +32,7 @@ struct fx {
 static int fx_setup(void **state)
 {
 	struct fx *f = calloc(1, sizeof *f);
-	snprintf(f->dir, sizeof f->dir, "/tmp/wb-tasktable-XXXXXX");
-	if (!mkdtemp(f->dir))
+	if (testlib_tmpdir("tasktable", f->dir, sizeof f->dir) != 0)
 		return -1;
 	snprintf(f->path, sizeof f->path, "%s/tasks.db", f->dir);
 	char err[256];
@@ -50,9 +50,7 @@ static int fx_teardown(void **state)
 {
 	struct fx *f = *state;
 	tasktable_close(f->tt);
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
-	int rc = system(cmd);
+	int rc = testlib_rmtree(f->dir);
 	free(f);
 	return rc == 0 ? 0 : -1;
 }
