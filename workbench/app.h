@@ -1,8 +1,10 @@
 /*
- * app.h - options shared by the command line and the TUI.
+ * app.h - options shared by the command line and the TUI, and the exit
+ * codes of every command.
  *
- * One struct filled by main.c from the global flags; commands read it.
- * It owns its strings.  No behaviour here beyond the command table type.
+ * One struct filled by main.c from the global flags; commands and screens
+ * read it.  It owns its strings.  Nothing else here: the command type is
+ * in cli/commands.h, the TUI's entry point in tui/tui_main.h.
  */
 #ifndef WB_APP_H
 #define WB_APP_H
@@ -18,25 +20,5 @@ struct app {
 
 /* Exit codes of every command. */
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
-
-struct command {
-	const char *name;				    /* first word, e.g. "lesson" */
-	const char *sub;				    /* second word or NULL, e.g. "show" */
-	const char *usage;				    /* argument synopsis for --help */
-	const char *help;				    /* one line */
-	int (*run)(struct app *app, int argc, char **argv); /* args after the words */
-};
-
-/* Commands, one file each under cli/. */
-int cli_lessons(struct app *app, int argc, char **argv);
-int cli_lesson_show(struct app *app, int argc, char **argv);
-int cli_lesson_lint(struct app *app, int argc, char **argv);
-int cli_lab(struct app *app, int argc, char **argv);
-int cli_zk_lock(struct app *app, int argc, char **argv);
-int cli_quiz(struct app *app, int argc, char **argv);
-int cli_progress(struct app *app, int argc, char **argv);
-
-/* The interactive workbench (tui/). Returns an exit code. */
-int tui_main(struct app *app);
 
 #endif

@@ -1,10 +1,15 @@
 /*
- * main.c - argument parsing and dispatch only.
+ * main.c - global flags and dispatch only.
  *
  * Global flags may appear before or after the command words; "--" ends
- * flag parsing.  Each command lives in cli/ and is listed in one table.
+ * flag parsing (after a command word it is passed on, for `zk-lock ... --
+ * CMD`).  Every command is a descriptor in its own file under cli/, listed
+ * in cli/commands.def; its options are parsed here from its template
+ * before it runs, and `workbench CMD --help` prints its usage.
  */
 #include "app.h"
+#include "cli/args.h"
+#include "cli/commands.h"
 #include "core/content.h"
 #include "core/layout.h"
 #include "core/store.h"
@@ -12,25 +17,24 @@
 #include "core/quiz.h"
 #include "base/wb.h"
 #include "lab.h"
+#include "tui/tui_main.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const struct command commands[] = {
-	{"lessons", NULL, "", "list chapters with their ids and titles", cli_lessons},
-	{"lesson", "lint", "[PATH...]", "check lessons: title, lab ids (file:line: message)",
-	 cli_lesson_lint},
-	{"lesson", "show", "ID [--width N]", "print a chapter as laid out by the reader",
-	 cli_lesson_show},
-	{"lab", NULL, "list|run ID [--json] [--zk HOST:PORT]",
-	 "list labs, or run one (exit 0 pass, 1 fail, 2 could not run)", cli_lab},
-	{"zk-lock", NULL, "--zk H:P --path /locks/N [--wait S] -- CMD...",
-	 "run CMD while holding a ZooKeeper lock (flock for ZooKeeper)", cli_zk_lock},
-	{"quiz", NULL, "lint|new|list|stats|run|export ...",
-	 "question banks and plain-text self-tests (workbench quiz help)", cli_quiz},
-	{"progress", NULL, "export|import ...",
-	 "export graded answers (csv/json) or merge an export", cli_progress},
+static const struct command *const commands[] = {
+#define WB_COMMAND(sym) &cmd_##sym,
+#include "cli/commands.def"
+#undef WB_COMMAND
+};
+
+/* The global flags; the rest of argv is command words and their args. */
+static const struct args_spec global_args = {
+	.opts = "-h|--help -V|--version --lang= --content= --quizzes= --db= --width=",
+	.lower = 0,
+	.upper = -1,
+	.flags = ARGS_PASS_UNKNOWN,
 };
 
 /* Lesson cards say "Enter runs it here" only for labs in this build. */
@@ -39,20 +43,32 @@ static int lab_in_build(const char *id)
 	return lab_find(id) != NULL;
 }
 
+/* One line per command (only those named name, unless NULL): words and
+ * usage, then the help, on the next line when the words are long. */
+static void print_commands(FILE *f, const char *name)
+{
+	for (size_t i = 0; i < WB_ARRAY_LEN(commands); i++) {
+		const struct command *c = commands[i];
+		if (name && strcmp(c->name, name) != 0)
+			continue;
+		char *words = wb_xasprintf("%s%s%s%s%s", c->name, c->sub ? " " : "",
+					   c->sub ? c->sub : "", *c->usage ? " " : "", c->usage);
+		if (strlen(words) <= 28)
+			fprintf(f, "  %-28s %s\n", words, c->help);
+		else
+			fprintf(f, "  %s\n  %-28s %s\n", words, "", c->help);
+		free(words);
+	}
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: workbench [OPTIONS] [COMMAND ...]\n"
 		   "\n"
 		   "With no command, opens the interactive workbench.\n"
 		   "\n"
-		   "Commands:\n");
-	for (size_t i = 0; i < WB_ARRAY_LEN(commands); i++) {
-		char words[64];
-		snprintf(words, sizeof words, "%s%s%s %s", commands[i].name,
-			 commands[i].sub ? " " : "", commands[i].sub ? commands[i].sub : "",
-			 commands[i].usage);
-		fprintf(f, "  %-28s %s\n", words, commands[i].help);
-	}
+		   "Commands (workbench COMMAND --help for one):\n");
+	print_commands(f, NULL);
 	fprintf(f, "\n"
 		   "Options:\n"
 		   "  --lang en|zh       language (default: from LC_ALL/LANG)\n"
@@ -66,126 +82,149 @@ static void usage(FILE *f)
 		   "  -V, --version      version\n");
 }
 
-/* Takes the value of --flag VALUE or --flag=VALUE; NULL when missing. */
-static const char *flag_value(int argc, char **argv, int *i, const char *flag)
+/* The subcommands of a group such as `quiz`. */
+static void group_usage(FILE *f, const char *name)
 {
-	size_t n = strlen(flag);
-	if (!strncmp(argv[*i], flag, n) && argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (!strcmp(argv[*i], flag)) {
-		if (*i + 1 >= argc)
-			return NULL;
-		return argv[++*i];
+	fprintf(f, "usage: workbench %s SUBCOMMAND ...\n", name);
+	print_commands(f, name);
+}
+
+/* The command named by words[0] (and words[1] when it has a sub), with
+ * *nwords set to how many words it took; NULL when none matches. */
+static const struct command *find_command(int n, char **words, int *nwords)
+{
+	for (size_t i = 0; i < WB_ARRAY_LEN(commands); i++) {
+		const struct command *c = commands[i];
+		if (strcmp(words[0], c->name) != 0)
+			continue;
+		if (c->sub && (n < 2 || strcmp(words[1], c->sub) != 0))
+			continue;
+		*nwords = c->sub ? 2 : 1;
+		return c;
 	}
 	return NULL;
 }
 
-static int is_flag(const char *arg, const char *flag)
+static int is_group(const char *name)
 {
-	size_t n = strlen(flag);
-	return !strncmp(arg, flag, n) && (arg[n] == '\0' || arg[n] == '=');
+	for (size_t i = 0; i < WB_ARRAY_LEN(commands); i++)
+		if (commands[i]->sub && !strcmp(commands[i]->name, name))
+			return 1;
+	return 0;
+}
+
+/* `workbench WORDS... --help`: the command's usage, a group's
+ * subcommands, or (for unknown words) the global help. */
+static int command_help(int n, char **words)
+{
+	int nwords;
+	const struct command *c = find_command(n, words, &nwords);
+	if (c) {
+		command_print_usage(c, 1, stdout);
+	} else if (is_group(words[0])) {
+		group_usage(stdout, words[0]);
+	} else {
+		usage(stdout);
+	}
+	return EXIT_OK;
+}
+
+/* Words that start a group but name none of its subcommands. */
+static int group_error(int n, char **words)
+{
+	if (n == 1) {
+		group_usage(stderr, words[0]);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(words[1], "help")) {
+		group_usage(stdout, words[0]);
+		return EXIT_OK;
+	}
+	fprintf(stderr, "workbench %s: unknown subcommand '%s'\n", words[0], words[1]);
+	group_usage(stderr, words[0]);
+	return EXIT_USAGE;
+}
+
+/* Parses the command's arguments by its template and runs it. */
+static int run_command(struct app *app, int n, char **words)
+{
+	int nwords;
+	const struct command *c = find_command(n, words, &nwords);
+	if (!c && is_group(words[0]))
+		return group_error(n, words);
+	if (!c) {
+		fprintf(stderr, "workbench: unknown command '%s%s%s' (see workbench --help)\n",
+			words[0], n > 1 ? " " : "", n > 1 ? words[1] : "");
+		return EXIT_USAGE;
+	}
+	struct args a;
+	int rc;
+	if (args_parse(&c->args, n - nwords, words + nwords, &a) != 0)
+		rc = command_usage_error(c, "%s", a.err);
+	else
+		rc = c->run(app, &a);
+	args_free(&a);
+	return rc;
+}
+
+/* Checks the global flags' values and fills app.  Returns -1 to go on,
+ * or the exit code of a usage error. */
+static int global_options(const struct args *g, struct app *app)
+{
+	static const char *const valued[] = {"--lang", "--content", "--quizzes", "--db", "--width"};
+	for (size_t i = 0; i < WB_ARRAY_LEN(valued); i++) {
+		const char *v = args_value(g, valued[i]);
+		if (args_has(g, valued[i]) && !*v) {
+			fprintf(stderr, "workbench: %s needs a value\n", valued[i]);
+			return EXIT_USAGE;
+		}
+	}
+	const char *width = args_value(g, "--width");
+	if (width) {
+		char *end;
+		long w = strtol(width, &end, 10);
+		if (*end || w < LAYOUT_MIN_WIDTH || w > 1000) {
+			fprintf(stderr,
+				"workbench: --width must be a number from %d to 1000, got '%s'\n",
+				LAYOUT_MIN_WIDTH, width);
+			return EXIT_USAGE;
+		}
+		app->width = (int)w;
+	}
+	const char *lang = args_value(g, "--lang");
+	if (lang && !content_lang_ok(lang)) {
+		fprintf(stderr, "workbench: --lang must be 'en' or 'zh', got '%s'\n", lang);
+		return EXIT_USAGE;
+	}
+	app->lang = content_pick_lang(lang);
+	app->lang_explicit = lang != NULL;
+	app->content = content_root(args_value(g, "--content"));
+	app->quizzes = quiz_instructor_dir(args_value(g, "--quizzes"));
+	app->db_path = store_default_path(args_value(g, "--db"));
+	return -1;
 }
 
 int main(int argc, char **argv)
 {
 	struct app app = {0};
-	const char *content = NULL, *lang = NULL, *db = NULL, *quizzes = NULL;
-	char **rest = wb_xcalloc((size_t)argc + 1, sizeof *rest);
-	int nrest = 0, rc = EXIT_OK;
-
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--")) {
-			/* After a command word, "--" belongs to the command
-			 * (zk-lock ... -- CMD): pass it on. */
-			if (nrest > 0)
-				rest[nrest++] = argv[i];
-			while (++i < argc)
-				rest[nrest++] = argv[i];
-			break;
-		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			goto out;
-		}
-		if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
-			printf("workbench %s\n", WB_VERSION);
-			goto out;
-		}
-		const char **slot = is_flag(a, "--lang")      ? &lang
-				    : is_flag(a, "--content") ? &content
-				    : is_flag(a, "--quizzes") ? &quizzes
-				    : is_flag(a, "--db")      ? &db
-							      : NULL;
-		if (slot || is_flag(a, "--width")) {
-			const char *flag = slot == &lang      ? "--lang"
-					   : slot == &content ? "--content"
-					   : slot == &quizzes ? "--quizzes"
-					   : slot == &db      ? "--db"
-							      : "--width";
-			const char *v = flag_value(argc, argv, &i, flag);
-			if (!v || !*v) {
-				fprintf(stderr, "workbench: %s needs a value\n", flag);
-				rc = EXIT_USAGE;
-				goto out;
-			}
-			if (slot) {
-				*slot = v;
-			} else {
-				char *end;
-				long w = strtol(v, &end, 10);
-				if (*end || w < LAYOUT_MIN_WIDTH || w > 1000) {
-					fprintf(stderr,
-						"workbench: --width must be a number from %d to "
-						"1000, got '%s'\n",
-						LAYOUT_MIN_WIDTH, v);
-					rc = EXIT_USAGE;
-					goto out;
-				}
-				app.width = (int)w;
-			}
-			continue;
-		}
-		if (a[0] == '-' && a[1] && nrest == 0) {
-			fprintf(stderr, "workbench: unknown option '%s' (see workbench --help)\n",
-				a);
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		rest[nrest++] = argv[i];
-	}
-
-	if (lang && !content_lang_ok(lang)) {
-		fprintf(stderr, "workbench: --lang must be 'en' or 'zh', got '%s'\n", lang);
+	struct args g;
+	int rc;
+	if (args_parse(&global_args, argc - 1, argv + 1, &g) != 0) {
+		fprintf(stderr, "workbench: %s (see workbench --help)\n", g.err);
 		rc = EXIT_USAGE;
-		goto out;
+	} else if (args_has(&g, "--help") && g.argc > 0) {
+		rc = command_help(g.argc, g.argv);
+	} else if (args_has(&g, "--help")) {
+		usage(stdout);
+		rc = EXIT_OK;
+	} else if (args_has(&g, "--version")) {
+		printf("workbench %s\n", WB_VERSION);
+		rc = EXIT_OK;
+	} else if ((rc = global_options(&g, &app)) < 0) {
+		labcat_set_runner(lab_in_build);
+		rc = g.argc == 0 ? tui_main(&app) : run_command(&app, g.argc, g.argv);
 	}
-	labcat_set_runner(lab_in_build);
-	app.lang = content_pick_lang(lang);
-	app.lang_explicit = lang != NULL;
-	app.content = content_root(content);
-	app.quizzes = quiz_instructor_dir(quizzes);
-	app.db_path = store_default_path(db);
-
-	if (nrest == 0) {
-		rc = tui_main(&app);
-		goto out;
-	}
-	for (size_t i = 0; i < WB_ARRAY_LEN(commands); i++) {
-		const struct command *c = &commands[i];
-		if (strcmp(rest[0], c->name) != 0)
-			continue;
-		if (c->sub && (nrest < 2 || strcmp(rest[1], c->sub) != 0))
-			continue;
-		int words = c->sub ? 2 : 1;
-		rc = c->run(&app, nrest - words, rest + words);
-		goto out;
-	}
-	fprintf(stderr, "workbench: unknown command '%s%s%s' (see workbench --help)\n", rest[0],
-		nrest > 1 ? " " : "", nrest > 1 ? rest[1] : "");
-	rc = EXIT_USAGE;
-out:
-	free(rest);
+	args_free(&g);
 	free(app.content);
 	free(app.quizzes);
 	free(app.db_path);

@@ -39,4 +39,28 @@ printf '# T\n\n```lab\nzk-cas\nno-such-lab\n```\n' >"$T/bad.md"
 "$WB_BIN" lesson lint "$T/bad.md" 2>"$T/err"
 [ $? -eq 1 ] || fail "lesson lint of a bad lab id must exit 1"
 grep -q "bad.md:5: unknown lab id 'no-such-lab'" "$T/err" || fail "lesson lint message: $(cat "$T/err")"
+# Each command's options come from its descriptor (cli/args.c): `CMD --help`
+# prints its usage; an unknown option is a usage error with that usage.
+out=$("$WB_BIN" quiz run --help) || fail "quiz run --help exited non-zero"
+echo "$out" | grep -q "^usage: workbench quiz run CHAPTER|--due --plain" || fail "quiz run --help: $out"
+"$WB_BIN" quiz --help | grep -q "quiz export --anki FILE" || fail "quiz --help does not list export"
+"$WB_BIN" quiz help | grep -q "quiz lint" || fail "quiz help does not list lint"
+"$WB_BIN" quiz >/dev/null 2>"$T/err"; [ $? -eq 2 ] || fail "quiz without a subcommand must exit 2"
+"$WB_BIN" quiz frob >/dev/null 2>"$T/err"; [ $? -eq 2 ] || fail "unknown subcommand must exit 2"
+grep -q "unknown subcommand 'frob'" "$T/err" || fail "unknown subcommand message: $(cat "$T/err")"
+"$WB_BIN" lab run zk-cas --bogus >/dev/null 2>"$T/err"; [ $? -eq 2 ] || fail "lab run --bogus must exit 2"
+grep -q "^workbench lab run: unknown option '--bogus'" "$T/err" || fail "lab run --bogus: $(cat "$T/err")"
+grep -q "^usage: workbench lab run ID" "$T/err" || fail "lab run --bogus: no usage: $(cat "$T/err")"
+"$WB_BIN" lab list extra >/dev/null 2>"$T/err"; [ $? -eq 2 ] || fail "lab list extra must exit 2"
+grep -q "unexpected argument 'extra'" "$T/err" || fail "lab list extra: $(cat "$T/err")"
+"$WB_BIN" --content "$WB_FIXTURES" lesson show >/dev/null 2>"$T/err"; [ $? -eq 2 ] || fail "lesson show without ID"
+# Global flags after the command words, both spellings of a value.
+out=$("$WB_BIN" lessons --content="$WB_FIXTURES" --lang zh) || fail "global flags after the command"
+[ "$out" = "$(printf '00-fixture\t测试章节：阅读器绘制的每一种元素')" ] || fail "lessons after flags: $out"
+"$WB_BIN" lab list --json | head -n 1 | grep -q '^{"id":' || fail "lab list --json"
+"$WB_BIN" --content "$WB_FIXTURES" --quizzes "$T/q" quiz export --anki="$T/a.txt" 00-fixture 2>/dev/null ||
+	fail "quiz export --anki=FILE"
+[ "$(wc -l <"$T/a.txt")" -gt 3 ] || fail "quiz export --anki=FILE wrote no notes"
+"$WB_BIN" --db "$T/p.db" progress export --format=json --output "$T/p.json" || fail "progress export --output"
+[ -s "$T/p.json" ] || fail "progress export --output wrote nothing"
 echo ok

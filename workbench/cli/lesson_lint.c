@@ -5,6 +5,7 @@
  * catalogue lab exists in the build, warnings before that.
  */
 #include "app.h"
+#include "cli/commands.h"
 #include "core/labcat.h"
 #include "core/lessonlint.h"
 #include "base/wb.h"
@@ -42,8 +43,10 @@ static int lint_file(const char *path, int strict, int *warnings)
 	return errors;
 }
 
-int cli_lesson_lint(struct app *app, int argc, char **argv)
+static int lesson_lint(struct app *app, const struct args *args)
 {
+	int argc = args->argc;
+	char **argv = args->argv;
 	size_t n;
 	const struct labcat_entry *cat = labcat_all(&n);
 	int strict = 1;
@@ -78,3 +81,12 @@ int cli_lesson_lint(struct app *app, int argc, char **argv)
 		errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
 	return errors ? EXIT_FAIL : EXIT_OK;
 }
+
+const struct command cmd_lesson_lint = {
+	.name = "lesson",
+	.sub = "lint",
+	.args = {.upper = -1},
+	.usage = "[PATH...]",
+	.help = "check lessons: title, lab ids (file:line: message)",
+	.run = lesson_lint,
+};

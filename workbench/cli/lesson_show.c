@@ -4,6 +4,7 @@
  * diffed and piped.
  */
 #include "app.h"
+#include "cli/commands.h"
 #include "core/content.h"
 #include "core/layout.h"
 #include "core/lesson.h"
@@ -14,13 +15,9 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-int cli_lesson_show(struct app *app, int argc, char **argv)
+static int lesson_show(struct app *app, const struct args *args)
 {
-	if (argc != 1) {
-		fprintf(stderr, "usage: workbench lesson show ID [--lang en|zh] [--width N]\n");
-		return EXIT_USAGE;
-	}
-	const char *id = argv[0];
+	const char *id = args->argv[0];
 	if (!content_valid_chapter_id(id)) {
 		fprintf(stderr, "workbench: '%s' is not a chapter id (see `workbench lessons`)\n",
 			id);
@@ -55,3 +52,12 @@ int cli_lesson_show(struct app *app, int argc, char **argv)
 	free(path);
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
 }
+
+const struct command cmd_lesson_show = {
+	.name = "lesson",
+	.sub = "show",
+	.args = {.lower = 1, .upper = 1},
+	.usage = "ID [--width N]",
+	.help = "print a chapter as laid out by the reader",
+	.run = lesson_show,
+};

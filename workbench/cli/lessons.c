@@ -1,19 +1,17 @@
 /*
  * cli/lessons.c - `workbench lessons`: chapter ids and titles, one per
- * line, tab-separated, for scripts and for humans.
+ * line, tab-separated, for scripts and for humans.  It reads only the
+ * titles (core/content.c), not the lessons themselves.
  */
 #include "app.h"
+#include "cli/commands.h"
 #include "core/content.h"
 
 #include <stdio.h>
 
-int cli_lessons(struct app *app, int argc, char **argv)
+static int lessons(struct app *app, const struct args *args)
 {
-	(void)argv;
-	if (argc > 0) {
-		fprintf(stderr, "workbench lessons: unexpected argument '%s'\n", argv[0]);
-		return EXIT_USAGE;
-	}
+	(void)args;
 	struct chapter_list list;
 	if (content_list_chapters(app->content, app->lang, &list) != 0) {
 		fprintf(stderr,
@@ -26,3 +24,11 @@ int cli_lessons(struct app *app, int argc, char **argv)
 	chapter_list_free(&list);
 	return EXIT_OK;
 }
+
+const struct command cmd_lessons = {
+	.name = "lessons",
+	.args = {.upper = 0},
+	.usage = "",
+	.help = "list chapters with their ids and titles",
+	.run = lessons,
+};

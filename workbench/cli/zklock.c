@@ -28,6 +28,7 @@
  */
 #define _GNU_SOURCE /* pipe2 */
 #include "app.h"
+#include "cli/commands.h"
 #include "base/wb.h"
 #include "harness/zk/zkclient.h"
 #include "recipes/zklock.h"
@@ -50,23 +51,15 @@
 #define ZKL_EXIT_LOST	  75 /* EX_TEMPFAIL */
 #define ZKL_KILL_GRACE_MS 5000
 
-static const char usage_text[] =
-	"usage: workbench zk-lock --zk HOST:PORT[,...] --path /locks/NAME [--wait SECONDS]\n"
-	"                         [--session-timeout SECONDS] -- COMMAND [ARGS...]\n"
-	"Runs COMMAND while holding the ZooKeeper lock at --path; exits with its status.\n"
+/* Options after the synopsis in usage messages (cmd_zk_lock.more). */
+static const char more_text[] =
+	"  --zk HOST:PORT[,...]       the ZooKeeper servers\n"
+	"  --path /locks/NAME         the lock's node\n"
 	"  --wait SECONDS             give up after this long (0: only if free now;\n"
 	"                             default: wait as long as it takes)\n"
 	"  --session-timeout SECONDS  ZooKeeper session timeout to ask for (default 10)\n"
 	"COMMAND sees WORKBENCH_FENCE_TOKEN, WORKBENCH_LOCK_PATH and WORKBENCH_LOCK_NODE.\n"
 	"Exit: COMMAND's status; 1 lock not taken; 2 usage; 75 lock lost while COMMAND ran.\n";
-
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "workbench zk-lock: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n%s", usage_text);
-	return EXIT_USAGE;
-}
 
 /* Seconds as a non-negative decimal, into ms.  -1 when malformed. */
 static long parse_seconds(const char *s)
@@ -284,151 +277,178 @@ static int run_locked(struct zklock *l, char **argv, int sfd, const sigset_t *ol
 	return EXIT_FAIL;
 }
 
-int cli_zk_lock(struct app *app, int argc, char **argv)
+/* What the command line asked for. */
+struct zkl_opts {
+	const char *zk, *path;
+	long wait_ms, session_ms; /* -1: wait as long as it takes */
+	char **cmd;		  /* COMMAND and its args */
+};
+
+/* Reads and checks the options.  Returns -1 to go on, or EXIT_USAGE
+ * (message printed). */
+static int read_opts(const struct args *a, struct zkl_opts *o)
 {
-	(void)app;
-	const char *zk = NULL, *path = NULL;
-	long wait_ms = -1, session_ms = 10000;
-	int i = 0;
-	for (; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		if (a[0] != '-')
-			break;
-		const char *v = NULL;
-		const char *names[] = {"--zk", "--path", "--wait", "--session-timeout"};
-		size_t k;
-		for (k = 0; k < WB_ARRAY_LEN(names); k++) {
-			size_t n = strlen(names[k]);
-			if (!strncmp(a, names[k], n) && a[n] == '=') {
-				v = a + n + 1;
-				break;
-			}
-			if (!strcmp(a, names[k])) {
-				if (i + 1 >= argc)
-					return usage_error("%s needs a value", names[k]);
-				v = argv[++i];
-				break;
-			}
-		}
-		if (k == WB_ARRAY_LEN(names))
-			return usage_error("unknown option '%s'", a);
-		if (k == 0) {
-			zk = v;
-		} else if (k == 1) {
-			path = v;
-		} else if (k == 2) {
-			if ((wait_ms = parse_seconds(v)) < 0)
-				return usage_error("--wait wants seconds (a number >= 0), got '%s'",
-						   v);
-		} else {
-			session_ms = parse_seconds(v);
-			if (session_ms < 1 || session_ms > 3600000)
-				return usage_error(
-					"--session-timeout wants seconds (0.001 to 3600), got '%s'",
-					v);
-		}
+	const struct command *c = &cmd_zk_lock;
+	const char *v;
+	*o = (struct zkl_opts){.zk = args_value(a, "--zk"),
+			       .path = args_value(a, "--path"),
+			       .wait_ms = -1,
+			       .session_ms = 10000,
+			       .cmd = a->argv};
+	if ((v = args_value(a, "--wait")) && (o->wait_ms = parse_seconds(v)) < 0)
+		return command_usage_error(c, "--wait wants seconds (a number >= 0), got '%s'", v);
+	if ((v = args_value(a, "--session-timeout"))) {
+		o->session_ms = parse_seconds(v);
+		if (o->session_ms < 1 || o->session_ms > 3600000)
+			return command_usage_error(
+				c, "--session-timeout wants seconds (0.001 to 3600), got '%s'", v);
 	}
-	if (!zk || !*zk)
-		return usage_error("%s", "--zk HOST:PORT is required");
-	if (!path)
-		return usage_error("%s", "--path /locks/NAME is required");
-	size_t pl = strlen(path);
-	if (pl < 2 || path[0] != '/' || path[pl - 1] == '/' || strstr(path, "//"))
-		return usage_error("--path must be an absolute ZooKeeper path like /locks/NAME, "
-				   "got '%s'",
-				   path);
-	if (i >= argc)
-		return usage_error("%s", "no COMMAND given (put it after --)");
-	char **cmd = argv + i;
+	if (!o->zk || !*o->zk)
+		return command_usage_error(c, "%s", "--zk HOST:PORT is required");
+	if (!o->path)
+		return command_usage_error(c, "%s", "--path /locks/NAME is required");
+	size_t pl = strlen(o->path);
+	if (pl < 2 || o->path[0] != '/' || o->path[pl - 1] == '/' || strstr(o->path, "//"))
+		return command_usage_error(c,
+					   "--path must be an absolute ZooKeeper path like "
+					   "/locks/NAME, got '%s'",
+					   o->path);
+	if (a->argc == 0)
+		return command_usage_error(c, "%s", "no COMMAND given (put it after --)");
+	return -1;
+}
 
-	/* Block the signals we handle before any thread exists, so every
-	 * thread (ours and the ZooKeeper client's) inherits the mask. */
+/* What one invocation holds; released by run_close. */
+struct zkl_run {
 	sigset_t mask, old_mask;
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &mask, &old_mask);
-	int rc = EXIT_FAIL, sfd = -1;
-	struct zkc *c = NULL;
-	struct zklock *l = NULL;
-	unsigned char before[1024];
-	int have_before = open_fds(before, (int)sizeof before);
-	sfd = signalfd(-1, &mask, SFD_CLOEXEC);
-	if (sfd < 0 || pipe2(wake_fd, O_CLOEXEC | O_NONBLOCK) != 0) {
+	int sfd;
+	struct zkc *c;
+	struct zklock *l;
+	unsigned char before[1024]; /* descriptors open before the client's */
+	int have_before;
+	int said_waiting; /* test hook state */
+};
+
+/* Blocks the signals we handle before any thread exists, so every thread
+ * (ours and the ZooKeeper client's) inherits the mask, and opens the
+ * signalfd and the wake pipe.  0, or -1 (message printed). */
+static int open_signals(struct zkl_run *r)
+{
+	sigemptyset(&r->mask);
+	sigaddset(&r->mask, SIGINT);
+	sigaddset(&r->mask, SIGTERM);
+	sigaddset(&r->mask, SIGHUP);
+	sigaddset(&r->mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &r->mask, &r->old_mask);
+	r->have_before = open_fds(r->before, (int)sizeof r->before);
+	r->sfd = signalfd(-1, &r->mask, SFD_CLOEXEC);
+	if (r->sfd < 0 || pipe2(wake_fd, O_CLOEXEC | O_NONBLOCK) != 0) {
 		fprintf(stderr, "workbench zk-lock: signalfd/pipe: %s\n", strerror(errno));
-		goto out;
+		return -1;
 	}
+	return 0;
+}
 
+/* Connects and makes the lock object.  Returns -1 to go on, or the exit
+ * code (message printed). */
+static int connect_lock(struct zkl_run *r, const struct zkl_opts *o)
+{
 	zoo_set_debug_level(0); /* our own messages only */
-	int connect_ms =
-		wait_ms >= 0 && wait_ms < 15000 ? (wait_ms < 1000 ? 1000 : (int)wait_ms) : 15000;
-	if (zkc_connect(zk, (int)session_ms, connect_ms, NULL, &c) != 0) {
+	int connect_ms = o->wait_ms >= 0 && o->wait_ms < 15000
+				 ? (o->wait_ms < 1000 ? 1000 : (int)o->wait_ms)
+				 : 15000;
+	if (zkc_connect(o->zk, (int)o->session_ms, connect_ms, NULL, &r->c) != 0) {
 		fprintf(stderr,
-			"workbench zk-lock: cannot connect to ZooKeeper at %s within %d ms\n", zk,
-			connect_ms);
-		goto out;
+			"workbench zk-lock: cannot connect to ZooKeeper at %s within %d ms\n",
+			o->zk, connect_ms);
+		return EXIT_FAIL;
 	}
-	if (have_before)
-		cloexec_new_fds(before, (int)sizeof before);
-	int said_waiting = 0;
-	struct zklock_opts o = {.on_event = on_lock_event,
-				.hooks = {.arg = &said_waiting, .watched = test_hook_watched}};
-	if (zklock_new(zkc_handle(c), path, &o, &l) != 0) {
-		fprintf(stderr, "workbench zk-lock: bad lock path '%s'\n", path);
-		rc = EXIT_USAGE;
-		goto out;
+	if (r->have_before)
+		cloexec_new_fds(r->before, (int)sizeof r->before);
+	struct zklock_opts lo = {.on_event = on_lock_event,
+				 .hooks = {.arg = &r->said_waiting, .watched = test_hook_watched}};
+	if (zklock_new(zkc_handle(r->c), o->path, &lo, &r->l) != 0) {
+		fprintf(stderr, "workbench zk-lock: bad lock path '%s'\n", o->path);
+		return EXIT_USAGE;
 	}
+	return -1;
+}
 
-	/* Acquire in a thread so that a signal can cancel the wait. */
-	struct acquire_job job = {.l = l, .wait_ms = (int)wait_ms};
+/* Takes the lock, in a thread so that a signal can cancel the wait.
+ * Returns -1 when held, or the exit code (message printed). */
+static int acquire(struct zkl_run *r, const struct zkl_opts *o)
+{
+	struct acquire_job job = {.l = r->l, .wait_ms = (int)o->wait_ms};
 	pthread_t th;
 	if (pthread_create(&th, NULL, acquire_main, &job) != 0) {
 		fprintf(stderr, "workbench zk-lock: cannot start a thread\n");
-		goto out;
+		return EXIT_FAIL;
 	}
 	int sig = 0;
 	for (;;) {
-		int b = next_wake(sfd, -1);
+		int b = next_wake(r->sfd, -1);
 		if (b == 'A')
 			break;
 		if (b == 0x100 + SIGINT || b == 0x100 + SIGTERM || b == 0x100 + SIGHUP) {
 			sig = b - 0x100;
-			zklock_cancel(l);
+			zklock_cancel(r->l);
 		}
 	}
 	pthread_join(th, NULL);
 	if (sig) {
 		if (job.rc == 0)
-			zklock_release(l);
-		fprintf(stderr, "workbench zk-lock: interrupted while waiting for %s\n", path);
-		rc = 128 + sig;
-		goto out;
+			zklock_release(r->l);
+		fprintf(stderr, "workbench zk-lock: interrupted while waiting for %s\n", o->path);
+		return 128 + sig;
+	}
+	if (job.rc == WB_EBUSY) {
+		fprintf(stderr, "workbench zk-lock: %s is held by another; gave up after %s\n",
+			o->path, o->wait_ms == 0 ? "one look (--wait 0)" : "--wait");
+		return EXIT_FAIL;
 	}
 	if (job.rc != 0) {
-		if (job.rc == WB_EBUSY)
-			fprintf(stderr,
-				"workbench zk-lock: %s is held by another; gave up after %s\n",
-				path, wait_ms == 0 ? "one look (--wait 0)" : "--wait");
-		else
-			fprintf(stderr, "workbench zk-lock: could not take %s: %s (%s)\n", path,
-				zklock_message(l), zklock_status_name(zklock_status(l)));
-		goto out;
+		fprintf(stderr, "workbench zk-lock: could not take %s: %s (%s)\n", o->path,
+			zklock_message(r->l), zklock_status_name(zklock_status(r->l)));
+		return EXIT_FAIL;
 	}
-	rc = run_locked(l, cmd, sfd, &old_mask);
-out:
-	zklock_free(l);
-	zkc_close(c);
-	if (sfd >= 0)
-		close(sfd);
+	return -1;
+}
+
+static void run_close(struct zkl_run *r)
+{
+	zklock_free(r->l);
+	zkc_close(r->c);
+	if (r->sfd >= 0)
+		close(r->sfd);
 	for (int k = 0; k < 2; k++)
 		if (wake_fd[k] >= 0)
 			close(wake_fd[k]);
-	sigprocmask(SIG_SETMASK, &old_mask, NULL);
+	sigprocmask(SIG_SETMASK, &r->old_mask, NULL);
+}
+
+static int zk_lock(struct app *app, const struct args *args)
+{
+	(void)app;
+	struct zkl_opts o;
+	int rc = read_opts(args, &o);
+	if (rc >= 0)
+		return rc;
+	struct zkl_run r = {.sfd = -1};
+	if (open_signals(&r) != 0)
+		rc = EXIT_FAIL;
+	else if ((rc = connect_lock(&r, &o)) < 0 && (rc = acquire(&r, &o)) < 0)
+		rc = run_locked(r.l, o.cmd, r.sfd, &r.old_mask);
+	run_close(&r);
 	return rc;
 }
+
+const struct command cmd_zk_lock = {
+	.name = "zk-lock",
+	.args = {.opts = "--zk= --path= --wait= --session-timeout=",
+		 .upper = -1,
+		 .flags = ARGS_IN_ORDER},
+	.usage = "--zk H:P --path /locks/N [--wait S] [--session-timeout S] -- CMD...",
+	.help = "run CMD while holding a ZooKeeper lock (flock(1))",
+	.more = more_text,
+	.run = zk_lock,
+};

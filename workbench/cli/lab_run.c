@@ -1,14 +1,16 @@
 /*
- * cli/lab.c - `workbench lab list` and `workbench lab run ID`.
+ * cli/lab_run.c - `workbench lab run ID [--json] [--zk HOST:PORT,...]`.
  *
  * `lab run` is a small supervisor: it reaps leftovers of earlier runs,
  * makes a fresh run directory, and runs the lab in a forked worker (its
  * own process group, killed if the supervisor dies).  On SIGINT/SIGTERM or
  * a crash of the worker, the supervisor kills every recorded process.  The
  * run directory is removed after a pass and kept (path printed) otherwise,
- * so server logs stay available as evidence.
+ * so server logs stay available as evidence.  It does not interpret the
+ * lab's events beyond storing them with the run (record_run).
  */
 #include "app.h"
+#include "cli/commands.h"
 #include "core/store.h"
 #include "base/wb.h"
 #include "harness/proc.h"
@@ -41,46 +43,6 @@ static void on_signal(int sig)
 	got_signal = sig;
 	if (worker_pid > 0)
 		kill(-(pid_t)worker_pid, SIGKILL);
-}
-
-static const char *needs_text(unsigned needs)
-{
-	if (needs & LAB_NEEDS_ENSEMBLE)
-		return "zookeeper-ensemble";
-	if (needs & LAB_NEEDS_ZK)
-		return "zookeeper";
-	if (needs & LAB_NEEDS_REDIS)
-		return "redis";
-	return "sqlite";
-}
-
-static int lab_list(int argc, char **argv)
-{
-	int json = 0;
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			json = 1;
-		} else {
-			fprintf(stderr, "workbench lab list: unexpected argument '%s'\n", argv[i]);
-			return EXIT_USAGE;
-		}
-	}
-	size_t n;
-	const struct lab *const *labs = lab_all(&n);
-	for (size_t i = 0; i < n; i++) {
-		if (json) {
-			json_t *o = json_pack("{s:s, s:s, s:s, s:s}", "id", labs[i]->id, "chapter",
-					      labs[i]->chapter, "title", labs[i]->title, "needs",
-					      needs_text(labs[i]->needs));
-			char *s = json_dumps(o, JSON_COMPACT);
-			printf("%s\n", s);
-			free(s);
-			json_decref(o);
-		} else {
-			printf("%-22s %-22s %s\n", labs[i]->id, labs[i]->chapter, labs[i]->title);
-		}
-	}
-	return EXIT_OK;
 }
 
 /* The worker: runs the lab and exits with its verdict. */
@@ -150,29 +112,10 @@ static void record_run(struct app *app, const char *id, const char *run_dir, int
 	free(evidence);
 }
 
-static int lab_run(struct app *app, int argc, char **argv)
+/* Finds the lab and checks --zk against it.  Returns -1 to go on, or the
+ * exit code. */
+static int find_lab(const char *id, const char *zk, const struct lab **out)
 {
-	const char *id = NULL, *zk = NULL;
-	int json = 0;
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			json = 1;
-		} else if (!strcmp(argv[i], "--zk") && i + 1 < argc) {
-			zk = argv[++i];
-		} else if (!strncmp(argv[i], "--zk=", 5)) {
-			zk = argv[i] + 5;
-		} else if (argv[i][0] != '-' && !id) {
-			id = argv[i];
-		} else {
-			fprintf(stderr,
-				"usage: workbench lab run ID [--json] [--zk HOST:PORT,...]\n");
-			return EXIT_USAGE;
-		}
-	}
-	if (!id) {
-		fprintf(stderr, "usage: workbench lab run ID [--json] [--zk HOST:PORT,...]\n");
-		return EXIT_USAGE;
-	}
 	const struct lab *lab = lab_find(id);
 	if (!lab) {
 		fprintf(stderr, "workbench: no lab '%s' in this build (see `workbench lab list`)\n",
@@ -186,12 +129,19 @@ static int lab_run(struct app *app, int argc, char **argv)
 			id, zk);
 		return LAB_EXIT_CANNOT;
 	}
+	*out = lab;
+	return -1;
+}
+
+/* Stops what earlier runs left and makes a fresh run directory.  Returns
+ * -1 to go on (*run_dir set, caller frees), or the exit code. */
+static int make_run_dir(char **run_dir)
+{
 	int reaped = rundir_reap_leftovers();
 	if (reaped > 0)
 		fprintf(stderr, "workbench: stopped %d process%s left by an earlier run\n", reaped,
 			reaped == 1 ? "" : "es");
-	char *run_dir = NULL;
-	if (rundir_create(&run_dir) != 0) {
+	if (rundir_create(run_dir) != 0) {
 		char *base = rundir_base(), why[512];
 		if (rundir_base_check(base, why, sizeof why) == 0)
 			snprintf(why, sizeof why, "%s", strerror(errno));
@@ -200,6 +150,65 @@ static int lab_run(struct app *app, int argc, char **argv)
 		free(base);
 		return LAB_EXIT_CANNOT;
 	}
+	return -1;
+}
+
+/* Waits for the worker; on a signal kills its group and every recorded
+ * process.  Returns the wait status (SIGKILL when it was reaped
+ * elsewhere). */
+static int wait_worker(pid_t pid, const char *run_dir)
+{
+	int status = 0;
+	for (;;) {
+		pid_t w = waitpid(pid, &status, 0);
+		if (w == pid)
+			break;
+		if (w < 0 && errno == EINTR) {
+			if (got_signal) {
+				kill(-pid, SIGKILL);
+				proc_kill_all(run_dir);
+			}
+			continue;
+		}
+		/* ECHILD: proc_kill_all reaped the worker (it is recorded
+		 * too).  Anything else: nothing left to wait for. */
+		status = SIGKILL;
+		break;
+	}
+	return status;
+}
+
+/* The run's verdict from the worker's wait status; a worker killed by a
+ * signal is a failure, reported in the run's own format. */
+static int verdict_of(const char *id, int status, int json)
+{
+	if (got_signal) {
+		fprintf(stderr, "workbench: lab %s cancelled\n", id);
+		return LAB_EXIT_CANNOT;
+	}
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	if (json)
+		printf("{\"t\":\"error\",\"text\":\"lab worker died of signal %d\"}\n"
+		       "{\"t\":\"verdict\",\"pass\":false,\"ms\":0}\n",
+		       sig);
+	else
+		printf("FAIL: the lab worker died of signal %d\n", sig);
+	return LAB_EXIT_FAIL;
+}
+
+static int lab_run(struct app *app, const struct args *args)
+{
+	const char *id = args->argv[0], *zk = args_value(args, "--zk");
+	int json = args_has(args, "--json");
+	const struct lab *lab = NULL;
+	char *run_dir = NULL;
+	int rc = find_lab(id, zk, &lab);
+	if (rc >= 0)
+		return rc;
+	if ((rc = make_run_dir(&run_dir)) >= 0)
+		return rc;
 
 	struct sigaction sa = {0};
 	sa.sa_handler = on_signal;
@@ -230,40 +239,10 @@ static int lab_run(struct app *app, int argc, char **argv)
 	if (got_signal) /* arrived before worker_pid was set */
 		kill(-pid, SIGKILL);
 
-	int status = 0, verdict;
-	for (;;) {
-		pid_t w = waitpid(pid, &status, 0);
-		if (w == pid)
-			break;
-		if (w < 0 && errno == EINTR) {
-			if (got_signal) {
-				kill(-pid, SIGKILL);
-				proc_kill_all(run_dir);
-			}
-			continue;
-		}
-		/* ECHILD: proc_kill_all reaped the worker (it is recorded
-		 * too).  Anything else: nothing left to wait for. */
-		status = SIGKILL;
-		break;
-	}
+	int status = wait_worker(pid, run_dir);
 	worker_pid = 0;		/* reaped: its pid may be reused */
 	proc_kill_all(run_dir); /* whatever the worker left behind */
-	if (got_signal) {
-		fprintf(stderr, "workbench: lab %s cancelled\n", id);
-		verdict = LAB_EXIT_CANNOT;
-	} else if (WIFEXITED(status)) {
-		verdict = WEXITSTATUS(status);
-	} else {
-		int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-		if (json)
-			printf("{\"t\":\"error\",\"text\":\"lab worker died of signal %d\"}\n"
-			       "{\"t\":\"verdict\",\"pass\":false,\"ms\":0}\n",
-			       sig);
-		else
-			printf("FAIL: the lab worker died of signal %d\n", sig);
-		verdict = LAB_EXIT_FAIL;
-	}
+	int verdict = verdict_of(id, status, json);
 	if (!got_signal)
 		record_run(app, id, run_dir, verdict);
 	if (verdict == LAB_EXIT_PASS)
@@ -274,13 +253,11 @@ static int lab_run(struct app *app, int argc, char **argv)
 	return verdict;
 }
 
-int cli_lab(struct app *app, int argc, char **argv)
-{
-	if (argc >= 1 && !strcmp(argv[0], "list"))
-		return lab_list(argc - 1, argv + 1);
-	if (argc >= 1 && !strcmp(argv[0], "run"))
-		return lab_run(app, argc - 1, argv + 1);
-	fprintf(stderr, "usage: workbench lab list [--json]\n"
-			"       workbench lab run ID [--json] [--zk HOST:PORT,...]\n");
-	return EXIT_USAGE;
-}
+const struct command cmd_lab_run = {
+	.name = "lab",
+	.sub = "run",
+	.args = {.opts = "--json --zk=", .lower = 1, .upper = 1},
+	.usage = "ID [--json] [--zk HOST:PORT,...]",
+	.help = "run a lab (exit 0 pass, 1 fail, 2 could not run)",
+	.run = lab_run,
+};
