@@ -27,6 +27,7 @@
 #include "core/sched.h"
 #include "core/store.h"
 #include "core/utf8.h"
+#include "base/sqlitex.h"
 #include "base/wb.h"
 
 #include <ctype.h>
@@ -118,52 +119,7 @@ static char *new_uid(void)
 	return s;
 }
 
-/* ---- SQLite adapter ---- */
-
-static int map_rc(int rc)
-{
-	switch (rc & 0xFF) {
-	case SQLITE_OK:
-	case SQLITE_DONE:
-	case SQLITE_ROW: return 0;
-	case SQLITE_NOTADB:
-	case SQLITE_CORRUPT: return WB_ECORRUPT;
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED: return WB_EBUSY;
-	case SQLITE_NOMEM: return WB_ENOMEM;
-	case SQLITE_CONSTRAINT: return WB_EINVAL;
-	default: return WB_EIO;
-	}
-}
-
-static int exec(sqlite3 *db, const char *sql)
-{
-	return map_rc(sqlite3_exec(db, sql, NULL, NULL, NULL));
-}
-
-static int begin(sqlite3 *db)
-{
-	return exec(db, "BEGIN IMMEDIATE");
-}
-
-static int commit(sqlite3 *db)
-{
-	int rc = exec(db, "COMMIT");
-	if (rc)
-		exec(db, "ROLLBACK");
-	return rc;
-}
-
-static void rollback(sqlite3 *db)
-{
-	if (!sqlite3_get_autocommit(db))
-		exec(db, "ROLLBACK");
-}
-
-static int prep(sqlite3 *db, const char *sql, sqlite3_stmt **st)
-{
-	return map_rc(sqlite3_prepare_v2(db, sql, -1, st, NULL));
-}
+/* ---- SQLite helpers (opening, BEGIN IMMEDIATE, the code map: base/sqlitex) ---- */
 
 static char *col_dup(sqlite3_stmt *st, int i)
 {
@@ -251,10 +207,11 @@ static const char *answer_invalid(const struct answer *a)
 static int replay(sqlite3 *db, const char *question)
 {
 	sqlite3_stmt *st = NULL;
-	int err = prep(db,
-		       "SELECT grade, graded_at FROM quiz_answer WHERE question = ?1 AND "
-		       "learner = '' ORDER BY graded_at, rowid",
-		       &st);
+	int err =
+		sqlitex_prepare(db,
+				"SELECT grade, graded_at FROM quiz_answer WHERE question = ?1 AND "
+				"learner = '' ORDER BY graded_at, rowid",
+				&st);
 	if (err)
 		return err;
 	sqlite3_bind_text(st, 1, question, -1, SQLITE_STATIC);
@@ -266,14 +223,14 @@ static int replay(sqlite3 *db, const char *question)
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return map_rc(rc);
+		return sqlitex_err(rc);
 	if (s.reps == 0) {
-		err = prep(db, "DELETE FROM quiz_schedule WHERE question = ?1", &st);
+		err = sqlitex_prepare(db, "DELETE FROM quiz_schedule WHERE question = ?1", &st);
 		if (err)
 			return err;
 		sqlite3_bind_text(st, 1, question, -1, SQLITE_STATIC);
 	} else {
-		err = prep(
+		err = sqlitex_prepare(
 			db,
 			"INSERT OR REPLACE INTO quiz_schedule (question, stability, difficulty, "
 			"reps, lapses, last_review, due, last_grade) VALUES (?1, ?2, ?3, ?4, ?5, "
@@ -292,7 +249,7 @@ static int replay(sqlite3 *db, const char *question)
 	}
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : map_rc(rc);
+	return rc == SQLITE_DONE ? 0 : sqlitex_err(rc);
 }
 
 static const char insert_sql[] =
@@ -305,7 +262,7 @@ static const char insert_sql[] =
 static int insert_answer(sqlite3 *db, const struct answer *a, int *added)
 {
 	sqlite3_stmt *st;
-	int err = prep(db, insert_sql, &st);
+	int err = sqlitex_prepare(db, insert_sql, &st);
 	if (err)
 		return err;
 	sqlite3_bind_text(st, 1, a->uid, -1, SQLITE_STATIC);
@@ -331,7 +288,7 @@ static int insert_answer(sqlite3 *db, const struct answer *a, int *added)
 	sqlite3_finalize(st);
 	if (added)
 		*added = sqlite3_changes(db) > 0;
-	return rc == SQLITE_DONE ? 0 : map_rc(rc);
+	return rc == SQLITE_DONE ? 0 : sqlitex_err(rc);
 }
 
 static void kill_hook(void)
@@ -384,10 +341,11 @@ static void hold_hook(const char *what)
 static int test_answer_conflict(sqlite3 *db, const struct answer *a)
 {
 	sqlite3_stmt *st;
-	int err = prep(db,
-		       "SELECT (SELECT state FROM quiz_test WHERE uid = ?1) = 'running', "
-		       "EXISTS (SELECT 1 FROM quiz_answer WHERE test_uid = ?1 AND question = ?2)",
-		       &st);
+	int err = sqlitex_prepare(
+		db,
+		"SELECT (SELECT state FROM quiz_test WHERE uid = ?1) = 'running', "
+		"EXISTS (SELECT 1 FROM quiz_answer WHERE test_uid = ?1 AND question = ?2)",
+		&st);
 	if (err)
 		return err;
 	sqlite3_bind_text(st, 1, a->test_uid, -1, SQLITE_STATIC);
@@ -397,7 +355,7 @@ static int test_answer_conflict(sqlite3 *db, const struct answer *a)
 		err = sqlite3_column_int(st, 0) != 1 || sqlite3_column_int(st, 1) ? WB_ECONFLICT
 										  : 0;
 	else
-		err = map_rc(rc);
+		err = sqlitex_err(rc);
 	sqlite3_finalize(st);
 	return err;
 }
@@ -411,7 +369,7 @@ int answers_save(struct store *s, struct answer *a)
 		a->learner = wb_xstrdup("");
 	if (answer_invalid(a))
 		return WB_EINVAL;
-	int err = begin(db);
+	int err = sqlitex_begin_immediate(db);
 	if (err)
 		return err;
 	if (a->test_uid)
@@ -428,19 +386,19 @@ int answers_save(struct store *s, struct answer *a)
 	if (!err)
 		hold_hook("save");
 	if (err) {
-		rollback(db);
+		sqlitex_rollback(db);
 		return err;
 	}
-	return commit(db);
+	return sqlitex_end(db, 0);
 }
 
 int answers_count(struct store *s, const char *test_uid, size_t *n)
 {
 	sqlite3_stmt *st;
-	int err = prep(store_db(s),
-		       test_uid ? "SELECT COUNT(*) FROM quiz_answer WHERE test_uid = ?1"
-				: "SELECT COUNT(*) FROM quiz_answer",
-		       &st);
+	int err = sqlitex_prepare(store_db(s),
+				  test_uid ? "SELECT COUNT(*) FROM quiz_answer WHERE test_uid = ?1"
+					   : "SELECT COUNT(*) FROM quiz_answer",
+				  &st);
 	if (err)
 		return err;
 	if (test_uid)
@@ -448,7 +406,7 @@ int answers_count(struct store *s, const char *test_uid, size_t *n)
 	int rc = sqlite3_step(st);
 	*n = rc == SQLITE_ROW ? (size_t)sqlite3_column_int64(st, 0) : 0;
 	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : map_rc(rc);
+	return rc == SQLITE_ROW ? 0 : sqlitex_err(rc);
 }
 
 /* ---- tests ---- */
@@ -484,10 +442,11 @@ int quiz_test_covers(const struct quiz_test *t, const char *chapter)
 static int load_items(sqlite3 *db, struct quiz_test *t)
 {
 	sqlite3_stmt *st;
-	int err = prep(db,
-		       "SELECT question, chapter FROM quiz_test_item WHERE test_uid = ?1 ORDER BY "
-		       "pos",
-		       &st);
+	int err = sqlitex_prepare(
+		db,
+		"SELECT question, chapter FROM quiz_test_item WHERE test_uid = ?1 ORDER BY "
+		"pos",
+		&st);
 	if (err)
 		return err;
 	sqlite3_bind_text(st, 1, t->uid, -1, SQLITE_STATIC);
@@ -505,8 +464,8 @@ static int load_items(sqlite3 *db, struct quiz_test *t)
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return map_rc(rc);
-	err = prep(db, "SELECT COUNT(*) FROM quiz_answer WHERE test_uid = ?1", &st);
+		return sqlitex_err(rc);
+	err = sqlitex_prepare(db, "SELECT COUNT(*) FROM quiz_answer WHERE test_uid = ?1", &st);
 	if (err)
 		return err;
 	sqlite3_bind_text(st, 1, t->uid, -1, SQLITE_STATIC);
@@ -514,7 +473,7 @@ static int load_items(sqlite3 *db, struct quiz_test *t)
 	if (rc == SQLITE_ROW)
 		t->answered = (size_t)sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : map_rc(rc);
+	return rc == SQLITE_ROW ? 0 : sqlitex_err(rc);
 }
 
 int answers_running_test(struct store *s, struct quiz_test **out)
@@ -522,16 +481,17 @@ int answers_running_test(struct store *s, struct quiz_test **out)
 	*out = NULL;
 	sqlite3 *db = store_db(s);
 	sqlite3_stmt *st;
-	int err = prep(db,
-		       "SELECT uid, kind, chapter, lang, closed_book, state, started_at, "
-		       "COALESCE(finished_at, 0) FROM quiz_test WHERE state = 'running'",
-		       &st);
+	int err =
+		sqlitex_prepare(db,
+				"SELECT uid, kind, chapter, lang, closed_book, state, started_at, "
+				"COALESCE(finished_at, 0) FROM quiz_test WHERE state = 'running'",
+				&st);
 	if (err)
 		return err;
 	int rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW) {
 		sqlite3_finalize(st);
-		return rc == SQLITE_DONE ? WB_ENOENT : map_rc(rc);
+		return rc == SQLITE_DONE ? WB_ENOENT : sqlitex_err(rc);
 	}
 	struct quiz_test *t = wb_xcalloc(1, sizeof *t);
 	t->uid = col_dup(st, 0);
@@ -603,27 +563,29 @@ int quiz_session_start(struct store *s, const char *kind, const char *chapter, c
 
 	sqlite3_stmt *st = NULL;
 	hold_hook("start-begin");
-	int err = begin(db);
+	int err = sqlitex_begin_immediate(db);
 	if (err)
 		goto out;
 	/* Checked again here: another process may have started a test since
 	 * the caller looked. */
-	err = prep(db, "SELECT EXISTS (SELECT 1 FROM quiz_test WHERE state = 'running')", &st);
+	err = sqlitex_prepare(db, "SELECT EXISTS (SELECT 1 FROM quiz_test WHERE state = 'running')",
+			      &st);
 	if (err)
 		goto out;
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW && sqlite3_column_int(st, 0))
 		err = WB_ECONFLICT;
 	else if (rc != SQLITE_ROW)
-		err = map_rc(rc);
+		err = sqlitex_err(rc);
 	sqlite3_finalize(st);
 	st = NULL;
 	if (err)
 		goto out;
-	err = prep(db,
-		   "INSERT INTO quiz_test (uid, kind, chapter, lang, closed_book, state, "
-		   "started_at) VALUES (?1, ?2, ?3, ?4, ?5, 'running', ?6)",
-		   &st);
+	err = sqlitex_prepare(
+		db,
+		"INSERT INTO quiz_test (uid, kind, chapter, lang, closed_book, state, "
+		"started_at) VALUES (?1, ?2, ?3, ?4, ?5, 'running', ?6)",
+		&st);
 	if (err)
 		goto out;
 	sqlite3_bind_text(st, 1, t->uid, -1, SQLITE_STATIC);
@@ -637,13 +599,14 @@ int quiz_session_start(struct store *s, const char *kind, const char *chapter, c
 	st = NULL;
 	if (rc != SQLITE_DONE) {
 		/* The partial unique index: another test is running. */
-		err = (rc & 0xFF) == SQLITE_CONSTRAINT ? WB_ECONFLICT : map_rc(rc);
+		err = (rc & 0xFF) == SQLITE_CONSTRAINT ? WB_ECONFLICT : sqlitex_err(rc);
 		goto out;
 	}
-	err = prep(db,
-		   "INSERT INTO quiz_test_item (test_uid, pos, question, chapter) VALUES (?1, ?2, "
-		   "?3, ?4)",
-		   &st);
+	err = sqlitex_prepare(
+		db,
+		"INSERT INTO quiz_test_item (test_uid, pos, question, chapter) VALUES (?1, ?2, "
+		"?3, ?4)",
+		&st);
 	if (err)
 		goto out;
 	for (size_t i = 0; i < n && !err; i++) {
@@ -654,17 +617,17 @@ int quiz_session_start(struct store *s, const char *kind, const char *chapter, c
 		sqlite3_bind_text(st, 4, t->chapters[i], -1, SQLITE_STATIC);
 		rc = sqlite3_step(st);
 		if (rc != SQLITE_DONE)
-			err = map_rc(rc);
+			err = sqlitex_err(rc);
 	}
 	sqlite3_finalize(st);
 	st = NULL;
 	if (err)
 		goto out;
 	hold_hook("start");
-	err = commit(db);
+	err = sqlitex_end(db, 0);
 out:
 	if (err) {
-		rollback(db);
+		sqlitex_rollback(db);
 		quiz_test_free(t);
 		free(order);
 		return err;
@@ -688,7 +651,7 @@ static int load_progress(struct quiz_session *ss)
 	sqlite3 *db = store_db(ss->store);
 	struct quiz_test *t = ss->test;
 	sqlite3_stmt *st;
-	int err = prep(db, "SELECT state FROM quiz_test WHERE uid = ?1", &st);
+	int err = sqlitex_prepare(db, "SELECT state FROM quiz_test WHERE uid = ?1", &st);
 	if (err)
 		return err;
 	sqlite3_bind_text(st, 1, t->uid, -1, SQLITE_STATIC);
@@ -699,11 +662,12 @@ static int load_progress(struct quiz_session *ss)
 		set_str(&t->state, "gone");
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return map_rc(rc);
-	err = prep(db,
-		   "SELECT question, grade, uid FROM quiz_answer WHERE test_uid = ?1 ORDER BY "
-		   "graded_at, rowid",
-		   &st);
+		return sqlitex_err(rc);
+	err = sqlitex_prepare(
+		db,
+		"SELECT question, grade, uid FROM quiz_answer WHERE test_uid = ?1 ORDER BY "
+		"graded_at, rowid",
+		&st);
 	if (err)
 		return err;
 	sqlite3_bind_text(st, 1, t->uid, -1, SQLITE_STATIC);
@@ -720,7 +684,7 @@ static int load_progress(struct quiz_session *ss)
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return map_rc(rc);
+		return sqlitex_err(rc);
 	advance(ss);
 	return 0;
 }
@@ -835,13 +799,14 @@ int quiz_session_undo(struct quiz_session *ss, struct answer *undone)
 	struct answer a = {0};
 	sqlite3_stmt *st = NULL;
 	int conflict = 0;
-	int err = begin(db);
+	int err = sqlitex_begin_immediate(db);
 	if (err)
 		return err;
-	err = prep(db,
-		   "SELECT " ANSWER_COLUMNS " FROM quiz_answer WHERE test_uid = ?1 ORDER BY "
-		   "graded_at DESC, rowid DESC LIMIT 1",
-		   &st);
+	err = sqlitex_prepare(db,
+			      "SELECT " ANSWER_COLUMNS
+			      " FROM quiz_answer WHERE test_uid = ?1 ORDER BY "
+			      "graded_at DESC, rowid DESC LIMIT 1",
+			      &st);
 	if (err)
 		goto out;
 	sqlite3_bind_text(st, 1, ss->test->uid, -1, SQLITE_STATIC);
@@ -851,7 +816,7 @@ int quiz_session_undo(struct quiz_session *ss, struct answer *undone)
 	sqlite3_finalize(st);
 	st = NULL;
 	if (rc != SQLITE_ROW) {
-		err = rc == SQLITE_DONE ? WB_ENOENT : map_rc(rc);
+		err = rc == SQLITE_DONE ? WB_ENOENT : sqlitex_err(rc);
 		goto out;
 	}
 	if (!ss->last_uid || strcmp(a.uid, ss->last_uid) != 0) {
@@ -861,14 +826,14 @@ int quiz_session_undo(struct quiz_session *ss, struct answer *undone)
 		err = WB_ECONFLICT;
 		goto out;
 	}
-	err = prep(db, "DELETE FROM quiz_answer WHERE uid = ?1", &st);
+	err = sqlitex_prepare(db, "DELETE FROM quiz_answer WHERE uid = ?1", &st);
 	if (err)
 		goto out;
 	sqlite3_bind_text(st, 1, a.uid, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
-		err = map_rc(rc);
+		err = sqlitex_err(rc);
 		goto out;
 	}
 	if (!a.learner || !a.learner[0])
@@ -876,10 +841,10 @@ int quiz_session_undo(struct quiz_session *ss, struct answer *undone)
 	if (!err)
 		hold_hook("undo");
 	if (!err)
-		err = commit(db);
+		err = sqlitex_end(db, 0);
 out:
 	if (err) {
-		rollback(db);
+		sqlitex_rollback(db);
 		answer_clear(&a);
 		if (conflict) {
 			int e = load_progress(ss);
@@ -902,16 +867,17 @@ out:
 
 static int end_test(sqlite3 *db, const char *uid, const char *state, int64_t now_ms)
 {
-	int err = begin(db);
+	int err = sqlitex_begin_immediate(db);
 	if (err)
 		return err;
 	sqlite3_stmt *st;
-	err = prep(db,
-		   "UPDATE quiz_test SET state = ?1, finished_at = ?2 WHERE state = 'running' AND "
-		   "(?3 IS NULL OR uid = ?3)",
-		   &st);
+	err = sqlitex_prepare(
+		db,
+		"UPDATE quiz_test SET state = ?1, finished_at = ?2 WHERE state = 'running' AND "
+		"(?3 IS NULL OR uid = ?3)",
+		&st);
 	if (err) {
-		rollback(db);
+		sqlitex_rollback(db);
 		return err;
 	}
 	sqlite3_bind_text(st, 1, state, -1, SQLITE_STATIC);
@@ -920,10 +886,10 @@ static int end_test(sqlite3 *db, const char *uid, const char *state, int64_t now
 	int rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
-		rollback(db);
-		return map_rc(rc);
+		sqlitex_rollback(db);
+		return sqlitex_err(rc);
 	}
-	return commit(db);
+	return sqlitex_end(db, 0);
 }
 
 int quiz_session_finish(struct quiz_session *ss, int64_t now_ms)
@@ -974,10 +940,11 @@ int answers_test_summary(struct store *s, const char *test_uid, struct answers_s
 {
 	memset(out, 0, sizeof *out);
 	sqlite3_stmt *st;
-	int err = prep(store_db(s),
-		       "SELECT question, chapter, points, max_points, grade, shown_at, graded_at "
-		       "FROM quiz_answer WHERE test_uid = ?1 ORDER BY graded_at, rowid",
-		       &st);
+	int err = sqlitex_prepare(
+		store_db(s),
+		"SELECT question, chapter, points, max_points, grade, shown_at, graded_at "
+		"FROM quiz_answer WHERE test_uid = ?1 ORDER BY graded_at, rowid",
+		&st);
 	if (err)
 		return err;
 	sqlite3_bind_text(st, 1, test_uid, -1, SQLITE_STATIC);
@@ -1012,7 +979,7 @@ int answers_test_summary(struct store *s, const char *test_uid, struct answers_s
 		}
 		out->items[j] = v;
 	}
-	return rc == SQLITE_DONE ? 0 : map_rc(rc);
+	return rc == SQLITE_DONE ? 0 : sqlitex_err(rc);
 }
 
 void answers_summary_free(struct answers_summary *sum)
@@ -1031,10 +998,11 @@ int answers_schedule_get(struct store *s, const char *question, struct sched_sta
 {
 	memset(out, 0, sizeof *out);
 	sqlite3_stmt *st;
-	int err = prep(store_db(s),
-		       "SELECT stability, difficulty, reps, lapses, last_review, due FROM "
-		       "quiz_schedule WHERE question = ?1",
-		       &st);
+	int err =
+		sqlitex_prepare(store_db(s),
+				"SELECT stability, difficulty, reps, lapses, last_review, due FROM "
+				"quiz_schedule WHERE question = ?1",
+				&st);
 	if (err)
 		return err;
 	sqlite3_bind_text(st, 1, question, -1, SQLITE_STATIC);
@@ -1050,7 +1018,7 @@ int answers_schedule_get(struct store *s, const char *question, struct sched_sta
 	sqlite3_finalize(st);
 	if (rc == SQLITE_ROW)
 		return 0;
-	return rc == SQLITE_DONE ? WB_ENOENT : map_rc(rc);
+	return rc == SQLITE_DONE ? WB_ENOENT : sqlitex_err(rc);
 }
 
 int answers_due(struct store *s, const struct quiz_bank *bank, int64_t until_s,
@@ -1059,9 +1027,9 @@ int answers_due(struct store *s, const struct quiz_bank *bank, int64_t until_s,
 	*out = NULL;
 	*n = 0;
 	sqlite3_stmt *st;
-	int err = prep(store_db(s),
-		       "SELECT question FROM quiz_schedule WHERE due < ?1 ORDER BY due, question",
-		       &st);
+	int err = sqlitex_prepare(
+		store_db(s),
+		"SELECT question FROM quiz_schedule WHERE due < ?1 ORDER BY due, question", &st);
 	if (err)
 		return err;
 	sqlite3_bind_int64(st, 1, until_s);
@@ -1075,7 +1043,7 @@ int answers_due(struct store *s, const struct quiz_bank *bank, int64_t until_s,
 		(*out)[(*n)++] = q;
 	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : map_rc(rc);
+	return rc == SQLITE_DONE ? 0 : sqlitex_err(rc);
 }
 
 int64_t answers_day_start(int64_t t_s, int days)
@@ -1100,7 +1068,8 @@ int answers_due_days(struct store *s, const struct quiz_bank *bank, int64_t now_
 	for (int i = 0; i < days; i++)
 		ends[i] = answers_day_start(now_s, i + 1);
 	sqlite3_stmt *st;
-	int err = prep(store_db(s), "SELECT question, due FROM quiz_schedule WHERE due < ?1", &st);
+	int err = sqlitex_prepare(store_db(s),
+				  "SELECT question, due FROM quiz_schedule WHERE due < ?1", &st);
 	if (err) {
 		free(ends);
 		return err;
@@ -1119,7 +1088,7 @@ int answers_due_days(struct store *s, const struct quiz_bank *bank, int64_t now_
 	}
 	sqlite3_finalize(st);
 	free(ends);
-	return rc == SQLITE_DONE ? 0 : map_rc(rc);
+	return rc == SQLITE_DONE ? 0 : sqlitex_err(rc);
 }
 
 int answers_mastery(struct store *s, const struct quiz_bank *bank, const char *chapter, int *got,
@@ -1127,8 +1096,8 @@ int answers_mastery(struct store *s, const struct quiz_bank *bank, const char *c
 {
 	*got = *total = 0;
 	sqlite3_stmt *st;
-	int err =
-		prep(store_db(s), "SELECT last_grade FROM quiz_schedule WHERE question = ?1", &st);
+	int err = sqlitex_prepare(store_db(s),
+				  "SELECT last_grade FROM quiz_schedule WHERE question = ?1", &st);
 	if (err)
 		return err;
 	int rc = SQLITE_DONE;
@@ -1147,7 +1116,7 @@ int answers_mastery(struct store *s, const struct quiz_bank *bank, const char *c
 		rc = SQLITE_DONE;
 	}
 	sqlite3_finalize(st);
-	return map_rc(rc);
+	return sqlitex_err(rc);
 }
 
 int answers_test_history(struct store *s, struct answers_test_points **out, size_t *n)
@@ -1155,11 +1124,12 @@ int answers_test_history(struct store *s, struct answers_test_points **out, size
 	*out = NULL;
 	*n = 0;
 	sqlite3_stmt *st;
-	int err = prep(store_db(s),
-		       "SELECT test_uid, MIN(shown_at), SUM(points), SUM(max_points), COUNT(*) "
-		       "FROM quiz_answer WHERE learner = '' AND test_uid IS NOT NULL GROUP BY "
-		       "test_uid ORDER BY MIN(shown_at)",
-		       &st);
+	int err = sqlitex_prepare(
+		store_db(s),
+		"SELECT test_uid, MIN(shown_at), SUM(points), SUM(max_points), COUNT(*) "
+		"FROM quiz_answer WHERE learner = '' AND test_uid IS NOT NULL GROUP BY "
+		"test_uid ORDER BY MIN(shown_at)",
+		&st);
 	if (err)
 		return err;
 	int rc;
@@ -1174,7 +1144,7 @@ int answers_test_history(struct store *s, struct answers_test_points **out, size
 		};
 	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : map_rc(rc);
+	return rc == SQLITE_DONE ? 0 : sqlitex_err(rc);
 }
 
 void answers_test_history_free(struct answers_test_points *h, size_t n)
@@ -1189,12 +1159,13 @@ int answers_question_stats(struct store *s, struct answers_qstat **out, size_t *
 	*out = NULL;
 	*n = 0;
 	sqlite3_stmt *st;
-	int err = prep(store_db(s),
-		       "SELECT question, MIN(chapter), COUNT(*), "
-		       "AVG(CASE WHEN max_points > 0 THEN CAST(points AS REAL) / max_points ELSE "
-		       "0 END), SUM(grade = 1), SUM(grade = 2), SUM(grade = 3) FROM quiz_answer "
-		       "GROUP BY question ORDER BY MIN(chapter), question",
-		       &st);
+	int err = sqlitex_prepare(
+		store_db(s),
+		"SELECT question, MIN(chapter), COUNT(*), "
+		"AVG(CASE WHEN max_points > 0 THEN CAST(points AS REAL) / max_points ELSE "
+		"0 END), SUM(grade = 1), SUM(grade = 2), SUM(grade = 3) FROM quiz_answer "
+		"GROUP BY question ORDER BY MIN(chapter), question",
+		&st);
 	if (err)
 		return err;
 	int rc;
@@ -1211,7 +1182,7 @@ int answers_question_stats(struct store *s, struct answers_qstat **out, size_t *
 		q->grades[3] = sqlite3_column_int(st, 6);
 	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : map_rc(rc);
+	return rc == SQLITE_DONE ? 0 : sqlitex_err(rc);
 }
 
 void answers_question_stats_free(struct answers_qstat *q, size_t n)
@@ -1327,8 +1298,9 @@ static void csv_field(FILE *out, const char *s, int last)
 int answers_export(struct store *s, FILE *out, enum answers_format fmt, const char *learner)
 {
 	sqlite3_stmt *st;
-	int err = prep(store_db(s),
-		       "SELECT " ANSWER_COLUMNS " FROM quiz_answer ORDER BY graded_at, rowid", &st);
+	int err = sqlitex_prepare(
+		store_db(s), "SELECT " ANSWER_COLUMNS " FROM quiz_answer ORDER BY graded_at, rowid",
+		&st);
 	if (err)
 		return err;
 	json_t *arr = fmt == ANSWERS_JSON ? json_array() : NULL;
@@ -1381,7 +1353,7 @@ int answers_export(struct store *s, FILE *out, enum answers_format fmt, const ch
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		json_decref(arr);
-		return map_rc(rc);
+		return sqlitex_err(rc);
 	}
 	if (arr) {
 		json_t *doc = json_pack("{s:s, s:i, s:o}", "format", "workbench-progress",
@@ -1654,7 +1626,7 @@ int answers_import(struct store *s, const char *text, size_t len, size_t *added,
 		return rc;
 	}
 	sqlite3 *db = store_db(s);
-	rc = begin(db);
+	rc = sqlitex_begin_immediate(db);
 	if (rc) {
 		rows_free(&rows);
 		snprintf(err, errlen, "%s",
@@ -1691,10 +1663,10 @@ int answers_import(struct store *s, const char *text, size_t len, size_t *added,
 		hold_hook("import");
 	if (rc) {
 		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
-		rollback(db);
+		sqlitex_rollback(db);
 		*added = *skipped = 0;
 	} else {
-		rc = commit(db);
+		rc = sqlitex_end(db, 0);
 		if (rc)
 			snprintf(err, errlen, "%s", sqlite3_errmsg(db));
 	}
