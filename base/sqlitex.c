@@ -225,6 +225,20 @@ int sqlitex_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st)
 	return 0;
 }
 
+char *sqlitex_column_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+	return t ? wb_xstrdup((const char *)t) : NULL;
+}
+
+void sqlitex_bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
 int sqlitex_int(sqlite3 *db, const char *sql, long long *out)
 {
 	sqlite3_stmt *st = NULL;

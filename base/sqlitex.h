@@ -93,6 +93,14 @@ void sqlitex_rollback(sqlite3 *db);
  * error.  The caller finalizes. */
 int sqlitex_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st);
 
+/* A malloc'd copy of column i of the current row of st, or NULL when it
+ * is NULL.  The caller frees.  Aborts on out of memory (wb_xstrdup). */
+char *sqlitex_column_dup(sqlite3_stmt *st, int i);
+
+/* Binds s (copied by SQLite) to parameter i of st, or NULL when s is
+ * NULL.  Errors surface at sqlite3_step. */
+void sqlitex_bind_text_or_null(sqlite3_stmt *st, int i, const char *s);
+
 /* Reads one integer from a query without parameters (e.g. "PRAGMA
  * user_version").  Returns 0, WB_ENOENT (no row) or a WB_E* code. */
 int sqlitex_int(sqlite3 *db, const char *sql, long long *out);

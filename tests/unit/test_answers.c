@@ -18,6 +18,9 @@
 #include <sqlite3.h>
 
 #include "core/answers.h"
+#include "core/exchange.h"
+#include "core/progress.h"
+#include "core/session.h"
 #include "core/quiz.h"
 #include "core/sched.h"
 #include "core/store.h"

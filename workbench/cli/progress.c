@@ -11,7 +11,7 @@
  * files.
  */
 #include "app.h"
-#include "core/answers.h"
+#include "core/exchange.h"
 #include "core/store.h"
 #include "core/utf8.h"
 #include "base/wb.h"

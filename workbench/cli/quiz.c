@@ -10,6 +10,9 @@
  */
 #include "app.h"
 #include "core/answers.h"
+#include "core/clock.h"
+#include "core/progress.h"
+#include "core/session.h"
 #include "core/content.h"
 #include "core/i18n.h"
 #include "core/lesson.h"

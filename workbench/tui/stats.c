@@ -8,7 +8,8 @@
  * writes nothing.
  */
 #include "app.h"
-#include "core/answers.h"
+#include "core/clock.h"
+#include "core/progress.h"
 #include "core/content.h"
 #include "core/i18n.h"
 #include "core/quiz.h"
