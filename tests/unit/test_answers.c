@@ -21,7 +21,7 @@
 #include "core/exchange.h"
 #include "core/progress.h"
 #include "core/session.h"
-#include "core/quiz.h"
+#include "core/quizbank.h"
 #include "core/sched.h"
 #include "core/store.h"
 #include "base/wb.h"

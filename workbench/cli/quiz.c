@@ -16,7 +16,7 @@
 #include "core/content.h"
 #include "core/i18n.h"
 #include "core/lesson.h"
-#include "core/quiz.h"
+#include "core/quizbank.h"
 #include "core/quizlint.h"
 #include "core/store.h"
 #include "core/utf8.h"

@@ -32,7 +32,7 @@
 #include "core/answers_db.h"
 #include "core/clock.h"
 #include "core/content.h"
-#include "core/quiz.h"
+#include "core/quizfile.h"
 #include "core/sched.h"
 #include "core/store.h"
 #include "core/utf8.h"

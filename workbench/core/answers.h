@@ -15,7 +15,7 @@
  * progress.h (summaries, schedules, due, mastery, statistics),
  * exchange.h (export and import), clock.h (now, seeds, uids); the test
  * seams are in base/testhook.h.  This module draws nothing and does not
- * parse banks; it takes parsed questions from quiz.h.
+ * parse banks; it takes parsed questions from quizbank.h.
  */
 #ifndef WB_ANSWERS_H
 #define WB_ANSWERS_H
@@ -42,7 +42,7 @@ struct answer {
 	char *ticked;	     /* recall: ticked rubric items, 1-based "1,3" ("" none) */
 	int points;	     /* 0..max_points */
 	int max_points;	     /* rubric total, 1 for auto-graded */
-	int grade;	     /* GRADE_* (quiz.h) */
+	int grade;	     /* GRADE_* (quizfile.h) */
 	int closed_book;     /* 1: taken with the lesson closed */
 };
 /* Frees the strings of a and zeroes it; a may be NULL.  Cannot fail. */

@@ -12,7 +12,7 @@
 #include "core/exchange.h"
 #include "core/answers.h"
 #include "core/answers_db.h"
-#include "core/quiz.h"
+#include "core/quizbank.h"
 #include "core/store.h"
 #include "core/utf8.h"
 #include "base/sqlitex.h"

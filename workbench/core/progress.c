@@ -8,7 +8,7 @@
  * writing answers (answers.c) or tests (session.c).
  */
 #include "core/progress.h"
-#include "core/quiz.h"
+#include "core/quizbank.h"
 #include "core/sched.h"
 #include "core/store.h"
 #include "base/sqlitex.h"

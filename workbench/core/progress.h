@@ -6,7 +6,7 @@
  *
  * Everything here only reads.  Times: unix milliseconds for answers and
  * tests, unix seconds for schedules and days.  Questions are looked up in
- * a bank (quiz.h); ids the bank no longer has are left out where a bank
+ * a bank (quizbank.h); ids the bank no longer has are left out where a bank
  * is given.  This module draws nothing.
  */
 #ifndef WB_PROGRESS_H

@@ -19,7 +19,7 @@
 #include "core/answers.h"
 #include "core/answers_db.h"
 #include "core/clock.h"
-#include "core/quiz.h"
+#include "core/quizbank.h"
 #include "core/store.h"
 #include "base/sqlitex.h"
 #include "base/testhook.h"

@@ -29,7 +29,7 @@
 #include "core/i18n.h"
 #include "core/layout.h"
 #include "core/lesson.h"
-#include "core/quiz.h"
+#include "core/quizbank.h"
 #include "core/store.h"
 #include "core/utf8.h"
 #include "base/wb.h"
