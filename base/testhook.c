@@ -40,9 +40,18 @@ const char *testhook_zk_lock_waiting(void)
 	return env("WORKBENCH_TEST_ZK_LOCK_WAITING");
 }
 
+static const char *const hold_points[] = {"save", "start", "start-begin", "undo", "import"};
+static int saves;				  /* testhook_kill_in_save's passes */
+static int hold_count[WB_ARRAY_LEN(hold_points)]; /* testhook_hold's, by point */
+
+void testhook_reset(void)
+{
+	saves = 0;
+	memset(hold_count, 0, sizeof hold_count);
+}
+
 void testhook_kill_in_save(void)
 {
-	static int saves;
 	const char *k = env("WORKBENCH_TEST_KILL_IN_SAVE");
 	saves++;
 	if (k && atoi(k) == saves)
@@ -51,23 +60,21 @@ void testhook_kill_in_save(void)
 
 void testhook_hold(const char *what)
 {
-	static const char *const points[] = {"save", "start", "start-begin", "undo", "import"};
-	static int count[WB_ARRAY_LEN(points)];
 	const char *h = env("WORKBENCH_TEST_HOLD");
 	const char *fifo = env("WORKBENCH_TEST_HOLD_FIFO");
 	size_t k = 0, len = strlen(what);
-	while (k < WB_ARRAY_LEN(points) && strcmp(points[k], what) != 0)
+	while (k < WB_ARRAY_LEN(hold_points) && strcmp(hold_points[k], what) != 0)
 		k++;
-	if (k == WB_ARRAY_LEN(points))
+	if (k == WB_ARRAY_LEN(hold_points))
 		return;
-	count[k]++;
+	hold_count[k]++;
 	if (!h || !fifo || strncmp(h, what, len) != 0 || h[len] != ':' ||
-	    atoi(h + len + 1) != count[k])
+	    atoi(h + len + 1) != hold_count[k])
 		return;
 	char *held = wb_xasprintf("%s.held", fifo), *go = wb_xasprintf("%s.go", fifo);
 	FILE *f = fopen(held, "w");
 	if (f) {
-		fprintf(f, "%s %d\n", what, count[k]);
+		fprintf(f, "%s %d\n", what, hold_count[k]);
 		fclose(f);
 	}
 	f = fopen(go, "r");

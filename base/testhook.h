@@ -74,4 +74,10 @@ void testhook_kill_in_save(void);
  * skips the hold. */
 void testhook_hold(const char *what);
 
+/* Forgets the passes counted so far by testhook_kill_in_save and
+ * testhook_hold, so a unit test that forks can name "the first start" of
+ * the child whatever its parent did before.  For tests only.  Cannot
+ * fail. */
+void testhook_reset(void);
+
 #endif

@@ -1,7 +1,9 @@
 /*
  * session.c - self-tests on the progress database (see session.h): the
  * running test, starting one in a shuffled order, resuming it, grading
- * and undoing within it, finishing or abandoning it.
+ * and undoing within it, finishing or abandoning it; the resume-or-start
+ * policy both the TUI and `quiz run` follow (quiz_session_open) and the
+ * closed-book rule (quiz_session_blocks_lesson).
  *
  * Invariants
  * - At most one test runs (the unique partial index quiz_test_one_running,
@@ -19,6 +21,7 @@
 #include "core/answers.h"
 #include "core/answers_db.h"
 #include "core/clock.h"
+#include "core/progress.h"
 #include "core/quizbank.h"
 #include "core/store.h"
 #include "base/sqlitex.h"
@@ -536,4 +539,121 @@ void quiz_session_free(struct quiz_session *ss)
 	free(ss->grade);
 	free(ss->last_uid);
 	free(ss);
+}
+
+/* ---- resume or start ---- */
+
+int quiz_session_is_same(const struct quiz_test *run, const char *chapter)
+{
+	if (!run)
+		return 0;
+	return chapter ? run->chapter && !strcmp(run->chapter, chapter)
+		       : run->kind && !strcmp(run->kind, "review");
+}
+
+static const char *bank_lang(const char *lang)
+{
+	return lang && !strcmp(lang, "zh") ? "zh" : "en";
+}
+
+/* One resume of the running test (in its own language) into out. */
+static int open_resume(struct store *s, const struct quiz_session_req *req, const char *lang,
+		       struct quiz_session_opened *out)
+{
+	out->step = QUIZ_OPEN_RESUME;
+	quiz_bank_open(req->content_root, req->instructor_dir, bank_lang(lang), &out->bank);
+	int err = quiz_session_resume(s, out->bank, &out->ss);
+	out->resumed = err == 0;
+	return err;
+}
+
+/* One start of what req asks for into out. */
+static int open_start(struct store *s, const struct quiz_session_req *req,
+		      struct quiz_session_opened *out)
+{
+	out->step = QUIZ_OPEN_START;
+	const char *lang = bank_lang(req->lang);
+	quiz_bank_open(req->content_root, req->instructor_dir, lang, &out->bank);
+	if (!out->bank)
+		return WB_ENOENT;
+	const struct quiz_question **qs = NULL;
+	size_t n = 0;
+	int err = 0;
+	if (req->chapter) {
+		n = quiz_bank_chapter(out->bank, req->chapter, &qs);
+	} else {
+		int64_t now_s = answers_now_ms() / 1000;
+		err = answers_due(s, out->bank, answers_day_start(now_s, 1), &qs, &n);
+	}
+	if (!err && n == 0)
+		err = WB_ENOENT;
+	if (!err)
+		err = quiz_session_start(s, req->chapter ? "chapter" : "review", req->chapter, lang,
+					 req->closed_book, qs, n, req->limit, answers_random_seed(),
+					 answers_now_ms(), &out->ss);
+	free(qs);
+	return err;
+}
+
+int quiz_session_open(struct store *s, const struct quiz_session_req *req,
+		      struct quiz_session_opened *out)
+{
+	memset(out, 0, sizeof *out);
+	int err = 0;
+	/* Another process may start a test between the look and the start
+	 * (the start sees it in its transaction: WB_ECONFLICT) or end the
+	 * running one before the resume (WB_ENOENT): look again. */
+	for (int attempt = 0; attempt < 4; attempt++) {
+		struct quiz_test *run = NULL;
+		out->step = QUIZ_OPEN_LOOK;
+		err = answers_running_test(s, &run);
+		if (err && err != WB_ENOENT)
+			return err;
+		if (run && (!req->resume || !quiz_session_is_same(run, req->chapter))) {
+			out->conflict = run;
+			return WB_ECONFLICT;
+		}
+		if (run) {
+			err = open_resume(s, req, run->lang, out);
+			quiz_test_free(run);
+		} else {
+			err = open_start(s, req, out);
+		}
+		int lost = run ? err == WB_ENOENT : err == WB_ECONFLICT;
+		if (!err || !lost)
+			break;
+		quiz_bank_free(out->bank);
+		out->bank = NULL;
+	}
+	if (err) {
+		quiz_bank_free(out->bank);
+		out->bank = NULL;
+	}
+	return err;
+}
+
+void quiz_session_opened_clear(struct quiz_session_opened *out)
+{
+	if (!out)
+		return;
+	quiz_session_free(out->ss);
+	quiz_bank_free(out->bank);
+	quiz_test_free(out->conflict);
+	memset(out, 0, sizeof *out);
+}
+
+int quiz_session_blocks_lesson(struct store *s, const char *chapter, struct quiz_test **test)
+{
+	*test = NULL;
+	struct quiz_test *run = NULL;
+	int err = answers_running_test(s, &run);
+	if (err == WB_ENOENT)
+		return 0;
+	if (err)
+		return err;
+	if (quiz_test_covers(run, chapter))
+		*test = run;
+	else
+		quiz_test_free(run);
+	return 0;
 }
