@@ -6,9 +6,15 @@
  * calling the handler (e.g. while another connection runs recovery of the
  * WAL index).  About 100 ms of retries turn those rare cases into waits
  * rather than spurious lab failures; a writer that holds the lock longer
- * than the busy timeout still surfaces as WB_EBUSY.
+ * than the busy timeout still surfaces as WB_EBUSY, after one busy
+ * timeout.
+ *
+ * It does not decide what a caller says about a failure: messages name
+ * the path and SQLite's own text, and callers with their own wording
+ * (the progress store) build it from sqlite3_errmsg.
  */
 #include "base/sqlitex.h"
+#include "base/mono.h"
 #include "base/wb.h"
 
 #include <stdio.h>
@@ -42,8 +48,8 @@ int sqlitex_err(int rc)
 	}
 }
 
-int sqlitex_open(const char *path, const struct sqlitex_opts *opts, sqlite3 **out, char *errbuf,
-		 size_t errlen)
+/* opts with the defaults of sqlitex_opts filled in. */
+static struct sqlitex_opts with_defaults(const struct sqlitex_opts *opts)
 {
 	struct sqlitex_opts o = {0};
 	if (opts)
@@ -52,6 +58,13 @@ int sqlitex_open(const char *path, const struct sqlitex_opts *opts, sqlite3 **ou
 		o.busy_timeout_ms = 5000;
 	if (o.synchronous != 2)
 		o.synchronous = 1;
+	return o;
+}
+
+int sqlitex_connect(const char *path, const struct sqlitex_opts *opts, sqlite3 **out, char *errbuf,
+		    size_t errlen)
+{
+	struct sqlitex_opts o = with_defaults(opts);
 	*out = NULL;
 	struct stat st;
 	if (o.no_create && stat(path, &st) != 0) {
@@ -64,14 +77,22 @@ int sqlitex_open(const char *path, const struct sqlitex_opts *opts, sqlite3 **ou
 		flags |= SQLITE_OPEN_CREATE;
 	int rc = sqlite3_open_v2(path, &db, flags, NULL);
 	if (rc != SQLITE_OK) {
-		set_err(errbuf, errlen, "%s: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+		set_err(errbuf, errlen, "%s: %s", path,
+			db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
 		sqlite3_close_v2(db);
 		return sqlitex_err(rc);
 	}
 	sqlite3_extended_result_codes(db, 1);
 	sqlite3_busy_timeout(db, o.busy_timeout_ms);
+	*out = db;
+	return 0;
+}
+
+int sqlitex_setup(sqlite3 *db, const struct sqlitex_opts *opts)
+{
+	struct sqlitex_opts o = with_defaults(opts);
 	/* journal_mode answers with a row; sqlite3_exec discards it. */
-	rc = sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
+	int rc = sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(db,
 				  o.synchronous == 2 ? "PRAGMA synchronous=FULL"
@@ -79,10 +100,27 @@ int sqlitex_open(const char *path, const struct sqlitex_opts *opts, sqlite3 **ou
 				  NULL, NULL, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL);
-	if (rc != SQLITE_OK) {
+	return sqlitex_err(rc);
+}
+
+int sqlitex_is_readonly(sqlite3 *db)
+{
+	return (sqlite3_errcode(db) & 0xFF) == SQLITE_READONLY;
+}
+
+int sqlitex_open(const char *path, const struct sqlitex_opts *opts, sqlite3 **out, char *errbuf,
+		 size_t errlen)
+{
+	sqlite3 *db = NULL;
+	*out = NULL;
+	int err = sqlitex_connect(path, opts, &db, errbuf, errlen);
+	if (err)
+		return err;
+	err = sqlitex_setup(db, opts);
+	if (err) {
 		set_err(errbuf, errlen, "%s: %s", path, sqlite3_errmsg(db));
 		sqlite3_close_v2(db);
-		return sqlitex_err(rc);
+		return err;
 	}
 	*out = db;
 	return 0;
@@ -140,13 +178,17 @@ int sqlitex_exec_script(sqlite3 *db, const char *sql, const char *name, char *er
 int sqlitex_begin_immediate(sqlite3 *db)
 {
 	/* The busy handler has already waited the connection's timeout when
-	 * BEGIN IMMEDIATE reports BUSY; these retries only cover the cases
-	 * where SQLite answers BUSY without calling it, so they are short. */
-	for (int tries = 0;; tries++) {
+	 * BEGIN IMMEDIATE reports BUSY after it; the retries only cover the
+	 * cases where SQLite answers BUSY without calling it, so they stop
+	 * 100 ms after the first try.  (Counting tries instead would run the
+	 * busy handler again on every try: 51 busy timeouts in the worst
+	 * case.) */
+	long long deadline = mono_now_ms() + 100;
+	for (;;) {
 		int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
 		if ((rc & 0xFF) != SQLITE_BUSY)
 			return sqlitex_err(rc);
-		if (tries >= 50)
+		if (mono_now_ms() >= deadline)
 			return WB_EBUSY;
 		struct timespec tick = {0, 2 * 1000 * 1000};
 		nanosleep(&tick, NULL);
@@ -161,9 +203,14 @@ int sqlitex_end(sqlite3 *db, int rc)
 			return 0;
 		rc = sqlitex_err(c);
 	}
+	sqlitex_rollback(db);
+	return rc;
+}
+
+void sqlitex_rollback(sqlite3 *db)
+{
 	if (!sqlite3_get_autocommit(db))
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-	return rc;
 }
 
 int sqlitex_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st)
@@ -176,6 +223,20 @@ int sqlitex_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st)
 		return sqlitex_err(rc);
 	}
 	return 0;
+}
+
+char *sqlitex_column_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+	return t ? wb_xstrdup((const char *)t) : NULL;
+}
+
+void sqlitex_bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
 }
 
 int sqlitex_int(sqlite3 *db, const char *sql, long long *out)

@@ -24,11 +24,36 @@ struct sqlitex_opts {
 };
 
 /* Opens (creating unless opts->no_create) the database at path in WAL
- * mode with a busy timeout and foreign keys on.  opts may be NULL.
- * Returns 0, WB_ENOENT, WB_EBUSY or WB_EIO; on error *out is NULL and a
- * message is in errbuf (may be NULL).  Close with sqlite3_close_v2. */
+ * mode with a busy timeout and foreign keys on: sqlitex_connect, then
+ * sqlitex_setup.  opts may be NULL.  Returns 0, WB_ENOENT, WB_EBUSY,
+ * WB_ECORRUPT or WB_EIO; on error *out is NULL and "path: message" is in
+ * errbuf (may be NULL).  Close with sqlite3_close_v2. */
 int sqlitex_open(const char *path, const struct sqlitex_opts *opts, sqlite3 **out, char *errbuf,
 		 size_t errlen);
+
+/* The first half of sqlitex_open, for callers that must look at a file
+ * before anything is written to it (the progress store reads its schema
+ * version first and refuses a newer file untouched): opens (creating
+ * unless opts->no_create), turns on extended result codes and sets the
+ * busy timeout, and writes nothing (a new file stays empty).  Returns
+ * 0, WB_ENOENT (missing with no_create, or cannot be opened or created:
+ * SQLITE_CANTOPEN), WB_ENOMEM or WB_EIO; on error *out is NULL and
+ * "path: message" is in errbuf (may be NULL).  Close with
+ * sqlite3_close_v2. */
+int sqlitex_connect(const char *path, const struct sqlitex_opts *opts, sqlite3 **out, char *errbuf,
+		    size_t errlen);
+
+/* The second half of sqlitex_open: journal_mode=WAL, the synchronous
+ * level of opts (may be NULL) and foreign_keys=ON.  The first write to
+ * the file.  Returns 0 or a WB_E* code; the connection stays open either
+ * way and sqlite3_errmsg / sqlitex_is_readonly tell why it failed. */
+int sqlitex_setup(sqlite3 *db, const struct sqlitex_opts *opts);
+
+/* 1 when the last failed call on db failed because the database (or its
+ * folder, for the WAL and shared-memory files) is read-only
+ * (SQLITE_READONLY or one of its extended codes), else 0.  sqlitex_err
+ * maps that case to WB_EIO; callers use this to say which it was. */
+int sqlitex_is_readonly(sqlite3 *db);
 
 /* Maps a SQLite result code (primary or extended) to 0 or a WB_E* code:
  * BUSY/LOCKED -> WB_EBUSY, CORRUPT/NOTADB -> WB_ECORRUPT, CONSTRAINT ->
@@ -46,8 +71,11 @@ int sqlitex_exec_script(sqlite3 *db, const char *sql, const char *name, char *er
 			size_t errlen);
 
 /* BEGIN IMMEDIATE: takes the write lock now, so the transaction cannot
- * fail later on a lock upgrade.  The busy timeout waits first; if SQLite
- * still reports BUSY, it retries for about 100 ms more.  Returns 0 or
+ * fail later on a lock upgrade.  The busy timeout waits first; an
+ * answer of BUSY within the first 100 ms (SQLite can answer BUSY without
+ * waiting, e.g. during WAL recovery) is retried until 100 ms have gone
+ * by.  So a lock held for longer than the busy timeout gives WB_EBUSY
+ * after about the busy timeout, never a multiple of it.  Returns 0 or
  * WB_EBUSY / WB_EIO. */
 int sqlitex_begin_immediate(sqlite3 *db);
 
@@ -56,9 +84,22 @@ int sqlitex_begin_immediate(sqlite3 *db);
  * back, so the transaction never stays open. */
 int sqlitex_end(sqlite3 *db, int rc);
 
+/* ROLLBACK when a transaction is open on db, else nothing; for error
+ * paths that report their own code.  Cannot fail in a way the caller
+ * could act on (a failed ROLLBACK leaves SQLite to roll back on close). */
+void sqlitex_rollback(sqlite3 *db);
+
 /* Prepares one statement.  Returns 0 or a WB_E* code; *st is NULL on
  * error.  The caller finalizes. */
 int sqlitex_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st);
+
+/* A malloc'd copy of column i of the current row of st, or NULL when it
+ * is NULL.  The caller frees.  Aborts on out of memory (wb_xstrdup). */
+char *sqlitex_column_dup(sqlite3_stmt *st, int i);
+
+/* Binds s (copied by SQLite) to parameter i of st, or NULL when s is
+ * NULL.  Errors surface at sqlite3_step. */
+void sqlitex_bind_text_or_null(sqlite3_stmt *st, int i, const char *s);
 
 /* Reads one integer from a query without parameters (e.g. "PRAGMA
  * user_version").  Returns 0, WB_ENOENT (no row) or a WB_E* code. */

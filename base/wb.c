@@ -72,17 +72,24 @@ char *wb_xstrndup(const char *s, size_t n)
 	return p;
 }
 
+char *wb_xvasprintf(const char *fmt, va_list ap)
+{
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	char *p = wb_xmalloc((size_t)(n > 0 ? n : 0) + 1);
+	p[0] = '\0'; /* an encoding error formats as "" */
+	if (n > 0)
+		vsnprintf(p, (size_t)n + 1, fmt, again);
+	va_end(again);
+	return p;
+}
+
 char *wb_xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		oom();
-	char *p = wb_xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	char *p = wb_xvasprintf(fmt, ap);
 	va_end(ap);
 	return p;
 }
@@ -110,15 +117,9 @@ void wb_buf_printf(struct wb_buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	char *tmp = wb_xvasprintf(fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	char *tmp = wb_xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(tmp, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	wb_buf_append(b, tmp, (size_t)n);
+	wb_buf_puts(b, tmp);
 	free(tmp);
 }
 

@@ -8,6 +8,7 @@
 #ifndef WB_WB_H
 #define WB_WB_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 enum {
@@ -35,8 +36,13 @@ void *wb_xcalloc(size_t n, size_t size);
 void *wb_xrealloc(void *p, size_t n);
 char *wb_xstrdup(const char *s);
 char *wb_xstrndup(const char *s, size_t n);
-/* printf into a fresh string; caller frees. */
+/* printf into a fresh string; caller frees.  Aborts on out of memory; an
+ * encoding error (vsnprintf < 0) gives "". */
 char *wb_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* wb_xasprintf with a va_list (the two-pass vsnprintf, written once):
+ * ap is used and left as va_arg left it (the caller va_ends it).
+ * Caller frees; fails as wb_xasprintf does. */
+char *wb_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* A growable byte buffer, always NUL-terminated. */
 struct wb_buf {
@@ -44,8 +50,12 @@ struct wb_buf {
 	size_t len; /* bytes used, excluding the NUL */
 	size_t cap; /* bytes allocated */
 };
+/* Appends n bytes of s (which may hold NULs).  Cannot fail (aborts on
+ * out of memory). */
 void wb_buf_append(struct wb_buf *b, const char *s, size_t n);
+/* Appends the string s.  Cannot fail (aborts on out of memory). */
 void wb_buf_puts(struct wb_buf *b, const char *s);
+/* Appends printf output.  Cannot fail (aborts on out of memory). */
 void wb_buf_printf(struct wb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Hands the contents to the caller (never NULL) and resets the buffer. */
 char *wb_buf_steal(struct wb_buf *b);

@@ -14,7 +14,7 @@
 #include "core/layout.h"
 #include "core/store.h"
 #include "core/labcat.h"
-#include "core/quiz.h"
+#include "core/quizbank.h"
 #include "base/wb.h"
 #include "lab.h"
 #include "tui/tui_main.h"

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE /* pipe2, execvpe */
 #include "harness/proc.h"
+#include "base/testhook.h"
 #include "base/wb.h"
 
 #include <dirent.h>
@@ -415,7 +416,7 @@ int rundir_reap_leftovers(void)
  * supervisor records only the first entry, so N >= 2 holds the lab. */
 static void test_hold_point(const char *file)
 {
-	const char *env = getenv("WORKBENCH_TEST_HOLD_AFTER");
+	const char *env = testhook_hold_after();
 	if (!env || !*env)
 		return;
 	int want = atoi(env), have = 0;

@@ -9,7 +9,7 @@
  * bank in the other language (for the translation checks); otherwise
  * the other language gets the same text.
  *
- * Aborts when the parser breaks what quiz.h promises: problems in line
+ * Aborts when the parser breaks what quizfile.h promises: problems in line
  * order with a line inside the file, a question without errors that has
  * no valid id, no answer, or is not complete for its kind (recall: a
  * rubric whose points sum to max_points; choice: two options, one
@@ -22,7 +22,7 @@
  * It does not check the wording of messages or the cross-file checks
  * against a lesson folder (content_root is NULL).
  */
-#include "core/quiz.h"
+#include "core/quizbank.h"
 #include "core/quizlint.h"
 #include "base/wb.h"
 

@@ -18,7 +18,10 @@
 #include <sqlite3.h>
 
 #include "core/answers.h"
-#include "core/quiz.h"
+#include "core/exchange.h"
+#include "core/progress.h"
+#include "core/session.h"
+#include "core/quizbank.h"
 #include "core/sched.h"
 #include "core/store.h"
 #include "base/wb.h"

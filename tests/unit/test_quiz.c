@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/quiz.h"
+#include "core/quizbank.h"
 #include "base/wb.h"
 #include "testlib.h"
 

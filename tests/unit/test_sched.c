@@ -9,7 +9,7 @@
 #include <math.h>
 #include <cmocka.h>
 
-#include "core/quiz.h"
+#include "core/quizfile.h"
 #include "core/sched.h"
 
 #define DAY 86400

@@ -1,7 +1,8 @@
 /* test_sqlitex.c - the shared SQLite helpers against real files: WAL and
- * the busy timeout on open, no_create, error mapping, script errors with
- * file:line, BEGIN IMMEDIATE against a held write lock, and sqlitex_end
- * committing or rolling back. */
+ * the busy timeout on open, no_create, connect writing nothing before
+ * setup, read-only detection, error mapping, script errors with
+ * file:line, BEGIN IMMEDIATE against a held write lock (and how long it
+ * waits), and sqlitex_end committing or rolling back. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,9 @@
 #include "base/wb.h"
 #include "base/sqlitex.h"
 #include "testlib.h"
+#include "base/mono.h"
+
+#include <sys/stat.h>
 
 static char dir[64];
 
@@ -132,6 +136,107 @@ static void test_begin_immediate_busy_and_end(void **state)
 	sqlite3_close_v2(b);
 }
 
+static void test_connect_writes_nothing_until_setup(void **state)
+{
+	(void)state;
+	sqlite3 *db = NULL;
+	char err[256];
+	assert_int_equal(sqlitex_connect(path_of("c.db"), NULL, &db, err, sizeof err), 0);
+	long long v = -1;
+	assert_int_equal(sqlitex_int(db, "PRAGMA user_version", &v), 0);
+	assert_int_equal(v, 0);
+	struct stat st;
+	/* Nothing written yet: the file is empty (or not even created). */
+	assert_true(stat(path_of("c.db"), &st) != 0 || st.st_size == 0);
+	sqlite3_stmt *q = NULL;
+	assert_int_equal(sqlitex_prepare(db, "PRAGMA journal_mode", &q), 0);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	assert_string_not_equal((const char *)sqlite3_column_text(q, 0), "wal");
+	sqlite3_finalize(q);
+
+	assert_int_equal(sqlitex_setup(db, NULL), 0);
+	assert_int_equal(sqlitex_prepare(db, "PRAGMA journal_mode", &q), 0);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(q, 0), "wal");
+	sqlite3_finalize(q);
+	assert_int_equal(sqlitex_int(db, "PRAGMA foreign_keys", &v), 0);
+	assert_int_equal(v, 1);
+	sqlite3_close_v2(db);
+
+	struct sqlitex_opts nc = {.no_create = 1};
+	assert_int_equal(sqlitex_connect(path_of("nope.db"), &nc, &db, err, sizeof err), WB_ENOENT);
+	assert_null(db);
+	assert_non_null(strstr(err, "nope.db"));
+	/* A folder that does not exist: SQLite cannot create the file. */
+	assert_int_equal(sqlitex_connect(path_of("no/such/dir.db"), NULL, &db, err, sizeof err),
+			 WB_ENOENT);
+	assert_null(db);
+	assert_non_null(strstr(err, "no/such/dir.db: "));
+}
+
+static void test_readonly_detected(void **state)
+{
+	(void)state;
+	sqlite3 *db = NULL;
+	assert_int_equal(sqlitex_open(path_of("r.db"), NULL, &db, NULL, 0), 0);
+	assert_int_equal(sqlitex_exec(db, "CREATE TABLE t (x INTEGER)"), 0);
+	assert_int_equal(sqlitex_is_readonly(db), 0);
+	sqlite3_close_v2(db);
+	/* Opened read-only (as a file without write permission behaves for
+	 * any user but root): a write fails with SQLITE_READONLY. */
+	assert_int_equal(sqlite3_open_v2(path_of("r.db"), &db, SQLITE_OPEN_READONLY, NULL),
+			 SQLITE_OK);
+	sqlite3_extended_result_codes(db, 1);
+	int err = sqlitex_exec(db, "INSERT INTO t VALUES (1)");
+	assert_int_equal(err, WB_EIO);
+	assert_int_equal(sqlitex_is_readonly(db), 1);
+	/* Another failure is not mistaken for it. */
+	assert_int_not_equal(sqlitex_exec(db, "SELECT * FROM no_such_table"), 0);
+	assert_int_equal(sqlitex_is_readonly(db), 0);
+	sqlite3_close_v2(db);
+	assert_int_equal(sqlitex_err(SQLITE_READONLY_DBMOVED), WB_EIO);
+}
+
+static void test_rollback_only_when_open(void **state)
+{
+	(void)state;
+	sqlite3 *db = NULL;
+	assert_int_equal(sqlitex_open(path_of("rb.db"), NULL, &db, NULL, 0), 0);
+	assert_int_equal(sqlitex_exec(db, "CREATE TABLE t (x INTEGER)"), 0);
+	sqlitex_rollback(db); /* none open: nothing happens */
+	assert_int_equal(sqlitex_begin_immediate(db), 0);
+	assert_int_equal(sqlitex_exec(db, "INSERT INTO t VALUES (1)"), 0);
+	sqlitex_rollback(db);
+	assert_true(sqlite3_get_autocommit(db));
+	long long n = -1;
+	assert_int_equal(sqlitex_int(db, "SELECT count(*) FROM t", &n), 0);
+	assert_int_equal(n, 0);
+	sqlite3_close_v2(db);
+}
+
+/* Regression: the retry counted 50 tries, and each try ran the busy
+ * handler again, so a held lock made BEGIN IMMEDIATE wait 51 busy
+ * timeouts (15 s here) instead of one. */
+static void test_begin_immediate_waits_one_timeout(void **state)
+{
+	(void)state;
+	sqlite3 *a = NULL, *b = NULL;
+	struct sqlitex_opts slow = {.busy_timeout_ms = 300};
+	assert_int_equal(sqlitex_open(path_of("w.db"), NULL, &a, NULL, 0), 0);
+	assert_int_equal(sqlitex_open(path_of("w.db"), &slow, &b, NULL, 0), 0);
+	assert_int_equal(sqlitex_exec(a, "CREATE TABLE t (x INTEGER)"), 0);
+	assert_int_equal(sqlitex_begin_immediate(a), 0);
+	long long t0 = mono_now_ms();
+	assert_int_equal(sqlitex_begin_immediate(b), WB_EBUSY);
+	long long took = mono_now_ms() - t0;
+	assert_true(took >= 250);
+	/* One timeout plus slack for a loaded machine; 51 would be 15 s. */
+	assert_true(took < 5000);
+	assert_int_equal(sqlitex_end(a, 0), 0);
+	sqlite3_close_v2(a);
+	sqlite3_close_v2(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -139,6 +244,10 @@ int main(void)
 		cmocka_unit_test(test_error_mapping),
 		cmocka_unit_test(test_script_error_names_file_and_line),
 		cmocka_unit_test(test_begin_immediate_busy_and_end),
+		cmocka_unit_test(test_connect_writes_nothing_until_setup),
+		cmocka_unit_test(test_readonly_detected),
+		cmocka_unit_test(test_rollback_only_when_open),
+		cmocka_unit_test(test_begin_immediate_waits_one_timeout),
 	};
 	return cmocka_run_group_tests_name("sqlitex", tests, setup, teardown);
 }

@@ -14,7 +14,7 @@
 #include "app.h"
 #include "cli/commands.h"
 #include "cli/quizcmd.h"
-#include "core/answers.h"
+#include "core/exchange.h"
 #include "core/store.h"
 #include "core/utf8.h"
 #include "base/wb.h"

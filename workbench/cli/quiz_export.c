@@ -7,7 +7,7 @@
 #include "app.h"
 #include "cli/commands.h"
 #include "core/lesson.h"
-#include "core/quiz.h"
+#include "core/quizbank.h"
 #include "base/wb.h"
 
 #include <cmark-gfm-core-extensions.h>

@@ -6,7 +6,7 @@
  */
 #include "app.h"
 #include "cli/commands.h"
-#include "core/quiz.h"
+#include "core/quizbank.h"
 
 #include <stdio.h>
 #include <string.h>

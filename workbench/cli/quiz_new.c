@@ -8,7 +8,7 @@
 #include "cli/commands.h"
 #include "cli/quizcmd.h"
 #include "core/content.h"
-#include "core/quiz.h"
+#include "core/quizbank.h"
 #include "core/quizlint.h"
 #include "base/wb.h"
 

@@ -8,7 +8,7 @@
 #include "app.h"
 #include "cli/commands.h"
 #include "cli/quizcmd.h"
-#include "core/answers.h"
+#include "core/progress.h"
 #include "core/store.h"
 
 #include <stdio.h>

@@ -5,7 +5,7 @@
  */
 #include "cli/quizcmd.h"
 #include "core/content.h"
-#include "core/quiz.h"
+#include "core/quizbank.h"
 #include "core/quizlint.h"
 #include "core/store.h"
 #include "base/wb.h"

@@ -29,6 +29,7 @@
 #define _GNU_SOURCE /* pipe2 */
 #include "app.h"
 #include "cli/commands.h"
+#include "base/testhook.h"
 #include "base/wb.h"
 #include "harness/zk/zkclient.h"
 #include "recipes/zklock.h"
@@ -173,7 +174,7 @@ static void test_hook_watched(void *arg, struct zklock *l, const char *pred, int
 {
 	(void)l;
 	int *said = arg;
-	const char *path = getenv("WORKBENCH_TEST_ZK_LOCK_WAITING");
+	const char *path = testhook_zk_lock_waiting();
 	if (zrc != ZOK || *said || !path || !*path)
 		return;
 	*said = 1;

@@ -485,38 +485,31 @@ static void code_line(struct ctx *c, const struct run *r, size_t a, size_t b, vo
 
 static void lab_card(struct ctx *c, const char *id);
 
-static void code_block(struct ctx *c, cmark_node *n)
+/* A ```lab fence: one lab card per non-blank line (the lab id). */
+static void lab_fence(struct ctx *c, const char *lit)
 {
-	const char *info = cmark_node_get_fence_info(n);
-	const char *lit = cmark_node_get_literal(n);
-	if (!lit)
-		lit = "";
-	if (info && !strncmp(info, "lab", 3) && (info[3] == '\0' || info[3] == ' ')) {
-		const char *p = lit;
-		while (*p) {
-			size_t len = strcspn(p, "\n");
-			while (len && (p[0] == ' ' || p[0] == '\t'))
-				p++, len--;
-			size_t l2 = len;
-			while (l2 && (p[l2 - 1] == ' ' || p[l2 - 1] == '\t' || p[l2 - 1] == '\r'))
-				l2--;
-			if (l2) {
-				char *id = wb_xstrndup(p, l2);
-				lab_card(c, id);
-				free(id);
-			}
-			p += len;
-			if (*p == '\n')
-				p++;
+	const char *p = lit;
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+		while (len && (p[0] == ' ' || p[0] == '\t'))
+			p++, len--;
+		size_t l2 = len;
+		while (l2 && (p[l2 - 1] == ' ' || p[l2 - 1] == '\t' || p[l2 - 1] == '\r'))
+			l2--;
+		if (l2) {
+			char *id = wb_xstrndup(p, l2);
+			lab_card(c, id);
+			free(id);
 		}
-		return;
+		p += len;
+		if (*p == '\n')
+			p++;
 	}
-	begin_block(c);
-	int avail = c->lay->width - prefix_width(c);
-	size_t litlen = strlen(lit);
-	if (litlen && lit[litlen - 1] == '\n')
-		litlen--;
-	/* Indent by two when every line still fits: diagrams keep shape. */
+}
+
+/* The widest line of lit[0..litlen) in columns (a tab counts 4). */
+static int code_widest(const char *lit, size_t litlen)
+{
 	int widest = 0;
 	for (const char *p = lit; p < lit + litlen;) {
 		size_t len = strcspn(p, "\n");
@@ -530,7 +523,28 @@ static void code_block(struct ctx *c, cmark_node *n)
 			widest = w;
 		p += len + 1;
 	}
-	struct code_arg ca = {widest + 2 <= avail ? 2 : 0, 0};
+	return widest;
+}
+
+/* A code block: measure its widest line, choose the indent (two when
+ * every line still fits: diagrams keep their shape), emit each line,
+ * wrapped only when it must be; a ```lab fence becomes lab cards. */
+static void code_block(struct ctx *c, cmark_node *n)
+{
+	const char *info = cmark_node_get_fence_info(n);
+	const char *lit = cmark_node_get_literal(n);
+	if (!lit)
+		lit = "";
+	if (info && !strncmp(info, "lab", 3) && (info[3] == '\0' || info[3] == ' ')) {
+		lab_fence(c, lit);
+		return;
+	}
+	begin_block(c);
+	int avail = c->lay->width - prefix_width(c);
+	size_t litlen = strlen(lit);
+	if (litlen && lit[litlen - 1] == '\n')
+		litlen--;
+	struct code_arg ca = {code_widest(lit, litlen) + 2 <= avail ? 2 : 0, 0};
 	const char *p = lit;
 	while (p <= lit + litlen) {
 		size_t len = strcspn(p, "\n");
@@ -755,100 +769,123 @@ static void table_grid(struct ctx *c, struct table *t, int *w)
 	free(cls);
 }
 
-static void table(struct ctx *c, cmark_node *n)
+/* Step 1 of table(): counts rows and columns and lays out every cell's
+ * inlines.  Returns 0 when the table has no column (nothing to draw). */
+static int table_read(struct table *t, cmark_node *n)
 {
-	begin_block(c);
-	struct table t = {0};
 	for (cmark_node *row = cmark_node_first_child(n); row; row = cmark_node_next(row)) {
 		size_t k = 0;
 		for (cmark_node *cell = cmark_node_first_child(row); cell;
 		     cell = cmark_node_next(cell))
 			k++;
-		if (k > t.ncols)
-			t.ncols = k;
-		t.nrows++;
+		if (k > t->ncols)
+			t->ncols = k;
+		t->nrows++;
 	}
-	if (t.ncols == 0) {
-		c->need_blank = 1;
-		return;
-	}
-	t.cells = wb_xcalloc(t.nrows * t.ncols, sizeof *t.cells);
+	if (t->ncols == 0)
+		return 0;
+	t->cells = wb_xcalloc(t->nrows * t->ncols, sizeof *t->cells);
 	size_t ri = 0;
 	for (cmark_node *row = cmark_node_first_child(n); row; row = cmark_node_next(row), ri++) {
 		size_t k = 0;
 		for (cmark_node *cell = cmark_node_first_child(row); cell;
 		     cell = cmark_node_next(cell), k++)
-			inlines(&t.cells[ri * t.ncols + k], cell, 0);
+			inlines(&t->cells[ri * t->ncols + k], cell, 0);
+	}
+	return 1;
+}
+
+/* Step 2: the natural width of column k (its widest line; a forced
+ * break inside a cell counts per piece). */
+static int column_natural(const struct table *t, size_t k)
+{
+	int natural = 0;
+	for (size_t row = 0; row < t->nrows; row++) {
+		const struct run *cell = &t->cells[row * t->ncols + k];
+		int cur = 0;
+		for (size_t i = 0; i < cell->n; i++) {
+			cur = cell->g[i].cp == '\n' ? 0 : cur + cell->g[i].width;
+			if (cur > natural)
+				natural = cur;
+		}
+	}
+	return natural;
+}
+
+/* Step 2: the widest unbreakable piece of column k, capped at 16 so one
+ * long URL does not force the record view. */
+static int column_min(const struct table *t, size_t k)
+{
+	int minw = 0;
+	for (size_t row = 0; row < t->nrows; row++) {
+		struct run *cell = &t->cells[row * t->ncols + k];
+		int cur = 0;
+		for (size_t i = 0; i < cell->n; i++) {
+			if (i > 0 && can_break_before(cell, i))
+				cur = 0;
+			if (is_space(&cell->g[i]) || cell->g[i].cp == '\n')
+				continue;
+			cur += cell->g[i].width;
+			if (cur > minw)
+				minw = cur;
+		}
+	}
+	return minw > 16 ? 16 : minw;
+}
+
+/* Step 3: w[k] by water-filling `content` columns of screen: narrow
+ * columns keep their natural width, the rest share what is left. */
+static void choose_widths(const int *natural, size_t ncols, int content, int *w)
+{
+	int *order = wb_xcalloc(ncols, sizeof *order);
+	for (size_t k = 0; k < ncols; k++)
+		order[k] = (int)k;
+	for (size_t i = 1; i < ncols; i++)
+		for (size_t j = i; j > 0 && natural[order[j]] < natural[order[j - 1]]; j--) {
+			int tmp = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = tmp;
+		}
+	int remaining = content;
+	for (size_t i = 0; i < ncols; i++) {
+		int k = order[i];
+		int fair = remaining / (int)(ncols - i);
+		w[k] = natural[k] < fair ? natural[k] : fair;
+		if (w[k] < 1)
+			w[k] = 1;
+		remaining -= w[k];
+	}
+	free(order);
+}
+
+/* A GFM table: read the cells, measure the columns, choose a grid (with
+ * widths) or the record view when the columns cannot fit, emit. */
+static void table(struct ctx *c, cmark_node *n)
+{
+	begin_block(c);
+	struct table t = {0};
+	if (!table_read(&t, n)) {
+		c->need_blank = 1;
+		return;
 	}
 	int avail = c->lay->width - prefix_width(c);
 	int content = avail - (int)(3 * t.ncols + 1);
 	int *w = wb_xcalloc(t.ncols, sizeof *w);
 	int *natural = wb_xcalloc(t.ncols, sizeof *natural);
-	for (size_t k = 0; k < t.ncols; k++)
-		for (size_t row = 0; row < t.nrows; row++) {
-			/* A forced break inside a cell counts per piece. */
-			struct run *cell = &t.cells[row * t.ncols + k];
-			int cur = 0;
-			for (size_t i = 0; i < cell->n; i++) {
-				cur = cell->g[i].cp == '\n' ? 0 : cur + cell->g[i].width;
-				if (cur > natural[k])
-					natural[k] = cur;
-			}
-		}
-	/* The widest unbreakable piece of each column, capped so one long URL
-	 * does not force the record view. */
-	int *minw = wb_xcalloc(t.ncols, sizeof *minw);
 	int summin = 0;
 	for (size_t k = 0; k < t.ncols; k++) {
-		for (size_t row = 0; row < t.nrows; row++) {
-			struct run *cell = &t.cells[row * t.ncols + k];
-			int cur = 0;
-			for (size_t i = 0; i < cell->n; i++) {
-				if (i > 0 && can_break_before(cell, i))
-					cur = 0;
-				if (is_space(&cell->g[i]) || cell->g[i].cp == '\n')
-					continue;
-				cur += cell->g[i].width;
-				if (cur > minw[k])
-					minw[k] = cur;
-			}
-		}
-		if (minw[k] > 16)
-			minw[k] = 16;
-		summin += minw[k];
+		natural[k] = column_natural(&t, k);
+		summin += column_min(&t, k);
 	}
-	free(minw);
-	if (content < (int)(4 * t.ncols) || summin > content || t.nrows < 2) {
-		if (t.nrows < 2 && content >= (int)(2 * t.ncols)) {
-			for (size_t k = 0; k < t.ncols; k++)
-				w[k] = content / (int)t.ncols;
-			table_grid(c, &t, w);
-		} else {
-			table_records(c, &t, avail);
-		}
-	} else {
-		/* Water-filling: narrow columns keep their natural width. */
-		int *order = wb_xcalloc(t.ncols, sizeof *order);
-		for (size_t k = 0; k < t.ncols; k++)
-			order[k] = (int)k;
-		for (size_t i = 1; i < t.ncols; i++)
-			for (size_t j = i; j > 0 && natural[order[j]] < natural[order[j - 1]];
-			     j--) {
-				int tmp = order[j];
-				order[j] = order[j - 1];
-				order[j - 1] = tmp;
-			}
-		int remaining = content;
-		for (size_t i = 0; i < t.ncols; i++) {
-			int k = order[i];
-			int fair = remaining / (int)(t.ncols - i);
-			w[k] = natural[k] < fair ? natural[k] : fair;
-			if (w[k] < 1)
-				w[k] = 1;
-			remaining -= w[k];
-		}
-		free(order);
+	if (content >= (int)(4 * t.ncols) && summin <= content && t.nrows >= 2) {
+		choose_widths(natural, t.ncols, content, w);
 		table_grid(c, &t, w);
+	} else if (t.nrows < 2 && content >= (int)(2 * t.ncols)) {
+		for (size_t k = 0; k < t.ncols; k++)
+			w[k] = content / (int)t.ncols;
+		table_grid(c, &t, w);
+	} else {
+		table_records(c, &t, avail);
 	}
 	for (size_t i = 0; i < t.nrows * t.ncols; i++)
 		run_free(&t.cells[i]);

@@ -8,7 +8,7 @@
  * This module never reads the progress database.
  */
 #include "core/quizlint.h"
-#include "core/quiz.h"
+#include "core/quizfile.h"
 #include "base/wb.h"
 
 #include <dirent.h>
@@ -41,11 +41,7 @@ static void add(struct lint *l, size_t fi, int line, int is_error, const char *f
 	}
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	char *msg = wb_xmalloc((size_t)(n > 0 ? n : 0) + 1);
-	va_start(ap, fmt);
-	vsnprintf(msg, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
+	char *msg = wb_xvasprintf(fmt, ap);
 	va_end(ap);
 	l->order[r->n] = fi;
 	r->m[r->n++] = (struct quizlint_msg){.file = wb_xstrdup(l->files[fi]->path),

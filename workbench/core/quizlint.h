@@ -1,7 +1,7 @@
 /*
  * quizlint.h - checks question bank files for `workbench quiz lint`.
  *
- * Per-file problems come from the parser (quiz.h); this module adds what
+ * Per-file problems come from the parser (quizfile.h); this module adds what
  * needs more than one file: duplicate ids within a language, questions
  * present in one language only (a warning), the same question differing
  * between languages (kind, number, options), and chapters that have no

@@ -8,7 +8,7 @@
  *   because of its own review.
  */
 #include "core/sched.h"
-#include "core/quiz.h"
+#include "core/quizfile.h"
 
 #include <math.h>
 

@@ -59,7 +59,7 @@ struct sched_state {
 /* The FSRS-5 default weights, w[0..18]. */
 extern const double sched_default_weights[19];
 
-/* FSRS rating for a workbench grade (quiz.h GRADE_*); SCHED_AGAIN for an
+/* FSRS rating for a workbench grade (quizfile.h GRADE_*); SCHED_AGAIN for an
  * unknown value. */
 int sched_rating_of_grade(int grade);
 

@@ -24,8 +24,12 @@ char *store_default_path(const char *explicit_path);
 
 /* Opens (creating if needed, with parent directories) and migrates.
  * Returns 0; WB_ENEWER for a newer schema (file untouched); WB_ECORRUPT
- * for a file that is not a database; WB_EIO when it cannot be opened or
- * written.  On failure *out is NULL and a message is in errbuf. */
+ * for a file that is not a database; WB_ENOENT when the file cannot be
+ * opened or created (SQLITE_CANTOPEN); WB_EBUSY when another process
+ * holds it past the busy timeout during a migration; WB_EIO when it
+ * cannot be written (a read-only file or folder: the message says so and
+ * nothing was changed).  On failure *out is NULL and a message is in
+ * errbuf.  Close with store_close (accepts NULL). */
 int store_open(const char *path, struct store **out, char *errbuf, size_t errlen);
 void store_close(struct store *s);
 
@@ -43,7 +47,8 @@ struct store_position {
 int store_get_position(struct store *s, const char *chapter, const char *lang,
 		       struct store_position *pos);
 
-/* Saves the place; the furthest point only ever grows.  0 or WB_EIO. */
+/* Saves the place; the furthest point only ever grows.  0, WB_EBUSY or
+ * WB_EIO. */
 int store_set_position(struct store *s, const char *chapter, const char *lang,
 		       const struct store_position *pos);
 

@@ -8,10 +8,11 @@
  * writes nothing.
  */
 #include "app.h"
-#include "core/answers.h"
+#include "core/clock.h"
+#include "core/progress.h"
 #include "core/content.h"
 #include "core/i18n.h"
-#include "core/quiz.h"
+#include "core/quizbank.h"
 #include "core/utf8.h"
 #include "base/wb.h"
 #include "tui/quiz.h"

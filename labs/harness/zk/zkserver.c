@@ -27,6 +27,7 @@
  */
 #include "harness/zk/zkserver.h"
 #include "base/mono.h"
+#include "base/testhook.h"
 #include "base/wb.h"
 #include "harness/proc.h"
 
@@ -139,7 +140,7 @@ static int reserve_ports(struct zkserver *s)
 	/* Test hook: WORKBENCH_TEST_ZK_TAKEN_PORT=P makes a standalone
 	 * server's first reservation P, a port the test holds, so the
 	 * "taken between probe and bind" path runs for real. */
-	const char *taken = getenv("WORKBENCH_TEST_ZK_TAKEN_PORT");
+	const char *taken = testhook_zk_taken_port();
 	if (taken && *taken && s->port == 0 && s->myid == 0 && atoi(taken) > 0)
 		p = atoi(taken);
 	if (p < 0)
@@ -478,7 +479,7 @@ static char *file_tail(const char *path, size_t n)
 /* The test hook described in zkserver.h. */
 static void ready_hook(const struct zkserver *s)
 {
-	const char *dir = getenv("WORKBENCH_TEST_ZK_READY_DIR");
+	const char *dir = testhook_zk_ready_dir();
 	if (!dir || !*dir)
 		return;
 	char *ready = wb_xasprintf("%s/ready", dir);
@@ -645,7 +646,7 @@ int zkserver_start(struct zkserver *s)
 	}
 	/* The taken-port hook must have taken effect, or a test of the
 	 * retry would pass without exercising it. */
-	const char *taken = getenv("WORKBENCH_TEST_ZK_TAKEN_PORT");
+	const char *taken = testhook_zk_taken_port();
 	if (rc == 0 && taken && *taken && s->myid == 0 && !busy) {
 		set_err(s, "test hook: port %s was not in use, nothing was retried", taken);
 		zkserver_kill(s);

@@ -25,7 +25,7 @@
  * /usr/share/java/zookeeper.jar + slf4j-log4j12 + log4j-1.2; the run
  * directory holding log4j.properties is always put first).
  *
- * Test hook: when $WORKBENCH_TEST_ZK_READY_DIR names a directory holding two
+ * Test hook (base/testhook.h): when $WORKBENCH_TEST_ZK_READY_DIR names a directory holding two
  * FIFOs "ready" and "go", zkserver_start, once the server answers, writes
  * "<java pid>\n" into "ready" and then blocks until "go" is opened and
  * closed by the test.  This lets a test kill the workbench at a known

@@ -1,6 +1,6 @@
 /*
- * quiz.c - question bank parsing with cmark-gfm, banks and grading (see
- * quiz.h).
+ * quizfile.c - parsing one question bank file with cmark-gfm (see
+ * quizfile.h).  Banks and grading are in quizbank.c.
  *
  * The format (DESIGN.md §3):
  *
@@ -30,7 +30,7 @@
  *   one lint run reports everything.  A question with errors is kept in
  *   the file (for lint) but never enters a bank.
  */
-#include "core/quiz.h"
+#include "core/quizfile.h"
 #include "core/content.h"
 #include "core/lesson.h"
 #include "base/wb.h"
@@ -136,11 +136,7 @@ static void problem(struct parser *p, int line, int is_error, const char *fmt, .
 	}
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	char *msg = wb_xmalloc((size_t)(n > 0 ? n : 0) + 1);
-	va_start(ap, fmt);
-	vsnprintf(msg, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
+	char *msg = wb_xvasprintf(fmt, ap);
 	va_end(ap);
 	f->problems[f->nproblems++] = (struct quiz_problem){
 		.line = line > 0 ? line : 1, .is_error = is_error, .msg = msg};
@@ -158,29 +154,6 @@ const char *quiz_kind_name(enum quiz_kind k)
 	return "recall";
 }
 
-const char *quiz_grade_key(int grade)
-{
-	switch (grade) {
-	case GRADE_AGAIN: return "again";
-	case GRADE_PARTLY: return "partly";
-	case GRADE_GOT: return "got";
-	}
-	return "";
-}
-
-int quiz_grade_parse(const char *s)
-{
-	if (!s)
-		return 0;
-	if (!strcmp(s, "again") || !strcmp(s, "1"))
-		return GRADE_AGAIN;
-	if (!strcmp(s, "partly") || !strcmp(s, "2"))
-		return GRADE_PARTLY;
-	if (!strcmp(s, "got") || !strcmp(s, "3"))
-		return GRADE_GOT;
-	return 0;
-}
-
 int quiz_valid_id(const char *id)
 {
 	size_t n = id ? strlen(id) : 0;
@@ -193,8 +166,7 @@ int quiz_valid_id(const char *id)
 	return 1;
 }
 
-/* Parses a whole string as a finite number; 1 on success. */
-static int parse_number(const char *s, double *out)
+int quiz_parse_number(const char *s, double *out)
 {
 	while (isspace((unsigned char)*s))
 		s++;
@@ -458,7 +430,7 @@ static void parse_meta(struct parser *p, cmark_node *para)
 			if (p->answer_key_line)
 				problem(p, ln, 1, "answer is given twice");
 			p->answer_key_line = ln;
-			if (parse_number(val, &q->number))
+			if (quiz_parse_number(val, &q->number))
 				q->has_number = 1;
 			else
 				problem(p, ln, 1, "answer '%s' is not a number", val);
@@ -467,7 +439,7 @@ static void parse_meta(struct parser *p, cmark_node *para)
 				problem(p, ln, 1, "tolerance is given twice");
 			seen_tol = 1;
 			double t;
-			if (!parse_number(val, &t) || t < 0)
+			if (!quiz_parse_number(val, &t) || t < 0)
 				problem(p, ln, 1, "tolerance '%s' is not a number >= 0", val);
 			else
 				q->tolerance = t;
@@ -879,208 +851,4 @@ void quiz_file_free(struct quiz_file *f)
 	free(f->chapter);
 	free(f->title);
 	free(f);
-}
-
-/* ---- banks ---- */
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The *.md files of a folder, sorted.  Returns the count. */
-static size_t list_md(const char *dir, char ***out)
-{
-	*out = NULL;
-	DIR *d = opendir(dir);
-	if (!d)
-		return 0;
-	size_t n = 0, cap = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-		if (e->d_name[0] == '.' || len < 4 || strcmp(e->d_name + len - 3, ".md") != 0)
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 8;
-			*out = wb_xrealloc(*out, cap * sizeof **out);
-		}
-		(*out)[n++] = wb_xasprintf("%s/%s", dir, e->d_name);
-	}
-	closedir(d);
-	if (n)
-		qsort(*out, n, sizeof **out, cmp_str);
-	return n;
-}
-
-int quiz_bank_load(const char *const *dirs, size_t ndirs, const char *lang, struct quiz_bank **out)
-{
-	struct quiz_bank *b = wb_xcalloc(1, sizeof *b);
-	b->lang = wb_xstrdup(lang);
-	size_t qcap = 0;
-	for (size_t d = 0; d < ndirs; d++) {
-		if (!dirs[d])
-			continue;
-		char *folder = wb_xasprintf("%s/%s", dirs[d], lang);
-		char **files;
-		size_t nf = list_md(folder, &files);
-		free(folder);
-		for (size_t i = 0; i < nf; i++) {
-			struct quiz_file *f = NULL;
-			if (quiz_load_file(files[i], lang, &f) == 0) {
-				b->files =
-					wb_xrealloc(b->files, (b->nfiles + 1) * sizeof *b->files);
-				b->files[b->nfiles++] = f;
-				for (size_t k = 0; k < f->nq; k++) {
-					const struct quiz_question *q = &f->q[k];
-					if (q->errors || !q->id || !f->chapter ||
-					    quiz_bank_find(b, q->id)) {
-						b->skipped++;
-						continue;
-					}
-					if (b->n == qcap) {
-						qcap = qcap ? qcap * 2 : 32;
-						b->q = wb_xrealloc(b->q, qcap * sizeof *b->q);
-					}
-					b->q[b->n++] = q;
-				}
-			}
-			free(files[i]);
-		}
-		free(files);
-	}
-	*out = b;
-	return 0;
-}
-
-void quiz_bank_free(struct quiz_bank *b)
-{
-	if (!b)
-		return;
-	for (size_t i = 0; i < b->nfiles; i++)
-		quiz_file_free(b->files[i]);
-	free(b->files);
-	free(b->q);
-	free(b->lang);
-	free(b);
-}
-
-const struct quiz_question *quiz_bank_find(const struct quiz_bank *b, const char *id)
-{
-	if (!id)
-		return NULL;
-	for (size_t i = 0; i < b->n; i++)
-		if (!strcmp(b->q[i]->id, id))
-			return b->q[i];
-	return NULL;
-}
-
-size_t quiz_bank_chapter(const struct quiz_bank *b, const char *chapter,
-			 const struct quiz_question ***out)
-{
-	*out = NULL;
-	size_t n = 0;
-	for (size_t i = 0; i < b->n; i++) {
-		if (strcmp(b->q[i]->file->chapter, chapter) != 0)
-			continue;
-		*out = wb_xrealloc(*out, (n + 1) * sizeof **out);
-		(*out)[n++] = b->q[i];
-	}
-	return n;
-}
-
-size_t quiz_bank_chapters(const struct quiz_bank *b, const char ***out)
-{
-	*out = NULL;
-	size_t n = 0;
-	for (size_t i = 0; i < b->n; i++) {
-		const char *c = b->q[i]->file->chapter;
-		size_t k = 0;
-		while (k < n && strcmp((*out)[k], c) != 0)
-			k++;
-		if (k < n)
-			continue;
-		*out = wb_xrealloc(*out, (n + 1) * sizeof **out);
-		(*out)[n++] = c;
-	}
-	if (n)
-		qsort(*out, n, sizeof **out, cmp_str);
-	return n;
-}
-
-char *quiz_instructor_dir(const char *explicit_dir)
-{
-	if (explicit_dir && *explicit_dir)
-		return wb_xstrdup(explicit_dir);
-	const char *xdg = getenv("XDG_DATA_HOME");
-	if (xdg && *xdg)
-		return wb_xasprintf("%s/workbench/quizzes", xdg);
-	const char *home = getenv("HOME");
-	return wb_xasprintf("%s/.local/share/workbench/quizzes", home && *home ? home : ".");
-}
-
-size_t quiz_bank_dirs(const char *content_root, const char *instructor_dir, char *dirs[2])
-{
-	size_t n = 0;
-	if (content_root)
-		dirs[n++] = wb_xasprintf("%s/quizzes", content_root);
-	if (instructor_dir)
-		dirs[n++] = wb_xstrdup(instructor_dir);
-	return n;
-}
-
-int quiz_bank_open(const char *content_root, const char *instructor_dir, const char *lang,
-		   struct quiz_bank **out)
-{
-	char *dirs[2] = {NULL, NULL};
-	size_t n = quiz_bank_dirs(content_root, instructor_dir, dirs);
-	int rc = quiz_bank_load((const char *const *)dirs, n, lang, out);
-	for (size_t i = 0; i < n; i++)
-		free(dirs[i]);
-	return rc;
-}
-
-/* ---- grading ---- */
-
-int quiz_grade_choice(const struct quiz_question *q, const unsigned char *picked)
-{
-	for (size_t i = 0; i < q->noptions; i++)
-		if ((picked[i] != 0) != (q->options[i].correct != 0))
-			return 0;
-	return 1;
-}
-
-int quiz_grade_numeric(const struct quiz_question *q, const char *input, double *value)
-{
-	struct wb_buf b = {0};
-	for (const char *s = input; *s; s++)
-		if (*s != ' ' && *s != ',' && *s != '_' && *s != '\t')
-			wb_buf_append(&b, s, 1);
-	char *clean = wb_buf_steal(&b);
-	double v;
-	int ok = parse_number(clean, &v);
-	free(clean);
-	if (!ok)
-		return WB_EINVAL;
-	if (value)
-		*value = v;
-	/* A hair of slack for decimal answers that binary cannot hold exactly. */
-	double slack = 1e-9 * fmax(1.0, fabs(q->number));
-	return fabs(v - q->number) <= q->tolerance + slack;
-}
-
-int quiz_suggest_grade(const struct quiz_question *q, const unsigned char *ticked, int *points)
-{
-	int pts = 0;
-	size_t n = 0;
-	for (size_t i = 0; i < q->nrubric; i++)
-		if (ticked[i]) {
-			pts += q->rubric[i].points;
-			n++;
-		}
-	if (points)
-		*points = pts;
-	if (q->nrubric && n == q->nrubric)
-		return GRADE_GOT;
-	return n ? GRADE_PARTLY : GRADE_AGAIN;
 }

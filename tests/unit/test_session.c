@@ -1,0 +1,287 @@
+/* test_session.c - the resume-or-start policy (quiz_session_open) and the
+ * closed-book rule (quiz_session_blocks_lesson) on a real SQLite file
+ * with the fixture banks: start, resume (in the running test's own
+ * language), a conflicting test handed back, nothing to ask, and the
+ * race with another process that starts a test between the look and the
+ * start, forced with the WORKBENCH_TEST_HOLD "start-begin" hold in a
+ * forked child (no sleeping: the two processes meet on fifos). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/quizbank.h"
+#include "core/session.h"
+#include "core/store.h"
+#include "base/testhook.h"
+#include "base/wb.h"
+
+#define CHAPTER "00-fixture"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	snprintf(dir, sizeof dir, "/tmp/wb-session-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static struct store *open_db(const char *name)
+{
+	char path[128], err[512];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	struct store *s;
+	if (store_open(path, &s, err, sizeof err) != 0)
+		fail_msg("%s", err);
+	return s;
+}
+
+static struct quiz_session_req req_for(const char *chapter, const char *lang)
+{
+	return (struct quiz_session_req){
+		.chapter = chapter,
+		.lang = lang,
+		.closed_book = 1,
+		.resume = 1,
+		.content_root = WB_TEST_FIXTURES,
+	};
+}
+
+static void test_start_then_resume(void **state)
+{
+	(void)state;
+	struct store *s = open_db("resume.db");
+	struct quiz_session_req req = req_for(CHAPTER, "zh");
+	req.limit = 2;
+	struct quiz_session_opened o;
+	assert_int_equal(quiz_session_open(s, &req, &o), 0);
+	assert_false(o.resumed);
+	assert_null(o.conflict);
+	assert_string_equal(o.bank->lang, "zh");
+	assert_string_equal(o.ss->test->chapter, CHAPTER);
+	assert_string_equal(o.ss->test->lang, "zh");
+	assert_int_equal(o.ss->test->n, 2);
+	assert_non_null(quiz_session_current(o.ss));
+	char *uid = wb_xstrdup(o.ss->test->uid);
+	quiz_session_opened_clear(&o);
+	assert_null(o.ss);
+
+	/* Asked again in English: the running test is resumed in its own
+	 * language, with its own order and limit. */
+	req = req_for(CHAPTER, "en");
+	assert_int_equal(quiz_session_open(s, &req, &o), 0);
+	assert_true(o.resumed);
+	assert_string_equal(o.ss->test->uid, uid);
+	assert_string_equal(o.bank->lang, "zh");
+	assert_int_equal(o.ss->test->n, 2);
+	quiz_session_opened_clear(&o);
+	free(uid);
+	store_close(s);
+}
+
+static void test_other_test_is_a_conflict(void **state)
+{
+	(void)state;
+	struct store *s = open_db("conflict.db");
+	struct quiz_session_req req = req_for(CHAPTER, "en");
+	struct quiz_session_opened o;
+	assert_int_equal(quiz_session_open(s, &req, &o), 0);
+	char *uid = wb_xstrdup(o.ss->test->uid);
+	quiz_session_opened_clear(&o);
+
+	/* A review while the chapter test runs: the running test comes back
+	 * for the caller's message, nothing is started. */
+	req = req_for(NULL, "en");
+	assert_int_equal(quiz_session_open(s, &req, &o), WB_ECONFLICT);
+	assert_int_equal(o.step, QUIZ_OPEN_LOOK);
+	assert_null(o.ss);
+	assert_null(o.bank);
+	assert_non_null(o.conflict);
+	assert_string_equal(o.conflict->uid, uid);
+	assert_string_equal(o.conflict->chapter, CHAPTER);
+	quiz_session_opened_clear(&o);
+
+	req = req_for("01-other", "en");
+	assert_int_equal(quiz_session_open(s, &req, &o), WB_ECONFLICT);
+	assert_string_equal(o.conflict->uid, uid);
+	quiz_session_opened_clear(&o);
+
+	/* resume 0: even the same test is handed back, not resumed. */
+	req = req_for(CHAPTER, "en");
+	req.resume = 0;
+	assert_int_equal(quiz_session_open(s, &req, &o), WB_ECONFLICT);
+	assert_string_equal(o.conflict->uid, uid);
+	quiz_session_opened_clear(&o);
+
+	struct quiz_test *run = NULL;
+	assert_int_equal(answers_running_test(s, &run), 0);
+	assert_true(quiz_session_is_same(run, CHAPTER));
+	assert_false(quiz_session_is_same(run, NULL));
+	assert_false(quiz_session_is_same(run, "01-other"));
+	assert_false(quiz_session_is_same(NULL, CHAPTER));
+	quiz_test_free(run);
+	free(uid);
+	store_close(s);
+}
+
+static void test_nothing_to_ask(void **state)
+{
+	(void)state;
+	struct store *s = open_db("empty.db");
+	struct quiz_session_opened o;
+	struct quiz_session_req req = req_for("99-no-questions", "en");
+	assert_int_equal(quiz_session_open(s, &req, &o), WB_ENOENT);
+	assert_int_equal(o.step, QUIZ_OPEN_START);
+	assert_null(o.ss);
+	assert_null(o.bank);
+	req = req_for(NULL, "en"); /* a review with nothing graded: nothing due */
+	assert_int_equal(quiz_session_open(s, &req, &o), WB_ENOENT);
+	assert_int_equal(o.step, QUIZ_OPEN_START);
+	struct quiz_test *run = NULL;
+	assert_int_equal(answers_running_test(s, &run), WB_ENOENT);
+	store_close(s);
+}
+
+static void test_blocks_lesson(void **state)
+{
+	(void)state;
+	struct store *s = open_db("blocks.db");
+	struct quiz_test *t = (struct quiz_test *)1;
+	assert_int_equal(quiz_session_blocks_lesson(s, CHAPTER, &t), 0);
+	assert_null(t); /* no test: open */
+
+	struct quiz_session_req req = req_for(CHAPTER, "en");
+	struct quiz_session_opened o;
+	assert_int_equal(quiz_session_open(s, &req, &o), 0);
+	assert_int_equal(quiz_session_blocks_lesson(s, CHAPTER, &t), 0);
+	assert_non_null(t);
+	assert_string_equal(t->uid, o.ss->test->uid);
+	assert_int_equal(t->n, o.ss->test->n);
+	assert_int_equal(t->answered, 0);
+	quiz_test_free(t);
+	assert_int_equal(quiz_session_blocks_lesson(s, "01-other", &t), 0);
+	assert_null(t); /* another chapter's lesson stays open */
+
+	assert_int_equal(quiz_session_abandon(o.ss, answers_now_ms()), 0);
+	assert_int_equal(quiz_session_blocks_lesson(s, CHAPTER, &t), 0);
+	assert_null(t); /* an ended test closes nothing */
+	quiz_session_opened_clear(&o);
+	store_close(s);
+}
+
+/* The child of the race tests: opens a CHAPTER test with the first
+ * "start-begin" of its life held on the fifos at hold, and exits with 0
+ * when it resumed the test the parent started meanwhile (want_resume) or
+ * was handed it as a conflict (!want_resume: the parent's review), else
+ * 10 - the error code. */
+static void race_child(const char *db, const char *hold, int want_resume)
+{
+	testhook_reset();
+	setenv("WORKBENCH_TEST_HOLD", "start-begin:1", 1);
+	setenv("WORKBENCH_TEST_HOLD_FIFO", hold, 1);
+	struct store *s = open_db(db);
+	struct quiz_session_req req = req_for(CHAPTER, "en");
+	struct quiz_session_opened o;
+	int err = quiz_session_open(s, &req, &o);
+	int ok = want_resume ? err == 0 && o.resumed
+			     : err == WB_ECONFLICT && o.conflict && !o.conflict->chapter &&
+				       !strcmp(o.conflict->kind, "review");
+	quiz_session_opened_clear(&o);
+	store_close(s);
+	_exit(ok ? 0 : 10 - err);
+}
+
+/* Runs race_child and, while it is held between its look (no test) and
+ * its start, starts here a test of CHAPTER (want_resume) or a review of
+ * the same questions.  Returns the child's exit status. */
+static int race(const char *db, int want_resume)
+{
+	char hold[128], held[160], go[160];
+	snprintf(hold, sizeof hold, "%s/%s-hold", dir, db);
+	snprintf(held, sizeof held, "%s.held", hold);
+	snprintf(go, sizeof go, "%s.go", hold);
+	assert_int_equal(mkfifo(held, 0600), 0);
+	assert_int_equal(mkfifo(go, 0600), 0);
+	struct store *s = open_db(db); /* schema first, so the child only reads it */
+	alarm(120);		       /* bounds a failure only: a child that never holds */
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		race_child(db, hold, want_resume);
+	FILE *f = fopen(held, "r");
+	assert_non_null(f);
+	char line[64] = "";
+	assert_non_null(fgets(line, sizeof line, f));
+	fclose(f);
+	assert_string_equal(line, "start-begin 1\n");
+
+	struct quiz_bank *bank = NULL;
+	assert_int_equal(quiz_bank_open(WB_TEST_FIXTURES, NULL, "en", &bank), 0);
+	const struct quiz_question **qs = NULL;
+	size_t n = quiz_bank_chapter(bank, CHAPTER, &qs);
+	struct quiz_session *ss = NULL;
+	assert_int_equal(quiz_session_start(s, want_resume ? "chapter" : "review",
+					    want_resume ? CHAPTER : NULL, "en", 1, qs, n, 0, 7,
+					    answers_now_ms(), &ss),
+			 0);
+	free(qs);
+	f = fopen(go, "w");
+	assert_non_null(f);
+	fputs("go\n", f);
+	fclose(f);
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	alarm(0);
+	assert_true(WIFEXITED(status));
+	quiz_session_free(ss);
+	quiz_bank_free(bank);
+	store_close(s);
+	return WEXITSTATUS(status);
+}
+
+static void test_race_then_resume(void **state)
+{
+	(void)state;
+	/* The child's start sees the parent's test inside its transaction
+	 * (WB_ECONFLICT), looks again and resumes it. */
+	assert_int_equal(race("race-same.db", 1), 0);
+}
+
+static void test_race_then_conflict(void **state)
+{
+	(void)state;
+	/* The test started meanwhile is a review: it is handed back after
+	 * the second look, and the child starts nothing. */
+	assert_int_equal(race("race-other.db", 0), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_start_then_resume),
+		cmocka_unit_test(test_other_test_is_a_conflict),
+		cmocka_unit_test(test_nothing_to_ask),
+		cmocka_unit_test(test_blocks_lesson),
+		cmocka_unit_test(test_race_then_resume),
+		cmocka_unit_test(test_race_then_conflict),
+	};
+	return cmocka_run_group_tests_name("session", tests, setup, teardown);
+}

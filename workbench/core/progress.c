@@ -1,0 +1,288 @@
+/*
+ * progress.c - what the progress database says about a learner (see
+ * progress.h): the end-of-test summary, a question's schedule, what is
+ * due and when, mastery of a chapter, points per test over time and
+ * per-question statistics.
+ *
+ * Every function here only reads; none opens a transaction.  Not here:
+ * writing answers (answers.c) or tests (session.c).
+ */
+#include "core/progress.h"
+#include "core/quizbank.h"
+#include "core/sched.h"
+#include "core/store.h"
+#include "base/sqlitex.h"
+#include "base/wb.h"
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int weaker(const struct answers_item *a, const struct answers_item *b)
+{
+	/* a/amax < b/bmax without division. */
+	long l = (long)a->points * (b->max_points ? b->max_points : 1);
+	long r = (long)b->points * (a->max_points ? a->max_points : 1);
+	if (l != r)
+		return l < r;
+	return a->grade < b->grade;
+}
+
+int answers_test_summary(struct store *s, const char *test_uid, struct answers_summary *out)
+{
+	memset(out, 0, sizeof *out);
+	sqlite3_stmt *st;
+	int err = sqlitex_prepare(
+		store_db(s),
+		"SELECT question, chapter, points, max_points, grade, shown_at, graded_at "
+		"FROM quiz_answer WHERE test_uid = ?1 ORDER BY graded_at, rowid",
+		&st);
+	if (err)
+		return err;
+	sqlite3_bind_text(st, 1, test_uid, -1, SQLITE_STATIC);
+	int rc;
+	size_t cap = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (out->n == cap) {
+			cap = cap ? cap * 2 : 16;
+			out->items = wb_xrealloc(out->items, cap * sizeof *out->items);
+		}
+		struct answers_item *it = &out->items[out->n++];
+		it->question = sqlitex_column_dup(st, 0);
+		it->chapter = sqlitex_column_dup(st, 1);
+		it->points = sqlite3_column_int(st, 2);
+		it->max_points = sqlite3_column_int(st, 3);
+		it->grade = sqlite3_column_int(st, 4);
+		out->points += it->points;
+		out->max_points += it->max_points;
+		if (it->grade >= GRADE_AGAIN && it->grade <= GRADE_GOT)
+			out->grades[it->grade]++;
+		int64_t d = sqlite3_column_int64(st, 6) - sqlite3_column_int64(st, 5);
+		out->time_ms += d > 0 ? d : 0;
+	}
+	sqlite3_finalize(st);
+	/* Stable insertion sort, weakest first. */
+	for (size_t i = 1; i < out->n; i++) {
+		struct answers_item v = out->items[i];
+		size_t j = i;
+		while (j > 0 && weaker(&v, &out->items[j - 1])) {
+			out->items[j] = out->items[j - 1];
+			j--;
+		}
+		out->items[j] = v;
+	}
+	return rc == SQLITE_DONE ? 0 : sqlitex_err(rc);
+}
+
+void answers_summary_free(struct answers_summary *sum)
+{
+	if (!sum)
+		return;
+	for (size_t i = 0; i < sum->n; i++) {
+		free(sum->items[i].question);
+		free(sum->items[i].chapter);
+	}
+	free(sum->items);
+	memset(sum, 0, sizeof *sum);
+}
+
+int answers_schedule_get(struct store *s, const char *question, struct sched_state *out)
+{
+	memset(out, 0, sizeof *out);
+	sqlite3_stmt *st;
+	int err =
+		sqlitex_prepare(store_db(s),
+				"SELECT stability, difficulty, reps, lapses, last_review, due FROM "
+				"quiz_schedule WHERE question = ?1",
+				&st);
+	if (err)
+		return err;
+	sqlite3_bind_text(st, 1, question, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		out->stability = sqlite3_column_double(st, 0);
+		out->difficulty = sqlite3_column_double(st, 1);
+		out->reps = sqlite3_column_int(st, 2);
+		out->lapses = sqlite3_column_int(st, 3);
+		out->last_review = sqlite3_column_int64(st, 4);
+		out->due = sqlite3_column_int64(st, 5);
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return 0;
+	return rc == SQLITE_DONE ? WB_ENOENT : sqlitex_err(rc);
+}
+
+int answers_due(struct store *s, const struct quiz_bank *bank, int64_t until_s,
+		const struct quiz_question ***out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	sqlite3_stmt *st;
+	int err = sqlitex_prepare(
+		store_db(s),
+		"SELECT question FROM quiz_schedule WHERE due < ?1 ORDER BY due, question", &st);
+	if (err)
+		return err;
+	sqlite3_bind_int64(st, 1, until_s);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const struct quiz_question *q =
+			quiz_bank_find(bank, (const char *)sqlite3_column_text(st, 0));
+		if (!q)
+			continue;
+		*out = wb_xrealloc(*out, (*n + 1) * sizeof **out);
+		(*out)[(*n)++] = q;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : sqlitex_err(rc);
+}
+
+int64_t answers_day_start(int64_t t_s, int days)
+{
+	time_t t = (time_t)t_s;
+	struct tm tm;
+	localtime_r(&t, &tm);
+	tm.tm_mday += days;
+	tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+	tm.tm_isdst = -1;
+	return (int64_t)mktime(&tm);
+}
+
+int answers_due_days(struct store *s, const struct quiz_bank *bank, int64_t now_s, int days,
+		     int *counts)
+{
+	for (int i = 0; i < days; i++)
+		counts[i] = 0;
+	if (days <= 0)
+		return 0;
+	int64_t *ends = wb_xmalloc((size_t)days * sizeof *ends);
+	for (int i = 0; i < days; i++)
+		ends[i] = answers_day_start(now_s, i + 1);
+	sqlite3_stmt *st;
+	int err = sqlitex_prepare(store_db(s),
+				  "SELECT question, due FROM quiz_schedule WHERE due < ?1", &st);
+	if (err) {
+		free(ends);
+		return err;
+	}
+	sqlite3_bind_int64(st, 1, ends[days - 1]);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (bank && !quiz_bank_find(bank, (const char *)sqlite3_column_text(st, 0)))
+			continue;
+		int64_t due = sqlite3_column_int64(st, 1);
+		for (int i = 0; i < days; i++)
+			if (due < ends[i]) {
+				counts[i]++;
+				break;
+			}
+	}
+	sqlite3_finalize(st);
+	free(ends);
+	return rc == SQLITE_DONE ? 0 : sqlitex_err(rc);
+}
+
+int answers_mastery(struct store *s, const struct quiz_bank *bank, const char *chapter, int *got,
+		    int *total)
+{
+	*got = *total = 0;
+	sqlite3_stmt *st;
+	int err = sqlitex_prepare(store_db(s),
+				  "SELECT last_grade FROM quiz_schedule WHERE question = ?1", &st);
+	if (err)
+		return err;
+	int rc = SQLITE_DONE;
+	for (size_t i = 0; i < bank->n; i++) {
+		const struct quiz_question *q = bank->q[i];
+		if (strcmp(q->file->chapter, chapter) != 0)
+			continue;
+		(*total)++;
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, q->id, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW && sqlite3_column_int(st, 0) == GRADE_GOT)
+			(*got)++;
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			break;
+		rc = SQLITE_DONE;
+	}
+	sqlite3_finalize(st);
+	return sqlitex_err(rc);
+}
+
+int answers_test_history(struct store *s, struct answers_test_points **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	sqlite3_stmt *st;
+	int err = sqlitex_prepare(
+		store_db(s),
+		"SELECT test_uid, MIN(shown_at), SUM(points), SUM(max_points), COUNT(*) "
+		"FROM quiz_answer WHERE learner = '' AND test_uid IS NOT NULL GROUP BY "
+		"test_uid ORDER BY MIN(shown_at)",
+		&st);
+	if (err)
+		return err;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*out = wb_xrealloc(*out, (*n + 1) * sizeof **out);
+		(*out)[(*n)++] = (struct answers_test_points){
+			.test_uid = sqlitex_column_dup(st, 0),
+			.started_at = sqlite3_column_int64(st, 1),
+			.points = sqlite3_column_int(st, 2),
+			.max_points = sqlite3_column_int(st, 3),
+			.answers = sqlite3_column_int(st, 4),
+		};
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : sqlitex_err(rc);
+}
+
+void answers_test_history_free(struct answers_test_points *h, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(h[i].test_uid);
+	free(h);
+}
+
+int answers_question_stats(struct store *s, struct answers_qstat **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	sqlite3_stmt *st;
+	int err = sqlitex_prepare(
+		store_db(s),
+		"SELECT question, MIN(chapter), COUNT(*), "
+		"AVG(CASE WHEN max_points > 0 THEN CAST(points AS REAL) / max_points ELSE "
+		"0 END), SUM(grade = 1), SUM(grade = 2), SUM(grade = 3) FROM quiz_answer "
+		"GROUP BY question ORDER BY MIN(chapter), question",
+		&st);
+	if (err)
+		return err;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*out = wb_xrealloc(*out, (*n + 1) * sizeof **out);
+		struct answers_qstat *q = &(*out)[(*n)++];
+		memset(q, 0, sizeof *q);
+		q->question = sqlitex_column_dup(st, 0);
+		q->chapter = sqlitex_column_dup(st, 1);
+		q->attempts = sqlite3_column_int(st, 2);
+		q->mean_share = sqlite3_column_double(st, 3);
+		q->grades[1] = sqlite3_column_int(st, 4);
+		q->grades[2] = sqlite3_column_int(st, 5);
+		q->grades[3] = sqlite3_column_int(st, 6);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : sqlitex_err(rc);
+}
+
+void answers_question_stats_free(struct answers_qstat *q, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(q[i].question);
+		free(q[i].chapter);
+	}
+	free(q);
+}

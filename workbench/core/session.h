@@ -1,0 +1,230 @@
+/*
+ * session.h - self-tests in the progress database: the running test,
+ * and a session that starts or resumes it, grades and undoes answers
+ * within it and ends it.
+ *
+ * A test keeps its shuffled order in the database, so it resumes in the
+ * same order after a restart.  At most one test runs at a time (a unique
+ * partial index enforces it); two processes (two windows, or the TUI and
+ * `quiz run --plain`) may drive the same test, and every write that can
+ * lose a race to the other says so with WB_ECONFLICT and refreshes the
+ * session to what the other stored.
+ *
+ * This module draws nothing and prints nothing: callers word the
+ * outcomes.  Test seams (base/testhook.h): the "start-begin", "start"
+ * and "undo" holds.
+ */
+#ifndef WB_SESSION_H
+#define WB_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct answer;
+struct store;
+struct quiz_bank;
+struct quiz_question;
+
+/* A test as stored. */
+struct quiz_test {
+	char *uid;
+	char *kind;    /* "chapter" or "review" */
+	char *chapter; /* chapter tests; NULL for review */
+	char *lang;
+	int closed_book;
+	char *state; /* "running", "finished", "abandoned" */
+	int64_t started_at, finished_at;
+	size_t n;	  /* questions in the test */
+	char **questions; /* ids in the shuffled order */
+	char **chapters;  /* chapter of each */
+	size_t answered;  /* graded answers so far */
+};
+/* Frees a test; t may be NULL.  Cannot fail. */
+void quiz_test_free(struct quiz_test *t);
+
+/* The running test (the caller frees it).  Returns 0, WB_ENOENT when
+ * none runs, or a WB_E* code (WB_EBUSY, WB_EIO); *out is NULL on error. */
+int answers_running_test(struct store *s, struct quiz_test **out);
+
+/* 1 when the test asks questions of this chapter (a chapter test of it,
+ * or a review holding one of its questions), else 0.  Cannot fail. */
+int quiz_test_covers(const struct quiz_test *t, const char *chapter);
+
+/* A test in progress, as the screens and `quiz run --plain` drive it. */
+struct quiz_session {
+	struct store *store;		/* borrowed */
+	struct quiz_test *test;		/* owned */
+	const struct quiz_question **q; /* per position; NULL when gone from the bank */
+	int *grade;			/* per position; 0 until graded */
+	size_t cur;			/* position asked now; == test->n when done */
+	char *last_uid;			/* newest answer of the test this session knows of,
+					   NULL when none; only that one can be undone */
+};
+
+/* Starts a test over qs[0..n) in an order shuffled with seed, keeping
+ * the first `limit` (0: all), stored in one transaction.  kind is
+ * "chapter" (chapter given) or "review".  Returns 0; WB_EINVAL when n is
+ * 0; WB_ECONFLICT when a test is running (checked inside the
+ * transaction, so also one another process started a moment ago: look
+ * again with answers_running_test); WB_EBUSY; WB_EIO.  Free with
+ * quiz_session_free. */
+int quiz_session_start(struct store *s, const char *kind, const char *chapter, const char *lang,
+		       int closed_book, const struct quiz_question *const *qs, size_t n,
+		       size_t limit, uint64_t seed, int64_t now_ms, struct quiz_session **out);
+
+/* Resumes the running test with questions looked up in bank (the test's
+ * language).  Returns 0, WB_ENOENT when no test runs, WB_EIO. */
+int quiz_session_resume(struct store *s, const struct quiz_bank *bank, struct quiz_session **out);
+
+/* Catches up with what other processes stored for this test: its state
+ * (test->state becomes "finished", "abandoned" or "gone" when it ended
+ * elsewhere), its graded positions and its newest answer; moves to the
+ * first open position.  Returns 0 or WB_EIO. */
+int quiz_session_refresh(struct quiz_session *ss);
+
+/* The grade stored for a question of the test (as last read), 0 when
+ * none. */
+int quiz_session_grade_of(const struct quiz_session *ss, const char *question);
+
+/* The question asked now, or NULL when every question is graded. */
+const struct quiz_question *quiz_session_current(const struct quiz_session *ss);
+
+/* Graded answers so far. */
+size_t quiz_session_answered(const struct quiz_session *ss);
+
+/* Saves the grade of the current question (a: text, ticked, points,
+ * grade and the three times; the rest is filled in) and moves on.
+ * Returns answers_save's codes, or WB_EINVAL when the test is done.  On
+ * WB_ECONFLICT nothing was saved and the session has been refreshed
+ * (quiz_session_refresh): the test ended elsewhere (test->state) or the
+ * question was graded elsewhere (quiz_session_grade_of). */
+int quiz_session_grade(struct quiz_session *ss, struct answer *a);
+
+/* Removes the last graded answer of this test, restores the schedule and
+ * goes back to that question.  *undone receives the removed answer (may
+ * be NULL).  Returns 0, WB_ENOENT when nothing is graded, WB_ECONFLICT
+ * when the newest answer is not the one this session knows of (another
+ * process graded since: nothing is removed, the session is refreshed),
+ * WB_EBUSY, WB_EIO. */
+int quiz_session_undo(struct quiz_session *ss, struct answer *undone);
+
+/* Ends the test as "finished" (test->state follows).  Graded answers
+ * stay.  Returns 0 (also when the test had already ended elsewhere:
+ * nothing is changed then), WB_EBUSY or WB_EIO. */
+int quiz_session_finish(struct quiz_session *ss, int64_t now_ms);
+
+/* Ends the test as "abandoned"; otherwise as quiz_session_finish. */
+int quiz_session_abandon(struct quiz_session *ss, int64_t now_ms);
+
+/* Abandons whatever test is running (no-op when none).  Returns 0,
+ * WB_EBUSY or WB_EIO. */
+int answers_abandon_running(struct store *s, int64_t now_ms);
+
+/* Frees a session and its test; ss may be NULL.  Cannot fail. */
+void quiz_session_free(struct quiz_session *ss);
+
+/* ---- resume or start: the policy the TUI and `quiz run` share ---- */
+
+/* What the learner asked for. */
+struct quiz_session_req {
+	const char *chapter;	    /* a chapter test of it; NULL: a review of what is
+				       due today */
+	const char *lang;	    /* language of a new test: "zh", anything else is "en" */
+	int closed_book;	    /* a new test is taken with the lesson closed (1) */
+	size_t limit;		    /* a new test keeps its first `limit` questions (0: all) */
+	int resume;		    /* 1: a running test of the same request is resumed;
+				       0: it is a conflict like any other running test */
+	const char *content_root;   /* quiz_bank_open's folders: the content root ... */
+	const char *instructor_dir; /* ... and the instructor's folder (may be NULL) */
+};
+
+/* Where quiz_session_open stopped. */
+enum quiz_open_step {
+	QUIZ_OPEN_LOOK,	  /* reading the running test */
+	QUIZ_OPEN_RESUME, /* resuming it */
+	QUIZ_OPEN_START,  /* finding questions for a new test, or starting it */
+};
+
+/* What quiz_session_open hands back; zero it before the call and clear
+ * it with quiz_session_opened_clear (fields the caller keeps are set to
+ * NULL first). */
+struct quiz_session_opened {
+	struct quiz_session *ss;    /* on success: the session (owned) */
+	struct quiz_bank *bank;	    /* on success: the bank ss asks from, in the test's
+				       language (a resumed test keeps its own; owned;
+				       free it after ss) */
+	int resumed;		    /* on success: 1 resumed, 0 started */
+	enum quiz_open_step step;   /* on error: what failed */
+	struct quiz_test *conflict; /* on WB_ECONFLICT: the other running test (owned),
+				       or NULL when the race below was lost */
+};
+
+/* 1 when the running test `run` is what req->chapter asks for (that
+ * chapter's test, or for NULL a review), else 0.  Cannot fail.  `quiz
+ * run --abandon` uses it to refuse abandoning another test. */
+int quiz_session_is_same(const struct quiz_test *run, const char *chapter);
+
+/* Resumes the running test when it is the one asked for, else starts a
+ * new one: looks for the running test; another one is a conflict; the
+ * same one (req->resume) is resumed with a bank in its own language;
+ * with none, the questions of req->chapter (or those due before the end
+ * of today) in req->lang are shuffled (answers_random_seed) and started
+ * at answers_now_ms.  Another process may start or end a test between
+ * the look and the start or resume; that is looked at again, up to three
+ * more times.  The closed-book choice of a resumed test is its own.
+ *
+ * Returns 0 with out->ss, out->bank and out->resumed;
+ *   WB_ECONFLICT with out->conflict: another test is running (or the
+ *     same one with req->resume 0): the caller names it;
+ *   WB_ECONFLICT with out->conflict NULL: four looks in a row were
+ *     overtaken by other processes (step says the last attempt);
+ *   WB_ENOENT (step START): nothing to ask: the chapter has no questions
+ *     in that language, or nothing is due;
+ *   WB_ENOENT (step RESUME): the running test ended four times in a row
+ *     between the look and the resume;
+ *   WB_EBUSY: the database is held past the busy timeout; nothing was
+ *     written, the caller may ask and call again;
+ *   WB_EINVAL, WB_EIO: as quiz_session_start / resume (store_errmsg).
+ * out->step says where an error came from.  The caller owns what out
+ * holds and frees it with quiz_session_opened_clear.
+ *
+ * How today's callers map onto it (they switch after the merge):
+ * - TUI, tui/quiz.c start() with resume_running()/start_fresh():
+ *   req = {chapter (NULL for a review), lang = the lesson's or the app's,
+ *   closed_book 1, limit 0, resume 1, t->app->content, t->app->quizzes};
+ *   0 -> s->ss = out.ss, s->bank = out.bank, s->lang = out.bank->lang,
+ *   note M_QUIZ_RESUMED when out.resumed; ECONFLICT with conflict ->
+ *   s->other = conflict, QS_CONFLICT; ENOENT at START -> flash
+ *   M_QUIZ_NO_QUESTIONS / M_QUIZ_NONE_DUE; EBUSY -> flash M_QUIZ_BUSY;
+ *   step LOOK -> flash store_errmsg; anything else -> drop the screen.
+ * - CLI, cli/quiz.c quiz_run: req = {chapter (NULL with --due), app->lang,
+ *   closed_book = !--open-book, limit = --limit, resume 1, app->content,
+ *   app->quizzes}; `while (err == WB_EBUSY && busy_ask(...))` calls it
+ *   again; ECONFLICT with conflict -> "another self-test is in progress
+ *   (...)"; ENOENT at START -> M_QUIZ_NONE_DUE (exit 0) or "chapter %s has
+ *   no questions in %s"; step LOOK -> "cannot read the progress
+ *   database", RESUME -> "cannot resume the test", START -> "cannot start
+ *   the test"; 0 -> print M_QUIZ_RESUMED when out.resumed, p.lang =
+ *   out.bank->lang.  --abandon keeps answers_running_test +
+ *   quiz_session_is_same + answers_abandon_running. */
+int quiz_session_open(struct store *s, const struct quiz_session_req *req,
+		      struct quiz_session_opened *out);
+
+/* Frees what out holds (session before bank) and zeroes it; out may be
+ * NULL.  Cannot fail. */
+void quiz_session_opened_clear(struct quiz_session_opened *out);
+
+/* The closed-book rule: a lesson is closed while a running test asks
+ * questions of its chapter (quiz_test_covers), so a learner cannot look
+ * the answers up mid-test.  Returns 0 with *test the running test that
+ * closes the lesson (the caller frees it; its chapter, answered and n
+ * word the notice) or NULL when the lesson is open; a WB_E* code when
+ * the database cannot be read (*test NULL; the TUI then opens the
+ * lesson).  Like the TUI's quiz_guard_lesson today, an open-book test
+ * (`quiz run --open-book`) closes the lesson too.
+ * The TUI (tui/quiz.c quiz_guard_lesson) maps onto it directly: a test
+ * -> push the "lesson is closed" notice with it; NULL or an error ->
+ * open the reader. */
+int quiz_session_blocks_lesson(struct store *s, const char *chapter, struct quiz_test **test);
+
+#endif
