@@ -33,10 +33,19 @@ static const struct command commands[] = {
 	 "export graded answers (csv/json) or merge an export", cli_progress},
 };
 
-/* Lesson cards say "Enter runs it here" only for labs in this build. */
-static int lab_in_build(const char *id)
+/* Hands core the lab catalogue (labs/catalog.def, through the registry):
+ * core cannot include labs/.  Every registered lab has a run function, so
+ * it is runnable in this build.  The caller frees the table at exit. */
+static struct labcat_entry *labcat_from_registry(void)
 {
-	return lab_find(id) != NULL;
+	size_t n;
+	const struct lab *const *labs = lab_all(&n);
+	struct labcat_entry *cat = wb_xcalloc(n ? n : 1, sizeof *cat);
+	for (size_t i = 0; i < n; i++)
+		cat[i] = (struct labcat_entry){labs[i]->id, labs[i]->chapters, labs[i]->title_en,
+					       labs[i]->title_zh, labs[i]->run && *labs[i]->run};
+	labcat_init(cat, n);
+	return cat;
 }
 
 static void usage(FILE *f)
@@ -89,6 +98,7 @@ static int is_flag(const char *arg, const char *flag)
 int main(int argc, char **argv)
 {
 	struct app app = {0};
+	struct labcat_entry *catalogue = NULL;
 	const char *content = NULL, *lang = NULL, *db = NULL, *quizzes = NULL;
 	char **rest = wb_xcalloc((size_t)argc + 1, sizeof *rest);
 	int nrest = 0, rc = EXIT_OK;
@@ -160,7 +170,7 @@ int main(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	labcat_set_runner(lab_in_build);
+	catalogue = labcat_from_registry();
 	app.lang = content_pick_lang(lang);
 	app.lang_explicit = lang != NULL;
 	app.content = content_root(content);
@@ -186,6 +196,8 @@ int main(int argc, char **argv)
 	rc = EXIT_USAGE;
 out:
 	free(rest);
+	labcat_init(NULL, 0);
+	free(catalogue);
 	free(app.content);
 	free(app.quizzes);
 	free(app.db_path);
