@@ -30,6 +30,7 @@
 #include "base/wb.h"
 #include "harness/report.h"
 #include "harness/zk/zkclient.h"
+#include "harness/zk/zkasync.h"
 #include "rigs/zkhold.h"
 #include "harness/zk/zklab.h"
 #include "harness/zk/zkproxy.h"
