@@ -16,6 +16,7 @@
  *
  *   task_claim [--dir DIR] [--tasks N] [--quick]
  */
+#include "base/spawn.h"
 #include "base/wb.h"
 #include "base/sqlitex.h"
 #include "recipes/tasktable.h"
@@ -25,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -213,17 +213,13 @@ static int throughput(const char *path, enum kind k, int workers, int tasks, int
 	int go[2], out[2], ready[2];
 	if (pipe(go) != 0 || pipe(out) != 0 || pipe(ready) != 0)
 		return -1;
-	fflush(NULL);
 	pid_t pids[8];
-	pid_t parent = getpid();
+	struct spawn_opts so = {.death_signal = SIGKILL, .out_fd = -1};
 	for (int w = 0; w < workers; w++) {
-		pid_t pid = fork();
-		if (pid < 0)
+		pid_t pid;
+		if (spawn_fork(&so, &pid) != 0)
 			return -1;
 		if (pid == 0) {
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			if (getppid() != parent)
-				_exit(3);
 			close(go[1]);
 			close(out[0]);
 			close(ready[0]);
@@ -347,15 +343,11 @@ static int latency_child(const char *path, int backlog, int bulk, int print_plan
 	int fd[2];
 	if (pipe(fd) != 0)
 		return -1;
-	fflush(NULL);
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid < 0)
+	struct spawn_opts so = {.death_signal = SIGKILL, .out_fd = -1};
+	pid_t pid;
+	if (spawn_fork(&so, &pid) != 0)
 		return -1;
 	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(3);
 		close(fd[0]);
 		if (!bulk && sqlite3_config(SQLITE_CONFIG_PAGECACHE, (void *)0, 0, 0) != SQLITE_OK)
 			_exit(3);

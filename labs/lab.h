@@ -1,14 +1,18 @@
 /*
- * lab.h - what a lab is: a descriptor (DESIGN.md §4) and the context its
- * run function receives.
+ * lab.h - what a lab is: a descriptor (DESIGN.md §4), built by registry.c
+ * from the one catalogue labs/catalog.def, and the context its run
+ * function receives.
  *
  * A lab narrates steps, makes checks and records evidence through
  * harness/report.h; the verdict is pass only when every check holds and
- * run() returned 0.  Labs never print directly.  Every process a lab starts
- * goes through harness/proc.h so it is recorded and reaped.
+ * run() returned LAB_RAN.  Labs never print directly.  Every process a lab
+ * starts goes through harness/proc.h so it is recorded and reaped.  This
+ * header holds no lab logic and no UI text other than the titles.
  */
 #ifndef WB_LAB_H
 #define WB_LAB_H
+
+#include "harness/report.h"
 
 #include <stddef.h>
 
@@ -21,17 +25,29 @@ enum lab_needs {
 	LAB_NEEDS_PROCCTL = 1 << 4,  /* must start/stop/proxy servers itself: no --zk */
 };
 
+/* What a run function returns: how the run ended.  The checks decide the
+ * rest (report_verdict_rule).  Not a WB_E* code. */
+enum lab_outcome {
+	LAB_RAN = REPORT_RAN,		    /* ran to the end */
+	LAB_CANNOT_RUN = REPORT_CANNOT_RUN, /* the environment prevented it */
+	LAB_BROKE = REPORT_BROKE,	    /* stopped by an unexpected error: a failure */
+};
+
 struct lab_ctx;
 
+/* A lab's entry point: the symbol its file exports (catalog.def). */
+typedef enum lab_outcome (*lab_run_fn)(struct lab_ctx *ctx);
+
 struct lab {
-	const char *id;			 /* catalogue id, e.g. "zk-cas" */
-	const char *chapter;		 /* first chapter, e.g. "01-locks-ids-leases" */
-	const char *title;		 /* one line, English */
-	unsigned needs;			 /* enum lab_needs bits */
-	int (*run)(struct lab_ctx *ctx); /* 0, or negative when it could not run */
-	const char *recipe_file;	 /* source the lab exercises, relative to the
-					    content root's parent source tree, or NULL */
-	const char *recipe_func;	 /* function to show in that file, or NULL */
+	const char *id;		 /* catalogue id, e.g. "zk-cas" */
+	const char *chapters;	 /* chapter numbers, e.g. "01,02" */
+	const char *title_en;	 /* one line */
+	const char *title_zh;	 /* the same line in Chinese */
+	unsigned needs;		 /* enum lab_needs bits */
+	const char *recipe_file; /* source the lab exercises, relative to the
+				    source tree (and to share/workbench) */
+	const char *recipe_func; /* function to show in that file */
+	const lab_run_fn *run;	 /* the lab file's symbol: call (*run)(ctx) */
 };
 
 /* The context a lab runs in.  Fields are read-only for labs. */
@@ -41,12 +57,26 @@ struct lab_ctx {
 	const char *zk_connect; /* --zk HOST:PORT,... or NULL: start our own */
 	struct report *report;	/* where steps, checks and evidence go */
 	const char *source_dir; /* source tree root when known, else NULL */
+	const char *data_dir;	/* the shipped data/ (schemas such as tasks.sql) */
 };
 
-/* All labs in this build (registry.c).  *n receives the count. */
+/* All labs in this build, in catalogue order (registry.c).  *n receives
+ * the count; the array ends with NULL. */
 const struct lab *const *lab_all(size_t *n);
 /* The lab with this id, or NULL. */
 const struct lab *lab_find(const char *id);
+/* The title in lang ("zh", anything else English). */
+const char *lab_title(const struct lab *lab, const char *lang);
+
+/* The outcome of a run that stopped with rc (0 or a negative WB_E* code):
+ * LAB_RAN for 0; LAB_CANNOT_RUN when the lab already said why with
+ * report_cannot; LAB_BROKE otherwise. */
+enum lab_outcome lab_outcome_of(const struct lab_ctx *ctx, int rc);
+
+/* Writes "<ctx->data_dir>/<name>" into buf (len bytes, truncated) and
+ * returns buf, for a shipped file such as the task table's schema. */
+const char *lab_data_file(const struct lab_ctx *ctx, const char *name, char *buf, size_t len);
+#define LAB_PATH_MAX 4096
 
 /* Exit codes of `workbench lab run`. */
 enum { LAB_EXIT_PASS = 0, LAB_EXIT_FAIL = 1, LAB_EXIT_CANNOT = 2 };

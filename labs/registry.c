@@ -1,25 +1,43 @@
 /*
- * registry.c - the table of labs in this build.  Adding a lab: write
- * labs/<id>.c with its descriptor and add one line to labs.def.
+ * registry.c - the labs in this build, built from labs/catalog.def: the
+ * descriptors' public data comes from the catalogue row, the run function
+ * from the symbol the lab's file exports.  Adding a lab is one row there.
+ * This file runs no lab.
  */
 #include "lab.h"
 
+#include <stdio.h>
 #include <string.h>
 
-#define LAB(sym) extern const struct lab sym;
-#include "labs.def"
+#define LAB(sym, id, chapters, en, zh, needs, file, func) extern const lab_run_fn sym;
+#include "catalog.def"
 #undef LAB
 
-static const struct lab *const all[] = {
-#define LAB(sym) &sym,
-#include "labs.def"
+/* Each row's index, so the pointer table below can name its element. */
+enum {
+#define LAB(sym, id, chapters, en, zh, needs, file, func) row_##sym,
+#include "catalog.def"
 #undef LAB
-	NULL,
+	row_count
+};
+
+static const struct lab labs[row_count] = {
+#define LAB(sym, id, chapters, en, zh, needs, file, func)                                          \
+	[row_##sym] = {id, chapters, en, zh, needs, file, func, &sym},
+#include "catalog.def"
+#undef LAB
+};
+
+static const struct lab *const all[row_count + 1] = {
+#define LAB(sym, id, chapters, en, zh, needs, file, func) [row_##sym] = &labs[row_##sym],
+#include "catalog.def"
+#undef LAB
+	[row_count] = NULL,
 };
 
 const struct lab *const *lab_all(size_t *n)
 {
-	*n = sizeof all / sizeof all[0] - 1;
+	*n = row_count;
 	return all;
 }
 
@@ -29,4 +47,22 @@ const struct lab *lab_find(const char *id)
 		if (!strcmp(all[i]->id, id))
 			return all[i];
 	return NULL;
+}
+
+const char *lab_title(const struct lab *lab, const char *lang)
+{
+	return lang && !strcmp(lang, "zh") ? lab->title_zh : lab->title_en;
+}
+
+enum lab_outcome lab_outcome_of(const struct lab_ctx *ctx, int rc)
+{
+	if (rc == 0)
+		return LAB_RAN;
+	return report_cannots(ctx->report) ? LAB_CANNOT_RUN : LAB_BROKE;
+}
+
+const char *lab_data_file(const struct lab_ctx *ctx, const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", ctx->data_dir ? ctx->data_dir : "data", name);
+	return buf;
 }

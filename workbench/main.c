@@ -37,10 +37,19 @@ static const struct args_spec global_args = {
 	.flags = ARGS_PASS_UNKNOWN,
 };
 
-/* Lesson cards say "Enter runs it here" only for labs in this build. */
-static int lab_in_build(const char *id)
+/* Hands core the lab catalogue (labs/catalog.def, through the registry):
+ * core cannot include labs/.  Every registered lab has a run function, so
+ * it is runnable in this build.  The caller frees the table at exit. */
+static struct labcat_entry *labcat_from_registry(void)
 {
-	return lab_find(id) != NULL;
+	size_t n;
+	const struct lab *const *labs = lab_all(&n);
+	struct labcat_entry *cat = wb_xcalloc(n ? n : 1, sizeof *cat);
+	for (size_t i = 0; i < n; i++)
+		cat[i] = (struct labcat_entry){labs[i]->id, labs[i]->chapters, labs[i]->title_en,
+					       labs[i]->title_zh, labs[i]->run && *labs[i]->run};
+	labcat_init(cat, n);
+	return cat;
 }
 
 /* One line per command (only those named name, unless NULL): words and
@@ -207,6 +216,7 @@ static int global_options(const struct args *g, struct app *app)
 int main(int argc, char **argv)
 {
 	struct app app = {0};
+	struct labcat_entry *catalogue = NULL;
 	struct args g;
 	int rc;
 	if (args_parse(&global_args, argc - 1, argv + 1, &g) != 0) {
@@ -221,10 +231,12 @@ int main(int argc, char **argv)
 		printf("workbench %s\n", WB_VERSION);
 		rc = EXIT_OK;
 	} else if ((rc = global_options(&g, &app)) < 0) {
-		labcat_set_runner(lab_in_build);
+		catalogue = labcat_from_registry();
 		rc = g.argc == 0 ? tui_main(&app) : run_command(&app, g.argc, g.argv);
 	}
 	args_free(&g);
+	labcat_init(NULL, 0);
+	free(catalogue);
 	free(app.content);
 	free(app.quizzes);
 	free(app.db_path);

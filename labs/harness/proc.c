@@ -9,6 +9,7 @@
 #define _GNU_SOURCE /* pipe2, execvpe */
 #include "harness/proc.h"
 #include "base/testhook.h"
+#include "base/spawn.h"
 #include "base/wb.h"
 
 #include <dirent.h>
@@ -19,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -450,27 +450,20 @@ int proc_spawn(const char *run_dir, char *const argv[], char *const envp[], cons
 	int fds[2];
 	if (pipe2(fds, O_CLOEXEC) != 0)
 		return WB_EIO;
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid < 0) {
+	int logfd = open(log_path ? log_path : "/dev/null",
+			 O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	struct spawn_opts so = {
+		.new_group = 1, .death_signal = SIGKILL, .stdin_null = 1, .out_fd = logfd};
+	pid_t pid;
+	int frc = spawn_fork(&so, &pid);
+	if (frc != 0) {
+		if (logfd >= 0)
+			close(logfd);
 		close(fds[0]);
 		close(fds[1]);
 		return WB_EIO;
 	}
 	if (pid == 0) {
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		int in = open("/dev/null", O_RDONLY);
-		int logfd = open(log_path ? log_path : "/dev/null", O_WRONLY | O_CREAT | O_APPEND,
-				 0600);
-		if (in >= 0)
-			dup2(in, 0);
-		if (logfd >= 0) {
-			dup2(logfd, 1);
-			dup2(logfd, 2);
-		}
 		signal(SIGPIPE, SIG_DFL);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
@@ -483,7 +476,8 @@ int proc_spawn(const char *run_dir, char *const argv[], char *const envp[], cons
 		(void)w;
 		_exit(127);
 	}
-	setpgid(pid, pid); /* also from the parent: no window before exec */
+	if (logfd >= 0)
+		close(logfd);
 	close(fds[1]);
 	int child_errno = 0;
 	ssize_t n = read(fds[0], &child_errno, sizeof child_errno);

@@ -1,13 +1,14 @@
 /*
  * report.c - lab event output (see report.h).
  *
- * Human lines use ✔/✘ and indentation; JSON lines use jansson so every
- * string is escaped correctly, whatever bytes a lab observed.
+ * Human lines use ✔/✘ and indentation; JSON lines are event.h's, so
+ * every string is escaped correctly, whatever bytes a lab observed.  It
+ * runs nothing and knows no lab: the verdict depends only on the checks,
+ * report_cannot and how the run ended.
  */
 #include "harness/report.h"
-#include "lab.h"
+#include "event.h"
 
-#include <jansson.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,25 +45,13 @@ void report_tee(struct report *r, FILE *tee)
 	r->tee = tee;
 }
 
-static void write_json(FILE *f, json_t *obj)
-{
-	char *s = json_dumps(obj, JSON_COMPACT | JSON_ENSURE_ASCII);
-	if (s) {
-		fprintf(f, "%s\n", s);
-		free(s);
-	}
-	fflush(f);
-}
-
-/* Writes obj to the tee, and to the main stream when it is JSON; then
- * drops the reference. */
-static void emit_json(struct report *r, json_t *obj)
+/* Writes e to the tee, and to the main stream when it is JSON. */
+static void emit(struct report *r, const struct event_line *e)
 {
 	if (r->json)
-		write_json(r->out, obj);
+		event_write(r->out, e);
 	if (r->tee)
-		write_json(r->tee, obj);
-	json_decref(obj);
+		event_write(r->tee, e);
 }
 
 static char *vfmt(const char *fmt, va_list ap)
@@ -87,7 +76,7 @@ void report_step(struct report *r, const char *fmt, ...)
 	va_end(ap);
 	if (!s)
 		return;
-	emit_json(r, json_pack("{s:s, s:s}", "t", "step", "text", s));
+	emit(r, &(struct event_line){.kind = EVENT_STEP, .text = s});
 	if (!r->json) {
 		fprintf(r->out, "  • %s\n", s);
 		fflush(r->out);
@@ -105,8 +94,11 @@ int report_check(struct report *r, const char *name, int ok, const char *expecte
 		expected = "";
 	if (!observed)
 		observed = "";
-	emit_json(r, json_pack("{s:s, s:s, s:b, s:s, s:s}", "t", "check", "name", name, "ok", ok,
-			       "expected", expected, "observed", observed));
+	emit(r, &(struct event_line){.kind = EVENT_CHECK,
+				     .text = name,
+				     .ok = ok,
+				     .expected = expected,
+				     .observed = observed});
 	if (!r->json) {
 		fprintf(r->out, "  %s %s\n      expected: %s\n      observed: %s\n", ok ? "✔" : "✘",
 			name, expected, observed);
@@ -135,7 +127,7 @@ void report_evidence(struct report *r, const char *key, const char *fmt, ...)
 	va_end(ap);
 	if (!s)
 		return;
-	emit_json(r, json_pack("{s:s, s:s, s:s}", "t", "evidence", "key", key, "value", s));
+	emit(r, &(struct event_line){.kind = EVENT_EVIDENCE, .text = key, .observed = s});
 	if (!r->json) {
 		fprintf(r->out, "    · %s = %s\n", key, s);
 		fflush(r->out);
@@ -151,8 +143,8 @@ void report_cannot(struct report *r, const char *fmt, ...)
 	va_end(ap);
 	if (!s)
 		return;
-	r->cannot = 1;
-	emit_json(r, json_pack("{s:s, s:s}", "t", "error", "text", s));
+	r->cannot++;
+	emit(r, &(struct event_line){.kind = EVENT_ERROR, .text = s});
 	if (!r->json) {
 		fprintf(r->out, "  ! %s\n", s);
 		fflush(r->out);
@@ -160,34 +152,37 @@ void report_cannot(struct report *r, const char *fmt, ...)
 	free(s);
 }
 
-int report_finish(struct report *r, int run_rc)
+enum report_verdict report_verdict_rule(int checks, int failed, int cannot, enum report_end end)
+{
+	if (failed)
+		return REPORT_FAIL;
+	if (cannot || end == REPORT_CANNOT_RUN)
+		return REPORT_CANNOT;
+	if (end != REPORT_RAN)
+		return REPORT_FAIL;
+	if (checks == 0)
+		return REPORT_FAIL; /* a lab that checked nothing proved nothing */
+	return REPORT_PASS;
+}
+
+enum report_verdict report_finish(struct report *r, enum report_end end)
 {
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	long ms =
 		(now.tv_sec - r->start.tv_sec) * 1000 + (now.tv_nsec - r->start.tv_nsec) / 1000000;
-	int verdict;
-	if (r->failed)
-		verdict = LAB_EXIT_FAIL;
-	else if (r->cannot || run_rc != 0)
-		verdict = r->cannot || run_rc == -LAB_EXIT_CANNOT ? LAB_EXIT_CANNOT : LAB_EXIT_FAIL;
-	else if (r->checks == 0)
-		verdict = LAB_EXIT_FAIL; /* a lab that checked nothing proved nothing */
-	else
-		verdict = LAB_EXIT_PASS;
-	{
-		json_t *o = json_pack("{s:s, s:b, s:I, s:i, s:i}", "t", "verdict", "pass",
-				      verdict == LAB_EXIT_PASS, "ms", (json_int_t)ms, "checks",
-				      r->checks, "failed", r->failed);
-		if (verdict == LAB_EXIT_CANNOT)
-			json_object_set_new(o, "cannot", json_true());
-		emit_json(r, o);
-	}
+	enum report_verdict verdict = report_verdict_rule(r->checks, r->failed, r->cannot, end);
+	emit(r, &(struct event_line){.kind = EVENT_VERDICT,
+				     .ok = verdict == REPORT_PASS,
+				     .cannot = verdict == REPORT_CANNOT,
+				     .ms = ms,
+				     .checks = r->checks,
+				     .failed = r->failed});
 	if (!r->json) {
 		fprintf(r->out, "%s: %d check%s, %d failed (%ld ms)\n",
-			verdict == LAB_EXIT_PASS   ? "PASS"
-			: verdict == LAB_EXIT_FAIL ? "FAIL"
-						   : "COULD NOT RUN",
+			verdict == REPORT_PASS	 ? "PASS"
+			: verdict == REPORT_FAIL ? "FAIL"
+						 : "COULD NOT RUN",
 			r->checks, r->checks == 1 ? "" : "s", r->failed, ms);
 		fflush(r->out);
 	}
@@ -202,4 +197,9 @@ int report_checks(const struct report *r)
 int report_failed(const struct report *r)
 {
 	return r->failed;
+}
+
+int report_cannots(const struct report *r)
+{
+	return r->cannot;
 }

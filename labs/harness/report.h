@@ -38,15 +38,33 @@ void report_evidence(struct report *r, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* A note that something could not be done (environment, not a failed
- * check); makes the run "could not run" unless a check already failed. */
+ * check); makes the run "could not run" unless a check failed. */
 void report_cannot(struct report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Ends the run: writes the verdict and returns LAB_EXIT_PASS, _FAIL or
- * _CANNOT.  run_rc is what the lab's run() returned. */
-int report_finish(struct report *r, int run_rc);
+/* How a run ended, as its run function says (lab.h maps the lab's
+ * outcome onto this). */
+enum report_end {
+	REPORT_RAN,	   /* ran to the end: the checks decide */
+	REPORT_CANNOT_RUN, /* the environment prevented the run */
+	REPORT_BROKE,	   /* an unexpected error stopped it: a failure */
+};
+
+enum report_verdict { REPORT_PASS, REPORT_FAIL, REPORT_CANNOT };
+
+/* The verdict rule, on its own so it can be tested: a failed check
+ * beats everything (fail); then report_cannot or REPORT_CANNOT_RUN make
+ * it could-not-run; then REPORT_BROKE is a fail, and so is a run that
+ * made no check (it proved nothing); otherwise pass. */
+enum report_verdict report_verdict_rule(int checks, int failed, int cannot, enum report_end end);
+
+/* Ends the run: writes the verdict event (and the human summary line)
+ * and returns the verdict of report_verdict_rule. */
+enum report_verdict report_finish(struct report *r, enum report_end end);
 
 /* Counters, for tests. */
 int report_checks(const struct report *r);
 int report_failed(const struct report *r);
+/* How many times report_cannot was called. */
+int report_cannots(const struct report *r);
 
 #endif

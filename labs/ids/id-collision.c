@@ -11,6 +11,7 @@
  * the lesson's inputs, not clock readings.  The safe generator is the
  * id-snowflake lab.
  */
+#include "base/wb.h"
 #include "harness/proc.h"
 #include "harness/report.h"
 #include "lab.h"
@@ -114,7 +115,7 @@ static int child_finish(struct child *c, int64_t *ids, int n)
 static int cannot(struct lab_ctx *ctx, const char *what)
 {
 	report_cannot(ctx->report, "%s failed", what);
-	return -LAB_EXIT_CANNOT;
+	return WB_EUNAVAIL;
 }
 
 static int case_restart(struct lab_ctx *ctx)
@@ -245,12 +246,11 @@ static int id_collision_run(struct lab_ctx *ctx)
 	return rc;
 }
 
-const struct lab lab_id_collision = {
-	.id = "id-collision",
-	.chapter = "01-locks-ids-leases",
-	.title = "Snowflake 41/10/12: three ways to issue the same id",
-	.needs = LAB_NEEDS_NONE,
-	.run = id_collision_run,
-	.recipe_file = "labs/recipes/snowflake.c",
-	.recipe_func = "snowflake_encode",
-};
+/* The entry point registered as lab_id_collision in labs/catalog.def, which holds
+ * the lab's id, titles, needs and recipe. */
+static enum lab_outcome lab_main(struct lab_ctx *ctx)
+{
+	return lab_outcome_of(ctx, id_collision_run(ctx));
+}
+
+const lab_run_fn lab_id_collision = lab_main;

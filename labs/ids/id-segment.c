@@ -86,7 +86,7 @@ static int open_alloc(struct lab_ctx *ctx, const struct paths *p, int with_witne
 	char err[320];
 	if (segment_open(p->db, with_witness ? p->witness : NULL, a, err, sizeof err) != 0) {
 		report_cannot(ctx->report, "%s", err);
-		return -LAB_EXIT_CANNOT;
+		return WB_EUNAVAIL;
 	}
 	return 0;
 }
@@ -94,13 +94,13 @@ static int open_alloc(struct lab_ctx *ctx, const struct paths *p, int with_witne
 static int copy_db(struct lab_ctx *ctx, const char *from, const char *to)
 {
 	sqlite3 *src = NULL, *dst = NULL;
-	int rc = -LAB_EXIT_CANNOT;
+	int rc = WB_EIO;
 	if (sqlite3_open(from, &src) == SQLITE_OK && sqlite3_open(to, &dst) == SQLITE_OK) {
 		sqlite3_backup *b = sqlite3_backup_init(dst, "main", src, "main");
 		if (b && sqlite3_backup_step(b, -1) == SQLITE_DONE)
 			rc = 0;
 		if (b && sqlite3_backup_finish(b) != SQLITE_OK)
-			rc = -LAB_EXIT_CANNOT;
+			rc = WB_EIO;
 	}
 	if (rc)
 		report_cannot(ctx->report, "copying %s to %s: %s", from, to,
@@ -126,7 +126,7 @@ static int basics(struct lab_ctx *ctx, const struct paths *p, struct issued *is)
 	    segment_alloc(a, SEQ, 1000, NULL, &rb) || segment_high_water(a, SEQ, &h, &gen)) {
 		report_cannot(r, "%s", segment_errmsg(a));
 		segment_free(a);
-		return -LAB_EXIT_CANNOT;
+		return WB_EUNAVAIL;
 	}
 	issued_add(is, &ra);
 	issued_add(is, &rb);
@@ -189,7 +189,7 @@ static int processes(struct lab_ctx *ctx, const struct paths *p, struct issued *
 	segment_free(a);
 	if (pipe(gate) != 0) {
 		report_cannot(r, "pipe failed");
-		return -LAB_EXIT_CANNOT;
+		return WB_EUNAVAIL;
 	}
 	for (int i = 0; i < PROCS; i++) {
 		if (pipe(out[i]) != 0)
@@ -229,7 +229,7 @@ static int processes(struct lab_ctx *ctx, const struct paths *p, struct issued *
 	}
 	if (failed) {
 		report_cannot(r, "an allocator process failed (see %s)", p->db);
-		return -LAB_EXIT_CANNOT;
+		return WB_EUNAVAIL;
 	}
 	if ((rc = open_alloc(ctx, p, 1, &a)) != 0)
 		return rc;
@@ -288,7 +288,7 @@ static int lost_reply(struct lab_ctx *ctx, const struct paths *p, struct issued 
 	if (!lost_rc || segment_alloc(a, SEQ, 1000, "req-fresh-2", &got) != 0) {
 		report_cannot(r, "%s", lost_rc ? segment_errmsg(a) : "the reply was not dropped");
 		segment_free(a);
-		return -LAB_EXIT_CANNOT;
+		return WB_EUNAVAIL;
 	}
 	issued_add(is, &got);
 	segment_high_water(a, SEQ, &h1, &gen);
@@ -306,7 +306,7 @@ static int lost_reply(struct lab_ctx *ctx, const struct paths *p, struct issued 
 	if (!lost_rc || segment_alloc(a, SEQ, 1000, "req-lost-3", &got) != 0) {
 		report_cannot(r, "%s", lost_rc ? segment_errmsg(a) : "the reply was not dropped");
 		segment_free(a);
-		return -LAB_EXIT_CANNOT;
+		return WB_EUNAVAIL;
 	}
 	issued_add(is, &got);
 	segment_high_water(a, SEQ, &h2, &gen);
@@ -338,7 +338,7 @@ static int restored_backup(struct lab_ctx *ctx, const struct paths *p, struct is
 		if (segment_alloc(a, SEQ, 1000, NULL, &got) != 0) {
 			report_cannot(r, "%s", segment_errmsg(a));
 			segment_free(a);
-			return -LAB_EXIT_CANNOT;
+			return WB_EUNAVAIL;
 		}
 		issued_add(is, &got);
 	}
@@ -354,7 +354,7 @@ static int restored_backup(struct lab_ctx *ctx, const struct paths *p, struct is
 	segment_free(a);
 	if (rc) {
 		report_cannot(r, "the control allocation failed");
-		return -LAB_EXIT_CANNOT;
+		return WB_EUNAVAIL;
 	}
 	report_checkf(r, "control-reissues-used-range", hits(is, &got),
 		      "the restored allocator hands out numbers already issued",
@@ -380,7 +380,7 @@ static int restored_backup(struct lab_ctx *ctx, const struct paths *p, struct is
 	    segment_alloc(a, SEQ, 1000, NULL, &got) != 0) {
 		report_cannot(r, "%s", segment_errmsg(a));
 		segment_free(a);
-		return -LAB_EXIT_CANNOT;
+		return WB_EUNAVAIL;
 	}
 	segment_high_water(a, SEQ, &h, &gen);
 	segment_free(a);
@@ -423,12 +423,11 @@ static int id_segment_run(struct lab_ctx *ctx)
 	return rc;
 }
 
-const struct lab lab_id_segment = {
-	.id = "id-segment",
-	.chapter = "01-locks-ids-leases",
-	.title = "SQLite segment allocator: h to h+n, a lost reply, a restored backup",
-	.needs = LAB_NEEDS_SQLITE,
-	.run = id_segment_run,
-	.recipe_file = "labs/recipes/segment.c",
-	.recipe_func = "segment_alloc",
-};
+/* The entry point registered as lab_id_segment in labs/catalog.def, which holds
+ * the lab's id, titles, needs and recipe. */
+static enum lab_outcome lab_main(struct lab_ctx *ctx)
+{
+	return lab_outcome_of(ctx, id_segment_run(ctx));
+}
+
+const lab_run_fn lab_id_segment = lab_main;

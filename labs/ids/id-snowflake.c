@@ -23,6 +23,7 @@
  * exists yet), then told what to do over pipes.  Waiting is for events with
  * deadlines (node deletion, lease state), never a sleep.
  */
+#include "base/spawn.h"
 #include "base/wb.h"
 #include "base/mono.h"
 #include "harness/proc.h"
@@ -38,7 +39,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -210,14 +210,11 @@ static int prefork(struct lab_ctx *ctx, struct gchild *ch, int n)
 			close(to[1]);
 			return -1;
 		}
-		fflush(NULL);
-		pid_t parent = getpid(), pid = fork();
-		if (pid < 0)
+		struct spawn_opts so = {.death_signal = SIGKILL, .out_fd = -1};
+		pid_t pid;
+		if (spawn_fork(&so, &pid) != 0)
 			return -1;
 		if (pid == 0) {
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			if (getppid() != parent)
-				_exit(1);
 			for (int j = 0; j < i; j++) {
 				close(ch[j].to);
 				close(ch[j].from);
@@ -339,7 +336,7 @@ struct run {
 static int cannot(struct run *R, const char *what, const char *msg)
 {
 	report_cannot(R->r, "%s: %s", what, msg);
-	return -LAB_EXIT_CANNOT;
+	return WB_EUNAVAIL;
 }
 
 static struct gmsg start_msg(struct run *R, uint32_t worker, uint64_t clock, const char *tag)
@@ -609,7 +606,7 @@ static int step_duplicate_worker(struct run *R, struct gchild *A, struct gchild 
 		      waited >= 0 ? "deleted %lld ms after the pause" : "not deleted (%lld)",
 		      waited);
 	if (waited < 0) {
-		rc = -LAB_EXIT_CANNOT;
+		rc = WB_EUNAVAIL;
 		goto out;
 	}
 
@@ -814,7 +811,7 @@ static int id_snowflake_run(struct lab_ctx *ctx)
 		R.ch[i].name = names[i];
 	if (prefork(ctx, R.ch, 5) != 0) {
 		report_cannot(ctx->report, "cannot start the generator processes");
-		rc = -LAB_EXIT_CANNOT;
+		rc = WB_EUNAVAIL;
 		goto out;
 	}
 	rc = zklab_open(ctx, &R.z);
@@ -872,12 +869,11 @@ out:
 	return rc;
 }
 
-const struct lab lab_id_snowflake = {
-	.id = "id-snowflake",
-	.chapter = "01-locks-ids-leases",
-	.title = "A Snowflake generator that survives rollback, restart and a second worker",
-	.needs = LAB_NEEDS_ZK | LAB_NEEDS_SQLITE,
-	.run = id_snowflake_run,
-	.recipe_file = "labs/recipes/snowflake.c",
-	.recipe_func = "snowflake_gen_next",
-};
+/* The entry point registered as lab_id_snowflake in labs/catalog.def, which holds
+ * the lab's id, titles, needs and recipe. */
+static enum lab_outcome lab_main(struct lab_ctx *ctx)
+{
+	return lab_outcome_of(ctx, id_snowflake_run(ctx));
+}
+
+const lab_run_fn lab_id_snowflake = lab_main;

@@ -62,14 +62,14 @@ static int v4_layout(struct lab_ctx *ctx)
 	struct uuid *u = malloc(N * sizeof *u);
 	if (!u) {
 		report_cannot(r, "out of memory");
-		return -LAB_EXIT_CANNOT;
+		return WB_ENOMEM;
 	}
 	int bad = 0;
 	for (int i = 0; i < N; i++) {
 		if (uuid_v4(&u[i]) != 0) {
 			free(u);
 			report_cannot(r, "getrandom failed");
-			return -LAB_EXIT_CANNOT;
+			return WB_EUNAVAIL;
 		}
 		bad += uuid_version(&u[i]) != 4 || uuid_variant(&u[i]) != 2;
 	}
@@ -112,7 +112,7 @@ static int v7_layout_and_monotonic(struct lab_ctx *ctx)
 	uint64_t before = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 	if (uuid_v7_next(&g, &u) != 0) {
 		report_cannot(r, "getrandom failed");
-		return -LAB_EXIT_CANNOT;
+		return WB_EUNAVAIL;
 	}
 	show(r, "v7", &u);
 	uuid_format(&u, s);
@@ -280,7 +280,7 @@ static int locality(struct lab_ctx *ctx)
 	free(p7);
 	if (rc4 || rc7) {
 		report_cannot(r, "SQLite failed in %s", ctx->run_dir);
-		return -LAB_EXIT_CANNOT;
+		return WB_EIO;
 	}
 	report_evidence(r, "v4", "%lld pages, %lld page writes, %lld cache misses", c4.pages,
 			c4.writes, c4.misses);
@@ -370,12 +370,12 @@ static int clones(struct lab_ctx *ctx)
 		       "(fork, as a VM snapshot is restored twice); each clone makes 1000 v4");
 	if (uuid_random_bytes(&seed, sizeof seed) != 0) {
 		report_cannot(r, "getrandom failed");
-		return -LAB_EXIT_CANNOT;
+		return WB_EUNAVAIL;
 	}
 	int same = cloned_pair(ctx, 0, seed);
 	if (same < 0) {
 		report_cannot(r, "the clone processes failed");
-		return -LAB_EXIT_CANNOT;
+		return WB_EUNAVAIL;
 	}
 	report_checkf(r, "cloned-seed-collides", same == 1000,
 		      "all 1000 collide: the 122 bits were never random between clones",
@@ -384,7 +384,7 @@ static int clones(struct lab_ctx *ctx)
 	same = cloned_pair(ctx, 1, 0);
 	if (same < 0) {
 		report_cannot(r, "the clone processes failed");
-		return -LAB_EXIT_CANNOT;
+		return WB_EUNAVAIL;
 	}
 	report_checkf(r, "getrandom-clones-differ", same == 0,
 		      "none collide: the kernel's generator is not cloned with the process",
@@ -433,12 +433,11 @@ static int id_uuid_run(struct lab_ctx *ctx)
 	return rc;
 }
 
-const struct lab lab_id_uuid = {
-	.id = "id-uuid",
-	.chapter = "01-locks-ids-leases",
-	.title = "UUIDv4 and v7 (RFC 9562): layouts, monotonic v7, collision budget",
-	.needs = LAB_NEEDS_SQLITE,
-	.run = id_uuid_run,
-	.recipe_file = "labs/recipes/uuid.c",
-	.recipe_func = "uuid_v7_next",
-};
+/* The entry point registered as lab_id_uuid in labs/catalog.def, which holds
+ * the lab's id, titles, needs and recipe. */
+static enum lab_outcome lab_main(struct lab_ctx *ctx)
+{
+	return lab_outcome_of(ctx, id_uuid_run(ctx));
+}
+
+const lab_run_fn lab_id_uuid = lab_main;

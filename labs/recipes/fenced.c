@@ -15,6 +15,7 @@
  * It does not keep a history of writes and never deletes a domain.
  */
 #include "recipes/fenced.h"
+#include "base/sqlitex.h"
 #include "base/wb.h"
 
 #include <sqlite3.h>
@@ -74,25 +75,10 @@ static int set_err(struct fenced *f, int rc, const char *fmt, ...)
 	return rc;
 }
 
-/* SQLite result code to WB_E*: the one place this file translates. */
-static int wb_code(int src)
-{
-	switch (src & 0xff) {
-	case SQLITE_OK:
-	case SQLITE_DONE:
-	case SQLITE_ROW: return 0;
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED: return WB_EBUSY;
-	case SQLITE_CORRUPT:
-	case SQLITE_NOTADB: return WB_ECORRUPT;
-	case SQLITE_NOMEM: return WB_ENOMEM;
-	default: return WB_EIO;
-	}
-}
-
+/* SQLite result codes are translated by base/sqlitex's one map. */
 static int db_err(struct fenced *f, int src, const char *what)
 {
-	return set_err(f, wb_code(src) ? wb_code(src) : WB_EIO, "%s: %s: %s",
+	return set_err(f, sqlitex_err(src) ? sqlitex_err(src) : WB_EIO, "%s: %s: %s",
 		       sqlite3_db_filename(f->db, "main"), what, sqlite3_errmsg(f->db));
 }
 
@@ -108,18 +94,14 @@ int fenced_open(const char *path, const struct fenced_opts *opts, struct fenced 
 		rc = set_err(f, WB_EINVAL, "fenced_open: bad mode %d", (int)f->mode);
 		goto out;
 	}
-	src = sqlite3_open_v2(path, &f->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
-	if (src != SQLITE_OK) {
-		rc = set_err(f, WB_EIO, "%s: %s", path,
-			     f->db ? sqlite3_errmsg(f->db) : "out of memory");
+	/* synchronous=FULL: an accepted write is on disk before it returns. */
+	struct sqlitex_opts so = {.busy_timeout_ms = busy, .synchronous = 2};
+	rc = sqlitex_open(path, &so, &f->db, f->errmsg, sizeof f->errmsg);
+	if (rc)
 		goto out;
-	}
-	sqlite3_extended_result_codes(f->db, 1);
-	sqlite3_busy_timeout(f->db, busy > 0 ? busy : 0);
-	src = sqlite3_exec(f->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL", NULL, NULL,
-			   NULL);
-	if (src == SQLITE_OK)
-		src = sqlite3_exec(f->db, schema, NULL, NULL, NULL);
+	if (busy < 0)
+		sqlite3_busy_timeout(f->db, 0); /* do not wait at all */
+	src = sqlite3_exec(f->db, schema, NULL, NULL, NULL);
 	if (src != SQLITE_OK) {
 		rc = db_err(f, src, "schema");
 		goto out;

@@ -16,6 +16,7 @@
  * any cache of the next segment.
  */
 #include "recipes/segment.h"
+#include "base/sqlitex.h"
 #include "base/wb.h"
 
 #include <inttypes.h>
@@ -68,26 +69,20 @@ static int fail(struct segment_alloc *a, int rc, const char *fmt, ...)
 
 static int sql_fail(struct segment_alloc *a, sqlite3 *db, int src, const char *what)
 {
-	int rc = src == SQLITE_BUSY || src == SQLITE_LOCKED ? WB_EBUSY : WB_EIO;
+	int rc = sqlitex_err(src) ? sqlitex_err(src) : WB_EIO;
 	return fail(a, rc, "%s: %s: %s", sqlite3_db_filename(db, "main"), what, sqlite3_errmsg(db));
 }
 
 static int open_db(struct segment_alloc *a, const char *path, const char *schema, sqlite3 **out)
 {
 	sqlite3 *db = NULL;
-	int src = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
-	if (src != SQLITE_OK) {
-		fail(a, WB_EIO, "%s: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
-		sqlite3_close(db);
-		return WB_EIO;
-	}
-	sqlite3_busy_timeout(db, 10000);
 	/* synchronous=FULL: an allocation must survive a power cut before
 	 * its range leaves this function. */
-	src = sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL", NULL, NULL,
-			   NULL);
-	if (src == SQLITE_OK)
-		src = sqlite3_exec(db, schema, NULL, NULL, NULL);
+	struct sqlitex_opts so = {.busy_timeout_ms = 10000, .synchronous = 2};
+	int rc = sqlitex_open(path, &so, &db, a->err, sizeof a->err);
+	if (rc)
+		return rc;
+	int src = sqlite3_exec(db, schema, NULL, NULL, NULL);
 	if (src != SQLITE_OK) {
 		int rc = sql_fail(a, db, src, "schema");
 		sqlite3_close(db);

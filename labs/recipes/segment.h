@@ -46,8 +46,9 @@ struct segment_alloc;
 /*
  * Opens (creating) the allocator database at db_path, WAL mode with a busy
  * timeout, and the witness database at witness_path (NULL: no generation
- * check, the unsafe control).  Returns 0 or WB_EIO; err (may be NULL)
- * receives a message.  Free with segment_free.  One object per process:
+ * check, the unsafe control).  Returns 0, or a WB_E* code from
+ * base/sqlitex's map (WB_ENOENT: cannot open the file; WB_EBUSY; WB_EIO);
+ * err (may be NULL) receives a message.  Free with segment_free.  One object per process:
  * open it after fork, never before.
  */
 int segment_open(const char *db_path, const char *witness_path, struct segment_alloc **out,

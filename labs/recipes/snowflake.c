@@ -22,6 +22,7 @@
 #endif
 #include "recipes/snowflake.h"
 #include "base/mono.h"
+#include "base/sqlitex.h"
 #include "base/wb.h"
 
 #include <inttypes.h>
@@ -177,9 +178,10 @@ static int fail(struct snowflake_gen *g, int rc, const char *fmt, ...)
 	return rc;
 }
 
+/* A failed statement's WB_E* code (base/sqlitex's one map). */
 static int sql_rc(int rc)
 {
-	return rc == SQLITE_BUSY || rc == SQLITE_LOCKED ? WB_EBUSY : WB_EIO;
+	return sqlitex_err(rc) ? sqlitex_err(rc) : WB_EIO;
 }
 
 static const char schema[] = "CREATE TABLE IF NOT EXISTS snowflake_worker("
@@ -282,18 +284,13 @@ int snowflake_gen_open(const struct snowflake_config *cfg, struct snowflake_gen 
 			  cfg->worker);
 		goto out;
 	}
-	if (sqlite3_open_v2(g->path, &g->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-	    SQLITE_OK) {
-		rc = fail(g, WB_EIO, "%s: %s", g->path,
-			  g->db ? sqlite3_errmsg(g->db) : "no memory");
-		goto out;
-	}
-	sqlite3_busy_timeout(g->db, 5000);
 	/* The reservation must survive a crash before an id in it is issued:
 	 * WAL with synchronous=FULL syncs at every commit. */
-	if (sqlite3_exec(g->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL", NULL, NULL,
-			 NULL) != SQLITE_OK ||
-	    sqlite3_exec(g->db, schema, NULL, NULL, NULL) != SQLITE_OK) {
+	struct sqlitex_opts so = {.busy_timeout_ms = 5000, .synchronous = 2};
+	rc = sqlitex_open(g->path, &so, &g->db, g->err, sizeof g->err);
+	if (rc)
+		goto out;
+	if (sqlite3_exec(g->db, schema, NULL, NULL, NULL) != SQLITE_OK) {
 		rc = fail(g, WB_EIO, "%s: %s", g->path, sqlite3_errmsg(g->db));
 		goto out;
 	}

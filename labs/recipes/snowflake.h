@@ -143,7 +143,8 @@ struct snowflake_gen;
  * reservation row and takes the worker for cfg->generation; the first id
  * will have t >= the reservation found.  Returns 0; WB_EINVAL (bad config);
  * WB_EUNAVAIL (the row holds a newer generation: another generator owns
- * the worker; or the lease is not held); WB_EIO / WB_EBUSY (database).
+ * the worker; or the lease is not held); WB_ENOENT (cannot open the
+ * database file), WB_EIO / WB_EBUSY (database).
  * err (may be NULL, errlen bytes) receives a message.  Free with
  * snowflake_gen_free.
  */

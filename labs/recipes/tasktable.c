@@ -56,7 +56,6 @@
  * SUCCEEDED, FAILED or CANCELLED row, so terminal states stay terminal.
  */
 #include "recipes/tasktable.h"
-#include "core/content.h"
 #include "base/wb.h"
 #include "base/sqlitex.h"
 
@@ -341,20 +340,10 @@ static int finish(struct tasktable *tt, sqlite3_stmt *st, int s, const char *wha
 
 /* ---- open and close -------------------------------------------------- */
 
-char *tasktable_schema_path(void)
-{
-	char *root = content_root(NULL);
-	char *p = wb_xasprintf("%s/data/tasks.sql", root);
-	free(root);
-	return p;
-}
-
 static int apply_schema(struct tasktable *tt, const char *schema_path, char *errbuf, size_t errlen)
 {
 	long long version = 0;
 	char *sql = NULL;
-	char *own_path = schema_path ? NULL : tasktable_schema_path();
-	const char *path = schema_path ? schema_path : own_path;
 	int rc = sqlitex_int(tt->db, "PRAGMA user_version", &version);
 	if (rc == 0 && version == TASKTABLE_SCHEMA_VERSION)
 		goto out;
@@ -366,13 +355,17 @@ static int apply_schema(struct tasktable *tt, const char *schema_path, char *err
 		snprintf(errbuf, errlen, "task database has schema %lld; this build knows %d",
 			 version, TASKTABLE_SCHEMA_VERSION);
 		rc = WB_ENEWER;
+	} else if (rc == 0 && version == 0 && !schema_path) {
+		/* The caller said the table exists (a worker of a run). */
+		snprintf(errbuf, errlen, "task database has no schema and no schema file was given");
+		rc = WB_ENOENT;
 	} else if (rc == 0 && version == 0) {
 		size_t len;
-		rc = wb_read_file(path, &sql, &len);
+		rc = wb_read_file(schema_path, &sql, &len);
 		if (rc)
-			snprintf(errbuf, errlen, "%s: cannot read the task schema", path);
+			snprintf(errbuf, errlen, "%s: cannot read the task schema", schema_path);
 		else
-			rc = sqlitex_exec_script(tt->db, sql, path, errbuf, errlen);
+			rc = sqlitex_exec_script(tt->db, sql, schema_path, errbuf, errlen);
 	} else if (rc == 0 && version > 0 && version < TASKTABLE_SCHEMA_VERSION) {
 		/* Task databases are per-run scratch files: nothing to migrate. */
 		snprintf(errbuf, errlen,
@@ -389,7 +382,6 @@ static int apply_schema(struct tasktable *tt, const char *schema_path, char *err
 	rc = sqlitex_end(tt->db, rc);
 out:
 	free(sql);
-	free(own_path);
 	return rc;
 }
 

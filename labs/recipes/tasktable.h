@@ -149,15 +149,14 @@ typedef int (*task_claim_hook)(void *arg, const struct task_claim *c);
 
 struct tasktable;
 
-/* <content root>/data/tasks.sql (see core/content.h).  Caller frees. */
-char *tasktable_schema_path(void);
-
-/* Opens db_path (creating it), applying the schema at schema_path (NULL:
- * tasktable_schema_path()) when the file has none yet; concurrent openers
- * are serialised by BEGIN IMMEDIATE.  opts as for sqlitex_open (NULL for
+/* Opens db_path (creating it), applying the schema at schema_path (the
+ * shipped data/tasks.sql: the caller knows where that is) when the file
+ * has none yet; schema_path NULL means the table must exist already (a
+ * worker opening its run's table).  Concurrent openers are serialised by
+ * BEGIN IMMEDIATE.  opts as for sqlitex_open (NULL for
  * defaults).  Returns 0, WB_ENEWER (a newer schema), WB_EINVAL (an older
  * one: task databases are per-run files and are not migrated), WB_ENOENT
- * (schema file missing), WB_EBUSY or WB_EIO, with a message in errbuf.  Close with
+ * (schema file missing, or NULL for a database without the schema), WB_EBUSY or WB_EIO, with a message in errbuf.  Close with
  * tasktable_close. */
 int tasktable_open(const char *db_path, const char *schema_path, const struct sqlitex_opts *opts,
 		   struct tasktable **out, char *errbuf, size_t errlen);

@@ -216,14 +216,14 @@ static int round_run(struct lab_run *L, struct client_a *a, enum a_action how, c
 	gate_init(&a->go);
 	if (redislock_token_new(a->token) || redislock_token_new(tb)) {
 		report_cannot(L->r, "getrandom gave no randomness for the tokens");
-		rc = -LAB_EXIT_CANNOT;
+		rc = WB_EUNAVAIL;
 		goto out;
 	}
 	report_step(L->r, "A: SET %s %.8s… NX PX %d, then GET it, then pause before %s", KEY,
 		    a->token, A_LEASE_MS, action_text(how));
 	if (pthread_create(&th, NULL, client_a_main, a) != 0) {
 		report_cannot(L->r, "cannot start client A's thread");
-		rc = -LAB_EXIT_CANNOT;
+		rc = WB_EUNAVAIL;
 		goto out;
 	}
 	started = 1;
@@ -459,7 +459,7 @@ static int redis_lock_run(struct lab_ctx *ctx)
 	if (rc) {
 		report_cannot(L.r, "%s", why ? why : wb_strerror(rc));
 		free(why);
-		return -LAB_EXIT_CANNOT;
+		return WB_EUNAVAIL;
 	}
 	L.port = redisserver_port(srv);
 	report_step(L.r, "a real redis-server on 127.0.0.1:%d (no RDB, no AOF, protected mode)",
@@ -472,7 +472,7 @@ static int redis_lock_run(struct lab_ctx *ctx)
 	    !(L.obs = connect_client(L.port, &why))) {
 		report_cannot(L.r, "%s", why);
 		free(why);
-		rc = -LAB_EXIT_CANNOT;
+		rc = WB_EUNAVAIL;
 		goto out;
 	}
 	if ((rc = round_del_unsafe(&L)) || (rc = round_del_safe(&L)) ||
@@ -503,18 +503,16 @@ static int redis_lock_run(struct lab_ctx *ctx)
 {
 	report_cannot(ctx->report, "this workbench was built without hiredis: install the "
 				   "Debian package libhiredis-dev and rebuild");
-	return -LAB_EXIT_CANNOT;
+	return WB_EUNAVAIL;
 }
 
 #endif
 
-const struct lab lab_redis_lock = {
-	.id = "redis-lock",
-	.chapter = "01-locks-ids-leases",
-	.title = "SET NX PX; an unconditional DEL removes another's lock; compare-and-delete "
-		 "does not",
-	.needs = LAB_NEEDS_REDIS,
-	.run = redis_lock_run,
-	.recipe_file = "labs/recipes/redislock.c",
-	.recipe_func = "redislock_release",
-};
+/* The entry point registered as lab_redis_lock in labs/catalog.def, which holds
+ * the lab's id, titles, needs and recipe. */
+static enum lab_outcome lab_main(struct lab_ctx *ctx)
+{
+	return lab_outcome_of(ctx, redis_lock_run(ctx));
+}
+
+const lab_run_fn lab_redis_lock = lab_main;

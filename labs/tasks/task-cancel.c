@@ -284,9 +284,12 @@ static int task_cancel_run(struct lab_ctx *ctx)
 	char err[256];
 	char *path = wb_xasprintf("%s/tasks.db", ctx->run_dir);
 	char *fxpath = wb_xasprintf("%s/effects.db", ctx->run_dir);
-	int rc = tasktable_open(path, NULL, NULL, &e.worker, err, sizeof err);
+	char schema[LAB_PATH_MAX];
+	int rc = tasktable_open(path, lab_data_file(ctx, "tasks.sql", schema, sizeof schema), NULL,
+				&e.worker, err, sizeof err);
 	if (rc == 0)
-		rc = tasktable_open(path, NULL, NULL, &e.operator, err, sizeof err);
+		rc = tasktable_open(path, lab_data_file(ctx, "tasks.sql", schema, sizeof schema),
+				    NULL, &e.operator, err, sizeof err);
 	if (rc == 0)
 		rc = sqlitex_open(fxpath, NULL, &e.effects, err, sizeof err);
 	if (rc == 0)
@@ -328,12 +331,11 @@ out:
 	return rc;
 }
 
-const struct lab lab_task_cancel = {
-	.id = "task-cancel",
-	.chapter = "01-locks-ids-leases",
-	.title = "Cancel vs claim, both orders; cooperative cancel of a running task",
-	.needs = LAB_NEEDS_SQLITE,
-	.run = task_cancel_run,
-	.recipe_file = "labs/recipes/tasktable.c",
-	.recipe_func = "tasktable_cancel",
-};
+/* The entry point registered as lab_task_cancel in labs/catalog.def, which holds
+ * the lab's id, titles, needs and recipe. */
+static enum lab_outcome lab_main(struct lab_ctx *ctx)
+{
+	return lab_outcome_of(ctx, task_cancel_run(ctx));
+}
+
+const lab_run_fn lab_task_cancel = lab_main;

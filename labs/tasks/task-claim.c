@@ -26,6 +26,7 @@
  * its parent (PDEATHSIG) and reaped here.  It does not measure speed: see
  * bench/task_claim.c.
  */
+#include "base/spawn.h"
 #include "base/wb.h"
 #include "harness/proc.h"
 #include "harness/report.h"
@@ -39,7 +40,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -315,16 +315,12 @@ static int by_task_version(const void *a, const void *b)
 
 static int spawn_workers(struct lab_ctx *ctx, struct run *run, pid_t *pids)
 {
-	fflush(NULL);
-	pid_t parent = getpid();
+	struct spawn_opts so = {.death_signal = SIGKILL, .out_fd = -1};
 	for (int w = 0; w < WORKERS; w++) {
-		pid_t pid = fork();
-		if (pid < 0)
+		pid_t pid;
+		if (spawn_fork(&so, &pid) != 0)
 			return -1;
 		if (pid == 0) {
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			if (getppid() != parent)
-				_exit(3);
 			/* Keep only what a worker uses, so EOF on go arrives. */
 			close(run->ready[0]);
 			for (int p = 0; p < PHASES; p++)
@@ -344,7 +340,10 @@ static int setup(struct lab_ctx *ctx, struct run *run)
 	struct report *r = ctx->report;
 	char err[256];
 	struct tasktable *tt = NULL;
-	int rc = tasktable_open(run->db_path, NULL, NULL, &tt, err, sizeof err);
+	char schema[LAB_PATH_MAX];
+	int rc =
+		tasktable_open(run->db_path, lab_data_file(ctx, "tasks.sql", schema, sizeof schema),
+			       NULL, &tt, err, sizeof err);
 	if (rc) {
 		report_cannot(r, "task table: %s", err);
 		return rc;
@@ -361,7 +360,8 @@ static int setup(struct lab_ctx *ctx, struct run *run)
 	if (rc)
 		return rc;
 	/* The control's database: the same schema, one task. */
-	rc = tasktable_open(run->naive_path, NULL, NULL, &tt, err, sizeof err);
+	rc = tasktable_open(run->naive_path, lab_data_file(ctx, "tasks.sql", schema, sizeof schema),
+			    NULL, &tt, err, sizeof err);
 	if (rc == 0)
 		rc = tasktable_add(tt, "naive", 100, NULL);
 	if (rc)
@@ -374,7 +374,10 @@ static int set_clock(struct lab_ctx *ctx, struct run *run, long long t)
 {
 	struct tasktable *tt = NULL;
 	char err[256];
-	int rc = tasktable_open(run->db_path, NULL, NULL, &tt, err, sizeof err);
+	char schema[LAB_PATH_MAX];
+	int rc =
+		tasktable_open(run->db_path, lab_data_file(ctx, "tasks.sql", schema, sizeof schema),
+			       NULL, &tt, err, sizeof err);
 	if (rc == 0)
 		rc = tasktable_clock_set(tt, t);
 	if (rc)
@@ -474,7 +477,9 @@ static void judge(struct lab_ctx *ctx, struct run *run, struct history *h)
 	/* The final table agrees with the history. */
 	struct tasktable *tt = NULL;
 	int succeeded = 0, version_match = 0, completed_once = 0;
-	if (tasktable_open(run->db_path, NULL, NULL, &tt, NULL, 0) == 0) {
+	char schema[LAB_PATH_MAX];
+	if (tasktable_open(run->db_path, lab_data_file(ctx, "tasks.sql", schema, sizeof schema),
+			   NULL, &tt, NULL, 0) == 0) {
 		for (int i = 0; i < TASKS; i++) {
 			char id[16];
 			task_name(id, sizeof id, i);
@@ -599,12 +604,11 @@ out:
 	return rc;
 }
 
-const struct lab lab_task_claim = {
-	.id = "task-claim",
-	.chapter = "01-locks-ids-leases",
-	.title = "Concurrent claimers: exactly one conditional UPDATE wins",
-	.needs = LAB_NEEDS_SQLITE,
-	.run = task_claim_run,
-	.recipe_file = "labs/recipes/tasktable.c",
-	.recipe_func = "claim",
-};
+/* The entry point registered as lab_task_claim in labs/catalog.def, which holds
+ * the lab's id, titles, needs and recipe. */
+static enum lab_outcome lab_main(struct lab_ctx *ctx)
+{
+	return lab_outcome_of(ctx, task_claim_run(ctx));
+}
+
+const lab_run_fn lab_task_claim = lab_main;

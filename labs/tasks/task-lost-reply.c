@@ -209,9 +209,12 @@ static int task_lost_reply_run(struct lab_ctx *ctx)
 	char *path = wb_xasprintf("%s/tasks.db", ctx->run_dir);
 	/* One connection per process of worker w: process 1 (whose replies
 	 * the hook drops) and process 2 (its restart). */
-	int rc = tasktable_open(path, NULL, NULL, &tt, err, sizeof err);
+	char schema[LAB_PATH_MAX];
+	int rc = tasktable_open(path, lab_data_file(ctx, "tasks.sql", schema, sizeof schema), NULL,
+				&tt, err, sizeof err);
 	if (rc == 0)
-		rc = tasktable_open(path, NULL, NULL, &tt2, err, sizeof err);
+		rc = tasktable_open(path, lab_data_file(ctx, "tasks.sql", schema, sizeof schema),
+				    NULL, &tt2, err, sizeof err);
 	if (rc) {
 		report_cannot(ctx->report, "task table: %s", err);
 		goto out;
@@ -229,12 +232,11 @@ out:
 	return rc;
 }
 
-const struct lab lab_task_lost_reply = {
-	.id = "task-lost-reply",
-	.chapter = "01-locks-ids-leases",
-	.title = "Claim outcome unknown: recover by claim_id",
-	.needs = LAB_NEEDS_SQLITE,
-	.run = task_lost_reply_run,
-	.recipe_file = "labs/recipes/tasktable.c",
-	.recipe_func = "tasktable_recover_by_claim_id",
-};
+/* The entry point registered as lab_task_lost_reply in labs/catalog.def, which holds
+ * the lab's id, titles, needs and recipe. */
+static enum lab_outcome lab_main(struct lab_ctx *ctx)
+{
+	return lab_outcome_of(ctx, task_lost_reply_run(ctx));
+}
+
+const lab_run_fn lab_task_lost_reply = lab_main;

@@ -43,6 +43,7 @@
  * It deliberately does not model thread pools, fixed-delay drift or
  * Future.cancel, and it measures no speed (bench/task_claim.c does).
  */
+#include "base/spawn.h"
 #include "base/wb.h"
 #include "harness/proc.h"
 #include "harness/report.h"
@@ -55,7 +56,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -321,16 +321,12 @@ static int storm_fork(struct lab_ctx *ctx, struct storm *s)
 {
 	if (pipe(s->prepare) || pipe(s->ready) || pipe(s->go) || pipe(s->result))
 		return WB_EIO;
-	fflush(NULL);
-	pid_t parent = getpid();
+	struct spawn_opts so = {.death_signal = SIGKILL, .out_fd = -1};
 	for (int i = 0; i < CLAIMERS; i++) {
-		pid_t pid = fork();
-		if (pid < 0)
+		pid_t pid;
+		if (spawn_fork(&so, &pid) != 0)
 			return WB_EIO;
 		if (pid == 0) {
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			if (getppid() != parent)
-				_exit(3);
 			/* Keep only what a claimer uses, so EOF on the barriers
 			 * arrives when the parent closes its ends. */
 			close(s->prepare[1]);
@@ -466,7 +462,9 @@ static int run_scenario(struct lab_ctx *ctx, enum mode mode, struct outcome *o)
 		report_cannot(r, "claimers: %s", strerror(errno));
 		goto out;
 	}
-	rc = tasktable_open(path, NULL, NULL, &tt, err, sizeof err);
+	char schema[LAB_PATH_MAX];
+	rc = tasktable_open(path, lab_data_file(ctx, "tasks.sql", schema, sizeof schema), NULL, &tt,
+			    err, sizeof err);
 	if (rc) {
 		report_cannot(r, "task table: %s", err);
 		goto out;
@@ -756,12 +754,11 @@ out:
 	return rc;
 }
 
-const struct lab lab_task_scanner = {
-	.id = "task-scanner",
-	.chapter = "01-locks-ids-leases",
-	.title = "A periodic scanner stops after a failure; oldest-due age alarms",
-	.needs = LAB_NEEDS_SQLITE,
-	.run = task_scanner_run,
-	.recipe_file = "labs/recipes/tasktable.c",
-	.recipe_func = "tasktable_health",
-};
+/* The entry point registered as lab_task_scanner in labs/catalog.def, which holds
+ * the lab's id, titles, needs and recipe. */
+static enum lab_outcome lab_main(struct lab_ctx *ctx)
+{
+	return lab_outcome_of(ctx, task_scanner_run(ctx));
+}
+
+const lab_run_fn lab_task_scanner = lab_main;

@@ -113,9 +113,12 @@ static int open_trace(struct lab_ctx *ctx, const char *name, struct trace *t)
 {
 	char err[256];
 	char *path = wb_xasprintf("%s/%s.db", ctx->run_dir, name);
-	int rc = tasktable_open(path, NULL, NULL, &t->a, err, sizeof err);
+	char schema[LAB_PATH_MAX];
+	int rc = tasktable_open(path, lab_data_file(ctx, "tasks.sql", schema, sizeof schema), NULL,
+				&t->a, err, sizeof err);
 	if (rc == 0)
-		rc = tasktable_open(path, NULL, NULL, &t->b, err, sizeof err);
+		rc = tasktable_open(path, lab_data_file(ctx, "tasks.sql", schema, sizeof schema),
+				    NULL, &t->b, err, sizeof err);
 	if (rc == 0 && (rc = tasktable_clock_set(t->a, 100)) == 0)
 		rc = tasktable_add(t->a, "T7", 100, NULL);
 	if (rc)
@@ -321,12 +324,11 @@ out:
 	return rc;
 }
 
-const struct lab lab_task_takeover = {
-	.id = "task-takeover",
-	.chapter = "01-locks-ids-leases",
-	.title = "Lease expiry, takeover, late renew/complete affect 0 rows",
-	.needs = LAB_NEEDS_SQLITE,
-	.run = task_takeover_run,
-	.recipe_file = "labs/recipes/tasktable.c",
-	.recipe_func = "guarded",
-};
+/* The entry point registered as lab_task_takeover in labs/catalog.def, which holds
+ * the lab's id, titles, needs and recipe. */
+static enum lab_outcome lab_main(struct lab_ctx *ctx)
+{
+	return lab_outcome_of(ctx, task_takeover_run(ctx));
+}
+
+const lab_run_fn lab_task_takeover = lab_main;

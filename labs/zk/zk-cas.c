@@ -131,12 +131,11 @@ out:
 	return rc;
 }
 
-const struct lab lab_zk_cas = {
-	.id = "zk-cas",
-	.chapter = "01-locks-ids-leases",
-	.title = "setData with an expected version: BadVersion, and -1 bypassing the check",
-	.needs = LAB_NEEDS_ZK,
-	.run = cas_run,
-	.recipe_file = "labs/zk-cas.c",
-	.recipe_func = "cas_run",
-};
+/* The entry point registered as lab_zk_cas in labs/catalog.def, which holds
+ * the lab's id, titles, needs and recipe. */
+static enum lab_outcome lab_main(struct lab_ctx *ctx)
+{
+	return lab_outcome_of(ctx, cas_run(ctx));
+}
+
+const lab_run_fn lab_zk_cas = lab_main;

@@ -243,12 +243,11 @@ out:
 	return rc;
 }
 
-const struct lab lab_zk_create_lost = {
-	.id = "zk-create-lost",
-	.chapter = "02-zookeeper-fencing",
-	.title = "A create reply is lost: recover the candidate by its GUID",
-	.needs = LAB_NEEDS_ZK | LAB_NEEDS_PROCCTL,
-	.run = create_lost_run,
-	.recipe_file = "labs/recipes/zklock.c",
-	.recipe_func = "zklock_recover",
-};
+/* The entry point registered as lab_zk_create_lost in labs/catalog.def, which holds
+ * the lab's id, titles, needs and recipe. */
+static enum lab_outcome lab_main(struct lab_ctx *ctx)
+{
+	return lab_outcome_of(ctx, create_lost_run(ctx));
+}
+
+const lab_run_fn lab_zk_create_lost = lab_main;

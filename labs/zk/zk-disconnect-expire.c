@@ -30,6 +30,7 @@
 #include "base/wb.h"
 #include "harness/report.h"
 #include "harness/zk/zkclient.h"
+#include "harness/zk/zkasync.h"
 #include "rigs/zkhold.h"
 #include "harness/zk/zklab.h"
 #include "harness/zk/zkproxy.h"
@@ -388,12 +389,11 @@ out:
 	return rc;
 }
 
-const struct lab lab_zk_disconnect_expire = {
-	.id = "zk-disconnect-expire",
-	.chapter = "01-locks-ids-leases",
-	.title = "Disconnected keeps the session; Expired ends the attempt",
-	.needs = LAB_NEEDS_ZK | LAB_NEEDS_PROCCTL,
-	.run = zk_disconnect_expire_run,
-	.recipe_file = "labs/recipes/zklock.c",
-	.recipe_func = "monitor_main",
-};
+/* The entry point registered as lab_zk_disconnect_expire in labs/catalog.def, which holds
+ * the lab's id, titles, needs and recipe. */
+static enum lab_outcome lab_main(struct lab_ctx *ctx)
+{
+	return lab_outcome_of(ctx, zk_disconnect_expire_run(ctx));
+}
+
+const lab_run_fn lab_zk_disconnect_expire = lab_main;

@@ -270,12 +270,12 @@ static int scenario(struct run *R)
 	R->wa.token = ta;
 	if (pthread_create(&R->ta, NULL, worker_main, &R->wa) != 0) {
 		report_cannot(r, "cannot start A's business thread");
-		return -LAB_EXIT_CANNOT;
+		return WB_EUNAVAIL;
 	}
 	R->ta_started = 1;
 	if (baton_wait(&R->wa.b, &R->wa.b.done, 1, ZKLAB_WAIT_MS) || R->wa.err[0]) {
 		report_cannot(r, "A's business thread did not start: %s", R->wa.err);
-		return -LAB_EXIT_CANNOT;
+		return WB_EUNAVAIL;
 	}
 	report_checkf(r, "a-first-write", R->wa.first.f.accepted && R->wa.first.u.accepted,
 		      "A's write with its token is accepted by both resources",
@@ -293,7 +293,7 @@ static int scenario(struct run *R)
 	R->wb.l = R->lb;
 	if (pthread_create(&R->tb, NULL, waiter_main, &R->wb) != 0) {
 		report_cannot(r, "cannot start B's thread");
-		return -LAB_EXIT_CANNOT;
+		return WB_EUNAVAIL;
 	}
 	R->tb_started = 1;
 	rc = baton_wait(&R->wb.b, &R->wb.b.done, 1, ZKLAB_WAIT_MS);
@@ -490,12 +490,11 @@ out:
 	return rc;
 }
 
-const struct lab lab_zk_fencing = {
-	.id = "zk-fencing",
-	.chapter = "02-zookeeper-fencing",
-	.title = "Natural expiry; a stale write rejected by a durable fenced resource",
-	.needs = LAB_NEEDS_ZK | LAB_NEEDS_PROCCTL | LAB_NEEDS_SQLITE,
-	.run = zk_fencing_run,
-	.recipe_file = "labs/recipes/fenced.c",
-	.recipe_func = "fenced_write",
-};
+/* The entry point registered as lab_zk_fencing in labs/catalog.def, which holds
+ * the lab's id, titles, needs and recipe. */
+static enum lab_outcome lab_main(struct lab_ctx *ctx)
+{
+	return lab_outcome_of(ctx, zk_fencing_run(ctx));
+}
+
+const lab_run_fn lab_zk_fencing = lab_main;

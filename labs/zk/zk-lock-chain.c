@@ -197,12 +197,11 @@ out:
 	return rc;
 }
 
-const struct lab lab_zk_lock_chain = {
-	.id = "zk-lock-chain",
-	.chapter = "01-locks-ids-leases",
-	.title = "Predecessor watches n1 <- n2 <- n3: a notification is not the lock",
-	.needs = LAB_NEEDS_ZK,
-	.run = chain_run,
-	.recipe_file = "labs/recipes/zklock.c",
-	.recipe_func = "zklock_acquire",
-};
+/* The entry point registered as lab_zk_lock_chain in labs/catalog.def, which holds
+ * the lab's id, titles, needs and recipe. */
+static enum lab_outcome lab_main(struct lab_ctx *ctx)
+{
+	return lab_outcome_of(ctx, chain_run(ctx));
+}
+
+const lab_run_fn lab_zk_lock_chain = lab_main;

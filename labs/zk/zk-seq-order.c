@@ -423,12 +423,11 @@ out:
 	return rc;
 }
 
-const struct lab lab_zk_seq_order = {
-	.id = "zk-seq-order",
-	.chapter = "02-zookeeper-fencing",
-	.title = "Suffix order vs name order; the signed 32-bit counter wraps",
-	.needs = LAB_NEEDS_ZK | LAB_NEEDS_PROCCTL,
-	.run = seq_order_run,
-	.recipe_file = "labs/recipes/zkseq.c",
-	.recipe_func = "zkseq_parse_protected",
-};
+/* The entry point registered as lab_zk_seq_order in labs/catalog.def, which holds
+ * the lab's id, titles, needs and recipe. */
+static enum lab_outcome lab_main(struct lab_ctx *ctx)
+{
+	return lab_outcome_of(ctx, seq_order_run(ctx));
+}
+
+const lab_run_fn lab_zk_seq_order = lab_main;

@@ -85,16 +85,19 @@ pids=$(pids_of_run)
 # and every recorded process descends from that.  (The worker and the
 # ZooKeeper server it starts are recorded in either order.)
 ppid_of() { awk '{ print $4 }' "/proc/$1/stat"; }
+# is_lab_run PID: one of its arguments is the word "lab" (a path that
+# contains "lab", such as a checkout in .../labs/, does not count).
+is_lab_run() { tr '\0' '\n' <"/proc/$1/cmdline" | grep -qx lab; }
 tui=$(pgrep -P "$(tmux -L "$SOCK" list-panes -t wb -F '#{pane_pid}')" | head -n 1)
 [ -n "$tui" ] || fail "no TUI process under the tmux pane"
-grep -q "lab" "/proc/$tui/cmdline" && fail "process $tui is not the TUI"
+is_lab_run "$tui" && fail "process $tui is not the TUI"
 for p in $pids; do
 	a=$p
 	while [ "$(ppid_of "$a")" != "$tui" ]; do
 		a=$(ppid_of "$a")
 		[ "$a" -gt 1 ] || fail "recorded process $p does not descend from the TUI $tui"
 	done
-	grep -q "lab" "/proc/$a/cmdline" || fail "process $a is not the lab supervisor"
+	is_lab_run "$a" || fail "process $a is not the lab supervisor"
 done
 kill -9 "$tui"
 wait_for "EXITED:137"

@@ -1,6 +1,6 @@
 /*
  * cli/lab_list.c - `workbench lab list [--json]`: every lab in this build
- * with its chapter, title and what it needs, as columns or JSON lines.
+ * with its chapters, title (in the UI language) and what it needs, as columns or JSON lines.
  * It does not run labs (cli/lab_run.c) or read the lesson catalogue.
  */
 #include "app.h"
@@ -24,21 +24,22 @@ static const char *needs_text(unsigned needs)
 
 static int lab_list(struct app *app, const struct args *args)
 {
-	(void)app;
 	int json = args_has(args, "--json");
 	size_t n;
 	const struct lab *const *labs = lab_all(&n);
 	for (size_t i = 0; i < n; i++) {
 		if (json) {
-			json_t *o = json_pack("{s:s, s:s, s:s, s:s}", "id", labs[i]->id, "chapter",
-					      labs[i]->chapter, "title", labs[i]->title, "needs",
-					      needs_text(labs[i]->needs));
+			json_t *o =
+				json_pack("{s:s, s:s, s:s, s:s}", "id", labs[i]->id, "chapters",
+					  labs[i]->chapters, "title", lab_title(labs[i], app->lang),
+					  "needs", needs_text(labs[i]->needs));
 			char *s = json_dumps(o, JSON_COMPACT);
 			printf("%s\n", s);
 			free(s);
 			json_decref(o);
 		} else {
-			printf("%-22s %-22s %s\n", labs[i]->id, labs[i]->chapter, labs[i]->title);
+			printf("%-22s %-6s %s\n", labs[i]->id, labs[i]->chapters,
+			       lab_title(labs[i], app->lang));
 		}
 	}
 	return EXIT_OK;

@@ -6,13 +6,19 @@
  * own process group, killed if the supervisor dies).  On SIGINT/SIGTERM or
  * a crash of the worker, the supervisor kills every recorded process.  The
  * run directory is removed after a pass and kept (path printed) otherwise,
- * so server logs stay available as evidence.  It does not interpret the
- * lab's events beyond storing them with the run (record_run).
+ * so server logs stay available as evidence.  Titles come from the lab
+ * catalogue in the UI language.
+ *
+ * No lab logic here, and no event format: labs/event.h reads and writes
+ * the JSON lines; the events are only stored with the run (record_run).
  */
 #include "app.h"
 #include "cli/commands.h"
+#include "core/content.h"
 #include "core/store.h"
+#include "base/spawn.h"
 #include "base/wb.h"
+#include "event.h"
 #include "harness/proc.h"
 #include "harness/report.h"
 #include "lab.h"
@@ -23,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -45,33 +50,54 @@ static void on_signal(int sig)
 		kill(-(pid_t)worker_pid, SIGKILL);
 }
 
-/* The worker: runs the lab and exits with its verdict. */
-static int worker(const struct lab *lab, const char *run_dir, const char *zk, int json)
+/* What `workbench lab run` exits with for a verdict. */
+static int exit_code(enum report_verdict v)
 {
-	struct report *r = report_new(stdout, json);
+	switch (v) {
+	case REPORT_PASS: return LAB_EXIT_PASS;
+	case REPORT_FAIL: return LAB_EXIT_FAIL;
+	case REPORT_CANNOT: break;
+	}
+	return LAB_EXIT_CANNOT;
+}
+
+/* What the worker needs besides the lab: where, against what, how. */
+struct worker_args {
+	const char *run_dir;
+	const char *zk;
+	const char *lang;
+	const char *data_dir;
+	int json;
+};
+
+/* The worker: runs the lab and exits with its verdict. */
+static int worker(const struct lab *lab, const struct worker_args *a)
+{
+	struct report *r = report_new(stdout, a->json);
 	if (!r)
 		return LAB_EXIT_CANNOT;
-	char *events = wb_xasprintf("%s/events.jsonl", run_dir);
+	char *events = wb_xasprintf("%s/events.jsonl", a->run_dir);
 	FILE *tee = fopen(events, "w");
 	free(events);
 	if (tee)
 		report_tee(r, tee);
-	if (!json)
-		printf("%s: %s\n", lab->id, lab->title);
+	if (!a->json)
+		printf("%s: %s\n", lab->id, lab_title(lab, a->lang));
 	struct lab_ctx ctx = {
 		.lab = lab,
-		.run_dir = run_dir,
-		.zk_connect = zk,
+		.run_dir = a->run_dir,
+		.zk_connect = a->zk,
 		.report = r,
 		.source_dir = WB_SOURCE_DIR,
+		.data_dir = a->data_dir,
 	};
-	int rc = lab->run(&ctx);
-	int verdict = report_finish(r, rc);
+	enum lab_outcome how = (*lab->run)(&ctx);
+	enum report_verdict verdict = report_finish(r, (enum report_end)how);
 	report_free(r);
 	if (tee)
 		fclose(tee);
 	fflush(stdout);
-	return verdict;
+	return exit_code(verdict);
 }
 
 /* Stores the run (verdict, time, every event as evidence) in the
@@ -86,13 +112,15 @@ static void record_run(struct app *app, const char *id, const char *run_dir, int
 	long ms = 0;
 	if (wb_read_file(path, &text, &len) == 0) {
 		for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-			json_t *o = json_loads(line, 0, NULL);
-			if (!o)
+			struct event_line e;
+			if (event_parse(line, &e) != 0)
 				continue;
-			const char *t = json_string_value(json_object_get(o, "t"));
-			if (t && !strcmp(t, "verdict"))
-				ms = (long)json_integer_value(json_object_get(o, "ms"));
-			json_array_append_new(all, o);
+			if (e.kind == EVENT_VERDICT)
+				ms = e.ms;
+			event_clear(&e);
+			json_t *o = json_loads(line, 0, NULL);
+			if (o)
+				json_array_append_new(all, o);
 		}
 	}
 	free(text);
@@ -189,12 +217,14 @@ static int verdict_of(const char *id, int status, int json)
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-	if (json)
-		printf("{\"t\":\"error\",\"text\":\"lab worker died of signal %d\"}\n"
-		       "{\"t\":\"verdict\",\"pass\":false,\"ms\":0}\n",
-		       sig);
-	else
+	if (json) {
+		char text[64];
+		snprintf(text, sizeof text, "lab worker died of signal %d", sig);
+		event_write(stdout, &(struct event_line){.kind = EVENT_ERROR, .text = text});
+		event_write(stdout, &(struct event_line){.kind = EVENT_VERDICT});
+	} else {
 		printf("FAIL: the lab worker died of signal %d\n", sig);
+	}
 	return LAB_EXIT_FAIL;
 }
 
@@ -215,26 +245,43 @@ static int lab_run(struct app *app, const struct args *args)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	fflush(stdout);
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid < 0) {
+	/* The worker waits until the supervisor has recorded it, so the
+	 * supervisor's entry is always the first line of <run>/pids (the
+	 * WORKBENCH_TEST_HOLD_AFTER hook counts on that: a worker that
+	 * recorded its server first made the supervisor stop at the hook). */
+	int gate[2];
+	if (pipe(gate) != 0) {
+		rundir_remove(run_dir);
+		free(run_dir);
+		return LAB_EXIT_CANNOT;
+	}
+	struct spawn_opts so = {.new_group = 1, .death_signal = SIGKILL, .out_fd = -1};
+	pid_t pid;
+	if (spawn_fork(&so, &pid) != 0) {
+		close(gate[0]);
+		close(gate[1]);
 		rundir_remove(run_dir);
 		free(run_dir);
 		return LAB_EXIT_CANNOT;
 	}
 	if (pid == 0) {
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(LAB_EXIT_CANNOT);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
-		_exit(worker(lab, run_dir, zk, json));
+		close(gate[1]);
+		char go;
+		while (read(gate[0], &go, 1) < 0 && errno == EINTR)
+			;
+		close(gate[0]);
+		char *root = content_root(NULL);
+		char *data_dir = wb_xasprintf("%s/data", root);
+		free(root);
+		struct worker_args a = {run_dir, zk, app->lang, data_dir, json};
+		_exit(worker(lab, &a));
 	}
-	setpgid(pid, pid);
+	close(gate[0]);
 	proc_record(run_dir, pid);
+	close(gate[1]); /* EOF: the worker goes on */
 	worker_pid = pid;
 	if (got_signal) /* arrived before worker_pid was set */
 		kill(-pid, SIGKILL);

@@ -9,17 +9,11 @@
 #include "core/labcat.h"
 #include "core/lessonlint.h"
 #include "base/wb.h"
-#include "lab.h"
 
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int in_build(const char *id)
-{
-	return lab_find(id) != NULL;
-}
 
 static void print(void *arg, enum lint_level level, const char *file, int line, const char *msg)
 {
@@ -38,7 +32,7 @@ static int lint_file(const char *path, int strict, int *warnings)
 		fprintf(stderr, "%s:1: cannot read: %s\n", path, wb_strerror(rc));
 		return 1;
 	}
-	int errors = lessonlint_text(path, text, len, in_build, strict, print, warnings);
+	int errors = lessonlint_text(path, text, len, labcat_runnable, strict, print, warnings);
 	free(text);
 	return errors;
 }
@@ -51,7 +45,7 @@ static int lesson_lint(struct app *app, const struct args *args)
 	const struct labcat_entry *cat = labcat_all(&n);
 	int strict = 1;
 	for (size_t i = 0; i < n; i++)
-		strict &= lab_find(cat[i].id) != NULL;
+		strict &= cat[i].runnable;
 	int errors = 0, warnings = 0, files = 0;
 	for (int i = 0; i < argc; i++) {
 		errors += lint_file(argv[i], strict, &warnings);

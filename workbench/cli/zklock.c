@@ -30,6 +30,7 @@
 #include "app.h"
 #include "cli/commands.h"
 #include "base/testhook.h"
+#include "base/spawn.h"
 #include "base/wb.h"
 #include "harness/zk/zkclient.h"
 #include "recipes/zklock.h"
@@ -44,7 +45,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -207,18 +207,14 @@ static int run_locked(struct zklock *l, char **argv, int sfd, const sigset_t *ol
 	setenv("WORKBENCH_FENCE_TOKEN", tok, 1);
 	setenv("WORKBENCH_LOCK_PATH", zklock_path(l), 1);
 	setenv("WORKBENCH_LOCK_NODE", zklock_own_path(l), 1);
-	fflush(NULL);
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid < 0) {
+	struct spawn_opts so = {.death_signal = SIGTERM, .out_fd = -1};
+	pid_t pid;
+	if (spawn_fork(&so, &pid) != 0) {
 		fprintf(stderr, "workbench zk-lock: fork: %s\n", strerror(errno));
 		zklock_release(l);
 		return EXIT_FAIL;
 	}
 	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() != parent)
-			_exit(EXIT_FAIL);
 		sigprocmask(SIG_SETMASK, old_mask, NULL);
 		execvp(argv[0], argv);
 		int e = errno;

@@ -17,18 +17,18 @@
 #include "core/layout.h"
 #include "core/store.h"
 #include "core/utf8.h"
+#include "base/spawn.h"
 #include "base/wb.h"
+#include "event.h"
 #include "lab.h"
 
 #include <curses.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -81,50 +81,40 @@ static void add_event(struct labscr *l, struct event e)
 	l->ev[l->nev++] = e;
 }
 
-static char *jstr(json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-	return wb_xstrdup(s ? s : "");
-}
-
 static void parse_line(struct labscr *l, const char *line)
 {
-	json_error_t err;
-	json_t *o = json_loads(line, 0, &err);
-	const char *t = o ? json_string_value(json_object_get(o, "t")) : NULL;
-	struct event e = {0};
-	if (!t) {
+	struct event_line in;
+	if (event_parse(line, &in) != 0) {
 		if (*line)
 			add_event(l, (struct event){'l', 0, wb_xstrdup(line), NULL, NULL});
-		json_decref(o);
 		return;
 	}
-	if (!strcmp(t, "step")) {
-		e.kind = 's';
-		e.text = jstr(o, "text");
-	} else if (!strcmp(t, "check")) {
+	struct event e = {0};
+	e.text = wb_xstrdup(in.text);
+	switch (in.kind) {
+	case EVENT_STEP: e.kind = 's'; break;
+	case EVENT_CHECK:
 		e.kind = 'c';
-		e.ok = json_is_true(json_object_get(o, "ok"));
-		e.text = jstr(o, "name");
-		e.expected = jstr(o, "expected");
-		e.observed = jstr(o, "observed");
-	} else if (!strcmp(t, "evidence")) {
+		e.ok = in.ok;
+		e.expected = wb_xstrdup(in.expected);
+		e.observed = wb_xstrdup(in.observed);
+		break;
+	case EVENT_EVIDENCE:
 		e.kind = 'e';
-		e.text = jstr(o, "key");
-		e.observed = jstr(o, "value");
-	} else if (!strcmp(t, "verdict")) {
+		e.observed = wb_xstrdup(in.observed);
+		break;
+	case EVENT_VERDICT:
 		e.kind = 'v';
-		e.ok = json_is_true(json_object_get(o, "pass"));
+		e.ok = in.ok;
 		l->passed = e.ok;
-		l->ms = (long)json_integer_value(json_object_get(o, "ms"));
+		l->ms = in.ms;
 		l->finished = 1;
-		e.text = wb_xstrdup("");
-	} else {
-		e.kind = '!';
-		e.text = jstr(o, "text");
+		break;
+	case EVENT_ERROR:
+	case EVENT_UNKNOWN: e.kind = '!'; break;
 	}
 	add_event(l, e);
-	json_decref(o);
+	event_clear(&in);
 }
 
 static void free_events(struct labscr *l)
@@ -144,23 +134,15 @@ static int start_child(struct tui *t, struct labscr *l)
 	int fds[2];
 	if (pipe2(fds, O_CLOEXEC) != 0)
 		return WB_EIO;
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid < 0) {
+	struct spawn_opts so = {
+		.new_group = 1, .death_signal = SIGTERM, .stdin_null = 1, .out_fd = fds[1]};
+	pid_t pid;
+	if (spawn_fork(&so, &pid) != 0) {
 		close(fds[0]);
 		close(fds[1]);
 		return WB_EIO;
 	}
 	if (pid == 0) {
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() != parent)
-			_exit(2);
-		dup2(fds[1], 1);
-		dup2(fds[1], 2);
-		int in = open("/dev/null", O_RDONLY);
-		if (in >= 0)
-			dup2(in, 0);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
@@ -170,7 +152,6 @@ static int start_child(struct tui *t, struct labscr *l)
 		execv("/proc/self/exe", argv);
 		_exit(2);
 	}
-	setpgid(pid, pid);
 	close(fds[1]);
 	fcntl(fds[0], F_SETFL, O_NONBLOCK);
 	l->pid = pid;
@@ -328,7 +309,8 @@ static void lab_draw(struct tui *t, void *self)
 	const char *lang = t->app->lang;
 	int zh = !strcmp(lang, "zh");
 	erase();
-	char *title = wb_xasprintf("%s %s — %s", zh ? "实验" : "Lab", l->lab->id, l->lab->title);
+	char *title = wb_xasprintf("%s %s — %s", zh ? "实验" : "Lab", l->lab->id,
+				   lab_title(l->lab, lang));
 	term_text(0, 1, title, COLS - 2, term_attr_heading());
 	free(title);
 

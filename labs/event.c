@@ -1,0 +1,128 @@
+/*
+ * event.c - lab events as JSON lines (see event.h).  jansson does the
+ * escaping, so any bytes a lab observed survive the trip.  No verdict
+ * logic and no human output here.
+ */
+#include "event.h"
+#include "base/wb.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const names[] = {
+	[EVENT_STEP] = "step",	 [EVENT_CHECK] = "check",     [EVENT_EVIDENCE] = "evidence",
+	[EVENT_ERROR] = "error", [EVENT_VERDICT] = "verdict", [EVENT_UNKNOWN] = "?",
+};
+
+const char *event_kind_name(enum event_kind kind)
+{
+	return (unsigned)kind < WB_ARRAY_LEN(names) ? names[kind] : "?";
+}
+
+static const char *or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+/* The JSON object for e, or NULL (unknown kind, no memory). */
+static json_t *encode(const struct event_line *e)
+{
+	switch (e->kind) {
+	case EVENT_STEP:
+	case EVENT_ERROR:
+		return json_pack("{s:s, s:s}", "t", names[e->kind], "text", or_empty(e->text));
+	case EVENT_CHECK:
+		return json_pack("{s:s, s:s, s:b, s:s, s:s}", "t", "check", "name",
+				 or_empty(e->text), "ok", e->ok, "expected", or_empty(e->expected),
+				 "observed", or_empty(e->observed));
+	case EVENT_EVIDENCE:
+		return json_pack("{s:s, s:s, s:s}", "t", "evidence", "key", or_empty(e->text),
+				 "value", or_empty(e->observed));
+	case EVENT_VERDICT: {
+		json_t *o =
+			json_pack("{s:s, s:b, s:I, s:i, s:i}", "t", "verdict", "pass", e->ok, "ms",
+				  (json_int_t)e->ms, "checks", e->checks, "failed", e->failed);
+		if (o && e->cannot)
+			json_object_set_new(o, "cannot", json_true());
+		return o;
+	}
+	case EVENT_UNKNOWN: break;
+	}
+	return NULL;
+}
+
+int event_write(FILE *f, const struct event_line *e)
+{
+	if (e->kind == EVENT_UNKNOWN)
+		return WB_EINVAL;
+	json_t *o = encode(e);
+	if (!o)
+		return WB_ENOMEM;
+	char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+	json_decref(o);
+	if (!s)
+		return WB_ENOMEM;
+	int rc = fprintf(f, "%s\n", s) < 0 ? WB_EIO : 0;
+	free(s);
+	if (fflush(f) != 0)
+		rc = WB_EIO;
+	return rc;
+}
+
+static const char *str(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+static enum event_kind kind_of(const char *t)
+{
+	for (size_t i = 0; i < WB_ARRAY_LEN(names); i++)
+		if (i != EVENT_UNKNOWN && !strcmp(names[i], t))
+			return (enum event_kind)i;
+	return EVENT_UNKNOWN;
+}
+
+int event_parse(const char *line, struct event_line *e)
+{
+	memset(e, 0, sizeof *e);
+	json_t *o = json_loads(line, 0, NULL);
+	const char *t = json_string_value(json_object_get(o, "t"));
+	if (!t) {
+		json_decref(o);
+		return WB_EINVAL;
+	}
+	e->priv = o;
+	e->kind = kind_of(t);
+	e->text = e->expected = e->observed = "";
+	switch (e->kind) {
+	case EVENT_CHECK:
+		e->text = str(o, "name");
+		e->ok = json_is_true(json_object_get(o, "ok"));
+		e->expected = str(o, "expected");
+		e->observed = str(o, "observed");
+		break;
+	case EVENT_EVIDENCE:
+		e->text = str(o, "key");
+		e->observed = str(o, "value");
+		break;
+	case EVENT_VERDICT:
+		e->ok = json_is_true(json_object_get(o, "pass"));
+		e->cannot = json_is_true(json_object_get(o, "cannot"));
+		e->ms = (long)json_integer_value(json_object_get(o, "ms"));
+		e->checks = (int)json_integer_value(json_object_get(o, "checks"));
+		e->failed = (int)json_integer_value(json_object_get(o, "failed"));
+		break;
+	default: /* step, error, and an unknown kind's text if it has one */
+		e->text = str(o, "text");
+		break;
+	}
+	return 0;
+}
+
+void event_clear(struct event_line *e)
+{
+	json_decref(e->priv);
+	memset(e, 0, sizeof *e);
+}
