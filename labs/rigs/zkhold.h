@@ -1,9 +1,8 @@
 /*
  * zkhold.h - the holder's side of the session and fencing labs: what the
  * lock recipe told the holder (SUSPENDED, RESUMED, LOST, with times) and
- * whether the holder currently allows itself protected work; plus a
- * completion for one asynchronous ZooKeeper call that a lab can wait for
- * with a deadline.
+ * whether the holder currently allows itself protected work.  (The
+ * completion of one asynchronous call is harness/zk/zkasync.h.)
  *
  * The "may work" flag is the discipline chapter 01 asks for: SUSPENDED and
  * LOST clear it at once; RESUMED does not set it again, because after a
@@ -42,23 +41,5 @@ int zkhold_count(struct zkhold *h, enum zklock_event ev);
 
 int zkhold_may_work(struct zkhold *h);
 void zkhold_set_may_work(struct zkhold *h, int yes);
-
-/* One asynchronous call's completion. */
-struct zkasync {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	int done;	 /* the completion ran */
-	int rc;		 /* its ZooKeeper return code */
-	long long at_ms; /* when (CLOCK_MONOTONIC ms) */
-};
-
-void zkasync_init(struct zkasync *a);
-void zkasync_destroy(struct zkasync *a);
-/* A stat_completion_t for zoo_aexists & co.; data is the zkasync. */
-void zkasync_stat_done(int rc, const struct Stat *stat, const void *data);
-/* 1 when the completion already ran. */
-int zkasync_finished(struct zkasync *a);
-/* Waits for the completion.  Returns 0 with *rc, or WB_EBUSY. */
-int zkasync_wait(struct zkasync *a, int timeout_ms, int *rc);
 
 #endif

@@ -29,6 +29,7 @@
  */
 #include "base/wb.h"
 #include "harness/report.h"
+#include "harness/zk/zkasync.h"
 #include "harness/zk/zkclient.h"
 #include "rigs/zkhold.h"
 #include "harness/zk/zklab.h"

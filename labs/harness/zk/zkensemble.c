@@ -358,6 +358,39 @@ int zkensemble_wait_mode(struct zkensemble *e, int myid, unsigned mask, int time
 	}
 }
 
+int zkensemble_wait_zxid(struct zkensemble *e, int myid, int64_t want, int timeout_ms)
+{
+	long long deadline = mono_now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+	struct timespec step = {0, 20 * 1000 * 1000};
+	for (;;) {
+		int64_t z = -1;
+		zkensemble_mode(e, myid, &z);
+		if (z >= want)
+			return 0;
+		if (mono_now_ms() >= deadline)
+			return WB_EBUSY;
+		nanosleep(&step, NULL);
+	}
+}
+
+int zkensemble_wait_leader(struct zkensemble *e, const int *among, int n, int timeout_ms)
+{
+	long long deadline = mono_now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+	struct timespec step = {0, 20 * 1000 * 1000};
+	if (!among)
+		n = e->n;
+	for (;;) {
+		for (int i = 0; i < n; i++) {
+			int id = among ? among[i] : i + 1;
+			if (zkensemble_mode(e, id, NULL) == ZKENS_LEADER)
+				return id;
+		}
+		if (mono_now_ms() >= deadline)
+			return 0;
+		nanosleep(&step, NULL);
+	}
+}
+
 const char *zkensemble_mode_name(enum zkensemble_mode mode)
 {
 	switch (mode) {
