@@ -349,65 +349,56 @@ static double rtt_p50(zhandle_t *zh, int n)
 	return p;
 }
 
-int main(int argc, char **argv)
+/* The options: --zk, --seconds, --handoffs, --fsync.  0, or 2 after the
+ * usage message. */
+static int parse_args(int argc, char **argv, const char **zk, double *seconds, int *rounds,
+		      int *fsync)
 {
-	const char *zk = NULL;
-	double seconds = 3;
-	int rounds = 200, fsync = 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--zk") && i + 1 < argc) {
-			zk = argv[++i];
+			*zk = argv[++i];
 		} else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
-			seconds = atof(argv[++i]);
+			*seconds = atof(argv[++i]);
 		} else if (!strcmp(argv[i], "--handoffs") && i + 1 < argc) {
-			rounds = atoi(argv[++i]);
+			*rounds = atoi(argv[++i]);
 		} else if (!strcmp(argv[i], "--fsync")) {
-			fsync = 1;
+			*fsync = 1;
 		} else {
 			fprintf(stderr, "usage: zklock_bench [--zk HOST:PORT] [--seconds S] "
 					"[--handoffs N] [--fsync]\n");
 			return 2;
 		}
 	}
-	if (seconds <= 0 || rounds < 1) {
+	if (*seconds <= 0 || *rounds < 1) {
 		fprintf(stderr, "zklock_bench: --seconds and --handoffs must be positive\n");
 		return 2;
 	}
-	zoo_set_debug_level(0);
-	char *run_dir = NULL;
-	struct zkserver *server = NULL;
-	struct zkc *c = NULL;
-	int rc = 1;
-	if (rundir_create(&run_dir) != 0) {
-		fprintf(stderr, "zklock_bench: cannot create a run directory\n");
-		return 1;
+	return 0;
+}
+
+/* Our own standalone server in run_dir (forceSync=yes with fsync).  0,
+ * or -1 after a message; *server is freed by the caller either way. */
+static int start_server(const char *run_dir, int fsync, struct zkserver **server)
+{
+	char *why = NULL;
+	if (zkserver_new(run_dir, NULL, server, &why) != 0) {
+		fprintf(stderr, "zklock_bench: %s\n", why ? why : "cannot prepare a server");
+		free(why);
+		return -1;
 	}
-	if (!zk) {
-		char *why = NULL;
-		if (zkserver_new(run_dir, NULL, &server, &why) != 0) {
-			fprintf(stderr, "zklock_bench: %s\n",
-				why ? why : "cannot prepare a server");
-			free(why);
-			goto out;
-		}
-		if (fsync)
-			zkserver_set_extra_cfg(server, "forceSync=yes\n");
-		if (zkserver_start(server) != 0) {
-			fprintf(stderr, "zklock_bench: %s\n", zkserver_error(server));
-			goto out;
-		}
-		zk = zkserver_connect(server);
+	if (fsync)
+		zkserver_set_extra_cfg(*server, "forceSync=yes\n");
+	if (zkserver_start(*server) != 0) {
+		fprintf(stderr, "zklock_bench: %s\n", zkserver_error(*server));
+		return -1;
 	}
-	if (zkc_connect(zk, SESSION_MS, WAIT_MS, NULL, &c) != 0) {
-		fprintf(stderr, "zklock_bench: cannot connect to %s\n", zk);
-		goto out;
-	}
-	zhandle_t *zh = zkc_handle(c);
-	printf("zklock_bench: ZooKeeper on %s (%s), one session per client, %.1f s per loop\n", zk,
-	       server ? (fsync ? "our standalone server, forceSync=yes"
-			       : "our standalone server, forceSync=no: no fsync per write")
-		      : "given with --zk",
-	       seconds);
+	return 0;
+}
+
+/* Uncontended acquire+release: raw calls, the recipe, kazoo, in
+ * interleaved rounds.  0, or -1 when a loop failed. */
+static int throughput(zhandle_t *zh, const char *run_dir, const char *zk, double seconds)
+{
 	printf("\nuncontended acquire+release, cycles per second: %d interleaved rounds of %.2f s "
 	       "each,\nmedian round shown (the machine's load moves all three alike)\n",
 	       ROUNDS, seconds / ROUNDS);
@@ -421,7 +412,7 @@ int main(int argc, char **argv)
 		rec_r[r] = recipe_loop(zh, seconds / ROUNDS, &n);
 		n_rec += n;
 		if (raw_r[r] <= 0 || rec_r[r] <= 0)
-			goto out;
+			return -1;
 		if (kz_ok) {
 			kz_r[r] = kazoo_loop(run_dir, zk, seconds / ROUNDS, &n, ver, sizeof ver,
 					     why, sizeof why);
@@ -453,6 +444,13 @@ int main(int argc, char **argv)
 	       "   holder about a loss - without waiting for it, and starts and joins its\n"
 	       "   monitor thread)\n");
 
+	return 0;
+}
+
+/* Hand-off latency over rounds hand-offs, against one round trip.  0, or
+ * -1 after a message. */
+static int handoff_latency(zhandle_t *zh, const char *zk, int rounds)
+{
 	double rtt = rtt_p50(zh, 1000);
 	printf("\nhand-off latency: release -> next holder's acquire returns, %d waiters, %d "
 	       "hand-offs\n",
@@ -461,7 +459,7 @@ int main(int argc, char **argv)
 	if (handoff(zk, rounds, lat) != 0) {
 		fprintf(stderr, "zklock_bench: the hand-off run did not complete\n");
 		free(lat);
-		goto out;
+		return -1;
 	}
 	qsort(lat, (size_t)rounds, sizeof *lat, cmp_double);
 	double p50 = pct(lat, rounds, 0.5);
@@ -471,7 +469,42 @@ int main(int argc, char **argv)
 	       "  (the delete, the watch event, the waiter's getChildren, thread hand-offs)\n",
 	       rtt * 1e3, p50 / rtt);
 	free(lat);
-	rc = 0;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *zk = NULL;
+	double seconds = 3;
+	int rounds = 200, fsync = 0;
+	if (parse_args(argc, argv, &zk, &seconds, &rounds, &fsync) != 0)
+		return 2;
+	zoo_set_debug_level(0);
+	char *run_dir = NULL;
+	struct zkserver *server = NULL;
+	struct zkc *c = NULL;
+	int rc = 1;
+	if (rundir_create(&run_dir) != 0) {
+		fprintf(stderr, "zklock_bench: cannot create a run directory\n");
+		return 1;
+	}
+	if (!zk) {
+		if (start_server(run_dir, fsync, &server) != 0)
+			goto out;
+		zk = zkserver_connect(server);
+	}
+	if (zkc_connect(zk, SESSION_MS, WAIT_MS, NULL, &c) != 0) {
+		fprintf(stderr, "zklock_bench: cannot connect to %s\n", zk);
+		goto out;
+	}
+	zhandle_t *zh = zkc_handle(c);
+	printf("zklock_bench: ZooKeeper on %s (%s), one session per client, %.1f s per loop\n", zk,
+	       server ? (fsync ? "our standalone server, forceSync=yes"
+			       : "our standalone server, forceSync=no: no fsync per write")
+		      : "given with --zk",
+	       seconds);
+	if (throughput(zh, run_dir, zk, seconds) == 0 && handoff_latency(zh, zk, rounds) == 0)
+		rc = 0;
 out:
 	zkc_close(c);
 	zkserver_free(server);

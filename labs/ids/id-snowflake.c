@@ -671,15 +671,65 @@ out:
 /* ------------------------------------------------------------------ */
 /* 5: millions of ids with faults injected, and the real clock          */
 
-static int step_millions(struct run *R)
+/* The counters of a generator about to be dropped, added up. */
+struct fault_tally {
+	uint64_t waits, refusals, exhausted, commits, restarts;
+};
+
+static void tally_add(struct fault_tally *t, struct snowflake_gen *g)
+{
+	struct snowflake_stats st;
+	snowflake_gen_stats(g, &st);
+	t->waits += st.rollback_waits;
+	t->refusals += st.rollback_refused;
+	t->exhausted += st.exhausted_waits;
+	t->commits += st.commits;
+}
+
+/* The fault due after the n-th block of ids: a 30 ms step back, a 5 s
+ * step back, a frozen clock, or a restart (a new generator object, the
+ * clock at the last issued ms).  0 or the code of cannot(). */
+static int inject_fault(struct run *R, int n, struct snowflake_fake_clock *fc,
+			struct snowflake_lease *lease, struct snowflake_gen **g, int64_t prev,
+			struct fault_tally *t)
+{
+	switch (n % 4) {
+	case 0: fc->now -= 30; return 0;
+	case 1: fc->now -= 5000; return 0;
+	case 2: fc->tick_every = 0; return 0;
+	default: break;
+	}
+	tally_add(t, *g);
+	snowflake_gen_free(*g);
+	*g = NULL;
+	struct snowflake_config cfg = {
+		.worker = 9,
+		.lease = lease,
+		.db_path = R->db,
+		.reserve_ms = RESERVE_MS,
+		.max_wait_ms = MAX_WAIT_MS,
+		.clock = snowflake_fake_clock(fc),
+	};
+	char err[256];
+	if (snowflake_gen_open(&cfg, g, err, sizeof err)) {
+		*g = NULL;
+		return cannot(R, "reopening", err);
+	}
+	fc->now = t_of(prev);
+	fc->tick_every = 1000;
+	t->restarts++;
+	return 0;
+}
+
+/* Worker 9 on a fake clock with a fault every EVERY ids. */
+static int millions_with_faults(struct run *R)
 {
 	struct report *r = R->r;
 	enum { TOTAL = 3000000, EVERY = 100000 };
 	struct snowflake_fake_clock fc = {.now = 10000, .tick_every = 1000};
 	struct snowflake_lease *lease = NULL;
 	struct snowflake_gen *g = NULL;
-	struct snowflake_stats st;
-	uint64_t waits = 0, refusals = 0, exhausted = 0, commits = 0, restarts = 0;
+	struct fault_tally t = {0};
 	int64_t prev = -1;
 	int increasing = 1, rc;
 	size_t start = R->all.n;
@@ -692,41 +742,9 @@ static int step_millions(struct run *R)
 	if ((rc = open_local(R, 9, &fc, &lease, &g)) != 0)
 		goto out;
 	for (int i = 0, fault = 0; i < TOTAL;) {
-		if (i > 0 && i % EVERY == 0 && fault <= i / EVERY - 1) {
-			switch (fault++ % 4) {
-			case 0: fc.now -= 30; break;
-			case 1: fc.now -= 5000; break;
-			case 2: fc.tick_every = 0; break;
-			case 3: {
-				/* Restart: a new generator object, the clock at the
-				 * last issued ms. */
-				snowflake_gen_stats(g, &st);
-				waits += st.rollback_waits;
-				refusals += st.rollback_refused;
-				exhausted += st.exhausted_waits;
-				commits += st.commits;
-				snowflake_gen_free(g);
-				struct snowflake_config cfg = {
-					.worker = 9,
-					.lease = lease,
-					.db_path = R->db,
-					.reserve_ms = RESERVE_MS,
-					.max_wait_ms = MAX_WAIT_MS,
-					.clock = snowflake_fake_clock(&fc),
-				};
-				char err[256];
-				if (snowflake_gen_open(&cfg, &g, err, sizeof err)) {
-					g = NULL;
-					rc = cannot(R, "reopening", err);
-					goto out;
-				}
-				fc.now = t_of(prev);
-				fc.tick_every = 1000;
-				restarts++;
-				break;
-			}
-			}
-		}
+		if (i > 0 && i % EVERY == 0 && fault <= i / EVERY - 1)
+			if ((rc = inject_fault(R, fault++, &fc, lease, &g, prev, &t)) != 0)
+				goto out;
 		int64_t id;
 		rc = snowflake_gen_next(g, &id);
 		if (rc == WB_EBUSY) {
@@ -744,35 +762,41 @@ static int step_millions(struct run *R)
 		ids_add(&R->all, id);
 		i++;
 	}
-	snowflake_gen_stats(g, &st);
-	waits += st.rollback_waits;
-	refusals += st.rollback_refused;
-	exhausted += st.exhausted_waits;
-	commits += st.commits;
+	tally_add(&t, g);
 	report_evidence(r, "faults",
 			"%" PRIu64 " rollback waits, %" PRIu64 " refusals, %" PRIu64
 			" exhausted milliseconds, %" PRIu64 " restarts, %" PRIu64
 			" reservation commits, fake clock at %" PRIu64 " ms",
-			waits, refusals, exhausted, restarts, commits, fc.now);
-	report_checkf(
-		r, "faults-injected", waits > 0 && refusals > 0 && exhausted > 0 && restarts > 0,
-		"every kind of fault happened", "%" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64,
-		waits, refusals, exhausted, restarts);
+			t.waits, t.refusals, t.exhausted, t.restarts, t.commits, fc.now);
+	report_checkf(r, "faults-injected",
+		      t.waits > 0 && t.refusals > 0 && t.exhausted > 0 && t.restarts > 0,
+		      "every kind of fault happened",
+		      "%" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64, t.waits, t.refusals,
+		      t.exhausted, t.restarts);
 	report_checkf(r, "one-worker-strictly-increasing", increasing && R->all.n - start == TOTAL,
 		      "3000000 ids, each greater than the one before, across every restart",
 		      "%zu ids, %s", R->all.n - start, increasing ? "strictly increasing" : "NOT");
+out:
 	snowflake_gen_free(g);
-	g = NULL;
 	snowflake_lease_free(lease);
-	lease = NULL;
+	return rc;
+}
+
+/* Worker 10 on the real clock, for the rate. */
+static int millions_real_clock(struct run *R)
+{
+	struct report *r = R->r;
+	struct snowflake_lease *lease = NULL;
+	struct snowflake_gen *g = NULL;
+	struct snowflake_stats st;
+	int64_t prev = -1;
+	int increasing = 1, rc;
 
 	report_step(r, "Worker 10 on the real clock (CLOCK_REALTIME since 2024-01-01), 1000000 "
 		       "ids, reservations committed with synchronous=FULL");
 	if ((rc = open_local(R, 10, NULL, &lease, &g)) != 0)
 		goto out;
 	long long t0 = mono_now_ms();
-	prev = -1;
-	increasing = 1;
 	for (int i = 0; i < 1000000; i++) {
 		int64_t id;
 		rc = snowflake_gen_next(g, &id);
@@ -797,6 +821,14 @@ static int step_millions(struct run *R)
 out:
 	snowflake_gen_free(g);
 	snowflake_lease_free(lease);
+	return rc;
+}
+
+static int step_millions(struct run *R)
+{
+	int rc = millions_with_faults(R);
+	if (rc == 0)
+		rc = millions_real_clock(R);
 	return rc;
 }
 

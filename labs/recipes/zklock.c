@@ -53,6 +53,13 @@
  *     lock path lives: parents are created persistent (Curator creates
  *     containers, which the server deletes when empty, restarting the
  *     counter at 0).
+ *
+ * zklock_acquire reads as the notes in order: start_attempt (a new GUID on
+ * the session we are connected on), create_candidate (note 1), then a
+ * loop of find_position (note 2), watch_predecessor (note 3) and
+ * await_notification, until a fresh list puts us first and we claim
+ * (note 4); claim starts monitor_main, whose on_session_event and
+ * on_own_node_event are note 5.
  */
 #include "recipes/zklock.h"
 #include "base/mono.h"
@@ -302,6 +309,7 @@ struct zklock {
 	unsigned own_seen;		/* mb->own_events then */
 	unsigned gen_seen;		/* mb->session_gen then */
 	unsigned drops_seen;		/* mb->session_drops then */
+	unsigned drops_known;		/* mb->session_drops at the last answer absorbed */
 	struct zklock_stats st;		/* counters of the current attempt */
 	char msg[512];			/* last outcome, one sentence */
 };
@@ -520,6 +528,33 @@ static int wait_session(struct zklock *l, int64_t deadline)
 	}
 }
 
+/* After an answer lost to a disconnection: the call can return while
+ * zoo_state() still says CONNECTED, before the I/O thread has moved the
+ * handle to CONNECTING, and wait_session would take that for "back".  So
+ * wait, on the mailbox's condition variable, until the loss shows: a drop
+ * the watcher counted since the last answer absorbed (session events reach
+ * every registered watch, so this is news while one of ours is set), or a
+ * state other than CONNECTED; at most LOSS_SHOWS_MS and never past the
+ * deadline.  With no watch of ours registered no event comes, and the wait
+ * is that bound. */
+#define LOSS_SHOWS_MS 5
+static void await_loss_seen(struct zklock *l, int64_t deadline)
+{
+	struct mbox *m = l->mb;
+	int64_t until = mono_now_ms() + LOSS_SHOWS_MS;
+	if (deadline >= 0 && deadline < until)
+		until = deadline;
+	struct timespec ts;
+	abs_deadline(until, &ts);
+	pthread_mutex_lock(&m->mu);
+	while (m->session_drops == l->drops_known && !m->cancel &&
+	       zoo_state(l->zh) == ZOO_CONNECTED_STATE)
+		if (pthread_cond_timedwait(&m->cv, &m->mu, &ts) == ETIMEDOUT)
+			break;
+	l->drops_known = m->session_drops;
+	pthread_mutex_unlock(&m->mu);
+}
+
 static void set_expired(struct zklock *l, const char *during)
 {
 	set_status(l, ZKLOCK_EXPIRED);
@@ -537,6 +572,11 @@ static void set_expired(struct zklock *l, const char *during)
 static int absorb(struct zklock *l, int zrc, int64_t deadline, const char *what, int *err)
 {
 	*err = 0;
+	if (zrc != ZCONNECTIONLOSS && zrc != ZOPERATIONTIMEOUT) {
+		pthread_mutex_lock(&l->mb->mu);
+		l->drops_known = l->mb->session_drops;
+		pthread_mutex_unlock(&l->mb->mu);
+	}
 	switch (zrc) {
 	case ZOK:
 	case ZNONODE:
@@ -544,9 +584,7 @@ static int absorb(struct zklock *l, int zrc, int64_t deadline, const char *what,
 	case ZCONNECTIONLOSS:
 	case ZOPERATIONTIMEOUT: {
 		l->st.conn_losses++;
-		/* zoo_state() may still say CONNECTED right after a loss: give
-		 * the I/O thread a moment before looking. */
-		sleep_ms(5);
+		await_loss_seen(l, deadline);
 		int rc = wait_session(l, deadline);
 		if (rc == 0)
 			return 1;
@@ -856,6 +894,133 @@ static void emit(struct zklock *l, enum zklock_event ev, const char *why)
 	pthread_mutex_lock(&l->mb->mu);
 }
 
+/* What the monitor knows about the hold; read and written under mb->mu. */
+struct watch_state {
+	unsigned seen_gen, seen_own, seen_arm, seen_drops; /* mailbox counters taken in */
+	int in_flight;	      /* a get-with-watch on the own node is out */
+	int armed;	      /* a watch on the own node is registered */
+	int64_t suspended_at; /* when we stopped hearing from the server, or -1 */
+	int64_t rearm_at;     /* when to ask for a new watch, or -1 */
+	const char *lost;     /* why the lock is lost, or NULL */
+	char why[160];	      /* room for a lost reason with numbers */
+};
+
+static void suspend(struct zklock *l, struct watch_state *w, const char *why)
+{
+	if (w->suspended_at >= 0)
+		return;
+	w->suspended_at = mono_now_ms();
+	emit(l, ZKLOCK_EV_SUSPENDED, why);
+}
+
+static void resume(struct zklock *l, struct watch_state *w, const char *why)
+{
+	if (w->suspended_at < 0)
+		return;
+	w->suspended_at = -1;
+	emit(l, ZKLOCK_EV_RESUMED, why);
+}
+
+/* Sleeps until a counter moves, the disconnection outlasts the session
+ * timeout or a re-arm is due.  0, or 1 when told to stop. */
+static int wait_for_news(struct zklock *l, struct watch_state *w, int timeout_ms)
+{
+	struct mbox *m = l->mb;
+	if (w->seen_gen != m->session_gen || w->seen_own != m->own_events ||
+	    w->seen_arm != m->arm_done)
+		return 0;
+	int64_t until = w->suspended_at >= 0 ? w->suspended_at + timeout_ms : -1;
+	if (w->rearm_at >= 0 && !w->in_flight && (until < 0 || w->rearm_at < until))
+		until = w->rearm_at;
+	if (until < 0) {
+		pthread_cond_wait(&m->cv, &m->mu);
+	} else {
+		struct timespec ts;
+		abs_deadline(until, &ts);
+		pthread_cond_timedwait(&m->cv, &m->mu, &ts);
+	}
+	return m->stop;
+}
+
+/* The answer to a get-with-watch on the own node: the watch is set (and
+ * the node and session are there), the node is gone, the session ended,
+ * or no answer (ask again soon). */
+static void on_arm_answer(struct zklock *l, struct watch_state *w)
+{
+	struct mbox *m = l->mb;
+	w->seen_arm = m->arm_done;
+	w->in_flight = 0;
+	if (m->arm_rc == ZOK) {
+		w->armed = 1;
+		resume(l, w, "reconnected on the same session; own node still there");
+	} else if (m->arm_rc == ZNONODE) {
+		w->lost = "the own node is gone";
+	} else if (m->arm_rc == ZSESSIONEXPIRED || m->arm_rc == ZINVALIDSTATE) {
+		w->lost = "the session expired";
+	} else {
+		w->armed = 0;
+		w->rearm_at = mono_now_ms() + 50;
+		suspend(l, w, "no answer from ZooKeeper: the session may still be alive");
+	}
+}
+
+/* The own node's watch fired: deleted (by someone else: the lock is
+ * lost) or changed (watch it again; a data watch fires once). */
+static void on_own_node_event(struct zklock *l, struct watch_state *w)
+{
+	struct mbox *m = l->mb;
+	w->seen_own = m->own_events;
+	w->armed = 0;
+	if (m->own_deleted)
+		w->lost = "the own node was deleted (not by us)";
+	else
+		w->rearm_at = mono_now_ms();
+}
+
+/* Session news: expired is LOST; a drop since the last look is
+ * SUSPENDED even when the client is connected again by now (the holder
+ * hears SUSPENDED and then RESUMED, never nothing); connected again is
+ * RESUMED, and the own-node watch is re-armed if none is set. */
+static void on_session_event(struct zklock *l, struct watch_state *w)
+{
+	struct mbox *m = l->mb;
+	w->seen_gen = m->session_gen;
+	int st = m->session_state;
+	int dropped = w->seen_drops != m->session_drops;
+	w->seen_drops = m->session_drops;
+	if (st == ZOO_EXPIRED_SESSION_STATE || st == ZOO_AUTH_FAILED_STATE) {
+		w->lost = "the session expired";
+	} else {
+		if (dropped || st != ZOO_CONNECTED_STATE)
+			suspend(l, w, "disconnected: the session may still be alive");
+		if (st == ZOO_CONNECTED_STATE)
+			resume(l, w, "reconnected on the same session");
+	}
+	if (st == ZOO_CONNECTED_STATE && !w->armed && !w->in_flight && w->rearm_at < 0)
+		w->rearm_at = mono_now_ms();
+}
+
+/* Asks, without waiting, for a watch on the own node (its answer comes
+ * back through mbox_armed). */
+static void rearm(struct zklock *l, struct watch_state *w)
+{
+	struct mbox *m = l->mb;
+	w->rearm_at = -1;
+	w->in_flight = 1;
+	m->refs += 2; /* the watch's and the completion's (mbox_armed) */
+	pthread_mutex_unlock(&m->mu);
+	int zrc = zoo_awget(l->zh, l->own_path, mbox_watcher, m, mbox_armed, m);
+	pthread_mutex_lock(&m->mu);
+	if (zrc != ZOK) {
+		m->refs -= 2; /* no request, no completion: never the last refs */
+		w->in_flight = 0;
+		if (zrc == ZSESSIONEXPIRED || zrc == ZINVALIDSTATE)
+			w->lost = "the session expired";
+		else
+			w->rearm_at = mono_now_ms() + 50;
+	}
+}
+
 /* The holder's side of note 5.  Never blocks on ZooKeeper: the own-node
  * watch is (re-)armed asynchronously and its answers arrive like events. */
 static void *monitor_main(void *arg)
@@ -867,117 +1032,39 @@ static void *monitor_main(void *arg)
 		l->opts.hooks.monitor_started(l->opts.hooks.arg, l);
 	pthread_mutex_lock(&m->mu);
 	/* Counters as they were at the claim: what happened between the claim
-	 * and this thread's start is news too. */
-	unsigned seen_gen = l->gen_seen, seen_own = l->own_seen, seen_arm = l->arm_seen;
-	unsigned seen_drops = l->drops_seen;
-	int in_flight = 1;	   /* the claim's get-with-watch is out */
-	int armed = 0;		   /* a watch on the own node is registered */
-	int64_t suspended_at = -1; /* when we stopped hearing from the server */
-	int64_t rearm_at = -1;	   /* when to ask for a new watch */
-	const char *lost = NULL;
-	char why[160];
-	while (!m->stop && !lost) {
-		if (seen_gen == m->session_gen && seen_own == m->own_events &&
-		    seen_arm == m->arm_done) {
-			int64_t until = suspended_at >= 0 ? suspended_at + timeout_ms : -1;
-			if (rearm_at >= 0 && !in_flight && (until < 0 || rearm_at < until))
-				until = rearm_at;
-			if (until < 0) {
-				pthread_cond_wait(&m->cv, &m->mu);
-			} else {
-				struct timespec ts;
-				abs_deadline(until, &ts);
-				pthread_cond_timedwait(&m->cv, &m->mu, &ts);
-			}
-			if (m->stop)
-				break;
-		}
-		if (seen_arm != m->arm_done) {
-			seen_arm = m->arm_done;
-			in_flight = 0;
-			if (m->arm_rc == ZOK) {
-				armed = 1;
-				if (suspended_at >= 0) {
-					suspended_at = -1;
-					emit(l, ZKLOCK_EV_RESUMED,
-					     "reconnected on the same session; own node still "
-					     "there");
-				}
-			} else if (m->arm_rc == ZNONODE) {
-				lost = "the own node is gone";
-			} else if (m->arm_rc == ZSESSIONEXPIRED || m->arm_rc == ZINVALIDSTATE) {
-				lost = "the session expired";
-			} else {
-				armed = 0;
-				rearm_at = mono_now_ms() + 50;
-				if (suspended_at < 0) {
-					suspended_at = mono_now_ms();
-					emit(l, ZKLOCK_EV_SUSPENDED,
-					     "no answer from ZooKeeper: the session may still be "
-					     "alive");
-				}
-			}
-		}
-		if (!lost && seen_own != m->own_events) {
-			seen_own = m->own_events;
-			armed = 0; /* a data watch fires once */
-			if (m->own_deleted)
-				lost = "the own node was deleted (not by us)";
-			else
-				rearm_at = mono_now_ms(); /* its data changed: watch it again */
-		}
-		if (!lost && seen_gen != m->session_gen) {
-			seen_gen = m->session_gen;
-			int st = m->session_state;
-			/* A drop since the last look counts even when the client
-			 * is connected again by now: the holder hears SUSPENDED
-			 * and then RESUMED, never nothing. */
-			int dropped = seen_drops != m->session_drops;
-			seen_drops = m->session_drops;
-			if (st == ZOO_EXPIRED_SESSION_STATE || st == ZOO_AUTH_FAILED_STATE) {
-				lost = "the session expired";
-			} else {
-				if ((dropped || st != ZOO_CONNECTED_STATE) && suspended_at < 0) {
-					suspended_at = mono_now_ms();
-					emit(l, ZKLOCK_EV_SUSPENDED,
-					     "disconnected: the session may still be alive");
-				}
-				if (st == ZOO_CONNECTED_STATE && suspended_at >= 0) {
-					suspended_at = -1;
-					emit(l, ZKLOCK_EV_RESUMED,
-					     "reconnected on the same session");
-				}
-			}
-			if (st == ZOO_CONNECTED_STATE && !armed && !in_flight && rearm_at < 0)
-				rearm_at = mono_now_ms();
-		}
-		if (!lost && suspended_at >= 0 && mono_now_ms() >= suspended_at + timeout_ms) {
-			snprintf(why, sizeof why,
+	 * and this thread's start is news too.  The claim's get-with-watch is
+	 * out. */
+	struct watch_state w = {.seen_gen = l->gen_seen,
+				.seen_own = l->own_seen,
+				.seen_arm = l->arm_seen,
+				.seen_drops = l->drops_seen,
+				.in_flight = 1,
+				.suspended_at = -1,
+				.rearm_at = -1};
+	while (!m->stop && !w.lost) {
+		if (wait_for_news(l, &w, timeout_ms))
+			break;
+		if (w.seen_arm != m->arm_done)
+			on_arm_answer(l, &w);
+		if (!w.lost && w.seen_own != m->own_events)
+			on_own_node_event(l, &w);
+		if (!w.lost && w.seen_gen != m->session_gen)
+			on_session_event(l, &w);
+		if (!w.lost && w.suspended_at >= 0 &&
+		    mono_now_ms() >= w.suspended_at + timeout_ms) {
+			snprintf(w.why, sizeof w.why,
 				 "disconnected for longer than the session timeout (%d ms): the "
 				 "server may have expired the session",
 				 timeout_ms);
-			lost = why;
+			w.lost = w.why;
 		}
-		if (!lost && !m->stop && rearm_at >= 0 && !in_flight && mono_now_ms() >= rearm_at) {
-			rearm_at = -1;
-			in_flight = 1;
-			m->refs += 2; /* the watch's and the completion's (mbox_armed) */
-			pthread_mutex_unlock(&m->mu);
-			int zrc = zoo_awget(l->zh, l->own_path, mbox_watcher, m, mbox_armed, m);
-			pthread_mutex_lock(&m->mu);
-			if (zrc != ZOK) {
-				m->refs -= 2; /* no request, no completion: never the last refs */
-				in_flight = 0;
-				if (zrc == ZSESSIONEXPIRED || zrc == ZINVALIDSTATE)
-					lost = "the session expired";
-				else
-					rearm_at = mono_now_ms() + 50;
-			}
-		}
+		if (!w.lost && !m->stop && w.rearm_at >= 0 && !w.in_flight &&
+		    mono_now_ms() >= w.rearm_at)
+			rearm(l, &w);
 	}
-	if (lost && !m->stop) {
+	if (w.lost && !m->stop) {
 		m->status = ZKLOCK_LOST;
-		emit(l, ZKLOCK_EV_LOST, lost);
+		emit(l, ZKLOCK_EV_LOST, w.lost);
 	}
 	pthread_mutex_unlock(&m->mu);
 	return NULL;
@@ -1048,7 +1135,11 @@ static int give_up(struct zklock *l, int rc)
 	return rc;
 }
 
-int zklock_acquire(struct zklock *l, int wait_ms)
+/* Refuses an attempt on a lock that is busy or on a dead handle, else
+ * clears what the last attempt left and draws this attempt's GUID
+ * (note 1), connected on the session the candidate will belong to.
+ * 0 with *deadline set, or a WB error with status and message set. */
+static int start_attempt(struct zklock *l, int wait_ms, int64_t *deadline)
 {
 	enum zklock_status s0 = zklock_status(l);
 	if (s0 == ZKLOCK_WAITING || s0 == ZKLOCK_HELD) {
@@ -1073,8 +1164,9 @@ int zklock_acquire(struct zklock *l, int wait_ms)
 	l->mb->stop = 0;
 	l->mb->cancel = 0;
 	l->mb->session_state = 0;
+	l->drops_known = l->mb->session_drops;
 	pthread_mutex_unlock(&l->mb->mu);
-	int64_t deadline = wait_ms < 0 ? -1 : mono_now_ms() + wait_ms;
+	*deadline = wait_ms < 0 ? -1 : mono_now_ms() + wait_ms;
 	if (zklock_guid_new(l->guid) != 0) {
 		set_status(l, ZKLOCK_FAILED);
 		set_msg(l, "no randomness for a GUID (getrandom failed)");
@@ -1084,7 +1176,7 @@ int zklock_acquire(struct zklock *l, int wait_ms)
 
 	/* The candidate belongs to the session we are connected on now. */
 	l->session_id = 0;
-	int rc = wait_session(l, deadline);
+	int rc = wait_session(l, *deadline);
 	if (rc != 0) {
 		if (rc == WB_EIO) {
 			set_expired(l, "connecting");
@@ -1095,141 +1187,189 @@ int zklock_acquire(struct zklock *l, int wait_ms)
 		return rc;
 	}
 	l->session_id = zoo_client_id(l->zh)->client_id;
-	rc = create_candidate(l, deadline);
-	if (rc != 0)
-		return rc;
+	return 0;
+}
 
-	for (;;) {
-		struct snapshot s;
-		rc = list(l, deadline, &s);
-		if (rc == WB_ENOENT) {
-			set_msg(l, "the lock path %s vanished, and our candidate with it", l->path);
-			set_status(l, ZKLOCK_CANDIDATE_GONE);
-			return WB_ENOENT;
-		}
-		if (rc == WB_EBUSY) {
-			abandon(l, ZKLOCK_TIMED_OUT);
-			return WB_EBUSY;
-		}
-		if (rc == WB_ERANGE) {
-			abandon(l, ZKLOCK_SEQ_OVERFLOW);
-			return rc;
-		}
-		if (rc)
-			return give_up(l, rc);
-		long idx = zklock_index(s.e, s.n, l->own_name);
-		if (l->opts.hooks.listed)
-			l->opts.hooks.listed(l->opts.hooks.arg, l, s.n, idx);
-		if (idx < 0) {
-			snapshot_free(&s);
-			if (session_dead(l)) {
-				set_expired(l, "waiting");
-				return WB_EIO;
-			}
-			set_status(l, ZKLOCK_CANDIDATE_GONE);
-			set_msg(l, "our candidate %s is no longer there (deleted by someone else)",
-				l->own_path);
-			return WB_ENOENT;
-		}
-		if (idx == 0) {
-			snapshot_free(&s);
-			/* First in a fresh list - which is also the proof that our
-			 * node exists (note 4).  The watch that tells the holder
-			 * about its node is armed asynchronously: its answer
-			 * (ZNONODE, expired) reaches the monitor as LOST, so the
-			 * claim costs no extra round trip. */
-			pthread_mutex_lock(&l->mb->mu);
-			l->arm_seen = l->mb->arm_done;
-			l->own_seen = l->mb->own_events;
-			l->gen_seen = l->mb->session_gen;
-			l->drops_seen = l->mb->session_drops;
-			l->mb->refs += 2; /* the watch's and the completion's (mbox_armed) */
-			pthread_mutex_unlock(&l->mb->mu);
-			int zrc = zoo_awget(l->zh, l->own_path, mbox_watcher, l->mb, mbox_armed,
-					    l->mb);
-			if (zrc != ZOK) {
-				mbox_unref(l->mb, 2);
-				int err;
-				absorb(l, zrc, deadline, "watching the own node", &err);
-				return give_up(l, err ? err : WB_EIO);
-			}
-			pthread_mutex_lock(&l->mb->mu);
-			l->mb->status = ZKLOCK_HELD;
-			if (l->mb->session_gen == l->gen_seen) /* else the news is newer */
-				l->mb->session_state = ZOO_CONNECTED_STATE;
-			pthread_mutex_unlock(&l->mb->mu);
-			set_msg(l, "held %s (fencing token %d)%s", l->own_path, (int)l->seq,
-				l->recovered
-					? ", after finding it by GUID when the create's reply was "
-					  "lost"
-					: "");
-			if (pthread_create(&l->monitor, NULL, monitor_main, l) == 0)
-				l->monitor_running = 1;
-			return 0;
-		}
-		if (wait_ms == 0 || (deadline >= 0 && mono_now_ms() >= deadline)) {
-			snapshot_free(&s);
-			abandon(l, ZKLOCK_TIMED_OUT);
-			set_msg(l, "the lock is held by another; gave up after %d ms", wait_ms);
-			return WB_EBUSY;
-		}
-		/* Watch the predecessor only (note 3). */
-		free(l->pred_path);
-		l->pred_path = wb_xasprintf("%s/%s", l->path, s.e[idx - 1].name);
-		snapshot_free(&s);
-		if (l->opts.hooks.before_watch)
-			l->opts.hooks.before_watch(l->opts.hooks.arg, l, l->pred_path);
-		pthread_mutex_lock(&l->mb->mu);
-		unsigned seen = l->mb->pred_events;
-		l->mb->refs++; /* for the watch, before it can fire */
-		pthread_mutex_unlock(&l->mb->mu);
-		struct Stat stat;
-		char b[1];
-		int len = sizeof b;
-		int zrc = zoo_wget(l->zh, l->pred_path, mbox_watcher, l->mb, b, &len, &stat);
-		if (zrc != ZOK)
-			mbox_unref(l->mb, 1);
-		if (l->opts.hooks.watched)
-			l->opts.hooks.watched(l->opts.hooks.arg, l, l->pred_path, zrc);
-		if (zrc == ZNONODE) {
-			l->st.vanished++; /* gone already: no watch left, look again now */
-			continue;
-		}
-		if (zrc != ZOK) {
-			int err;
-			if (absorb(l, zrc, deadline, "watching the predecessor", &err))
-				continue;
-			if (err == WB_EBUSY) {
-				abandon(l, ZKLOCK_TIMED_OUT);
-				return err;
-			}
-			return give_up(l, err);
-		}
-		l->st.watches++;
-		int type = 0;
-		int w = wait_pred(l, seen, deadline, &type);
-		if (w == -2) {
-			abandon(l, ZKLOCK_CANCELLED);
-			set_msg(l, "cancelled while waiting for the lock");
-			return WB_EBUSY;
-		}
-		if (w < 0) {
-			set_expired(l, "waiting for the predecessor");
-			abandon(l, ZKLOCK_EXPIRED);
+/* Lists the lock path and finds the own node in suffix order (note 2).
+ * 0 with *pred_path NULL when the own node is first, else the full path
+ * of the node just before it (caller frees); or a WB error that ends the
+ * attempt, with status and message set and the candidate dealt with. */
+static int find_position(struct zklock *l, int64_t deadline, char **pred_path)
+{
+	*pred_path = NULL;
+	struct snapshot s;
+	int rc = list(l, deadline, &s);
+	if (rc == WB_ENOENT) {
+		set_msg(l, "the lock path %s vanished, and our candidate with it", l->path);
+		set_status(l, ZKLOCK_CANDIDATE_GONE);
+		return WB_ENOENT;
+	}
+	if (rc == WB_EBUSY) {
+		abandon(l, ZKLOCK_TIMED_OUT);
+		return WB_EBUSY;
+	}
+	if (rc == WB_ERANGE) {
+		abandon(l, ZKLOCK_SEQ_OVERFLOW);
+		return rc;
+	}
+	if (rc)
+		return give_up(l, rc);
+	long idx = zklock_index(s.e, s.n, l->own_name);
+	if (l->opts.hooks.listed)
+		l->opts.hooks.listed(l->opts.hooks.arg, l, s.n, idx);
+	if (idx > 0)
+		*pred_path = wb_xasprintf("%s/%s", l->path, s.e[idx - 1].name);
+	snapshot_free(&s);
+	if (idx < 0) {
+		if (session_dead(l)) {
+			set_expired(l, "waiting");
 			return WB_EIO;
 		}
-		if (w == 0) {
+		set_status(l, ZKLOCK_CANDIDATE_GONE);
+		set_msg(l, "our candidate %s is no longer there (deleted by someone else)",
+			l->own_path);
+		return WB_ENOENT;
+	}
+	return 0;
+}
+
+/* Takes the lock: the own node is first in a fresh list - which is also
+ * the proof that it exists (note 4).  The watch that tells the holder
+ * about its node is armed asynchronously: its answer (ZNONODE, expired)
+ * reaches the monitor as LOST, so the claim costs no extra round trip.
+ * Starts the monitor (note 5).  0, or a WB error (candidate given up). */
+static int claim(struct zklock *l, int64_t deadline)
+{
+	pthread_mutex_lock(&l->mb->mu);
+	l->arm_seen = l->mb->arm_done;
+	l->own_seen = l->mb->own_events;
+	l->gen_seen = l->mb->session_gen;
+	l->drops_seen = l->mb->session_drops;
+	l->mb->refs += 2; /* the watch's and the completion's (mbox_armed) */
+	pthread_mutex_unlock(&l->mb->mu);
+	int zrc = zoo_awget(l->zh, l->own_path, mbox_watcher, l->mb, mbox_armed, l->mb);
+	if (zrc != ZOK) {
+		mbox_unref(l->mb, 2);
+		int err;
+		absorb(l, zrc, deadline, "watching the own node", &err);
+		return give_up(l, err ? err : WB_EIO);
+	}
+	pthread_mutex_lock(&l->mb->mu);
+	l->mb->status = ZKLOCK_HELD;
+	if (l->mb->session_gen == l->gen_seen) /* else the news is newer */
+		l->mb->session_state = ZOO_CONNECTED_STATE;
+	pthread_mutex_unlock(&l->mb->mu);
+	set_msg(l, "held %s (fencing token %d)%s", l->own_path, (int)l->seq,
+		l->recovered ? ", after finding it by GUID when the create's reply was lost" : "");
+	if (pthread_create(&l->monitor, NULL, monitor_main, l) == 0)
+		l->monitor_running = 1;
+	return 0;
+}
+
+/* Watches the predecessor pred_path (taken over) with a get, not an
+ * exists (note 3).  0 with *seen the mailbox's predecessor count before
+ * the watch was set and *relist 0; *relist 1 when it is gone already (no
+ * watch left) or the call is to be repeated after a reconnect: list again
+ * now; or a WB error that ended the attempt. */
+static int watch_predecessor(struct zklock *l, char *pred_path, int64_t deadline, unsigned *seen,
+			     int *relist)
+{
+	*relist = 0;
+	free(l->pred_path);
+	l->pred_path = pred_path;
+	if (l->opts.hooks.before_watch)
+		l->opts.hooks.before_watch(l->opts.hooks.arg, l, l->pred_path);
+	pthread_mutex_lock(&l->mb->mu);
+	*seen = l->mb->pred_events;
+	l->mb->refs++; /* for the watch, before it can fire */
+	pthread_mutex_unlock(&l->mb->mu);
+	struct Stat stat;
+	char b[1];
+	int len = sizeof b;
+	int zrc = zoo_wget(l->zh, l->pred_path, mbox_watcher, l->mb, b, &len, &stat);
+	if (zrc != ZOK)
+		mbox_unref(l->mb, 1);
+	if (l->opts.hooks.watched)
+		l->opts.hooks.watched(l->opts.hooks.arg, l, l->pred_path, zrc);
+	if (zrc == ZNONODE) {
+		l->st.vanished++; /* gone already: no watch left, look again now */
+		*relist = 1;
+		return 0;
+	}
+	if (zrc != ZOK) {
+		int err;
+		if (absorb(l, zrc, deadline, "watching the predecessor", &err)) {
+			*relist = 1;
+			return 0;
+		}
+		if (err == WB_EBUSY) {
+			abandon(l, ZKLOCK_TIMED_OUT);
+			return err;
+		}
+		return give_up(l, err);
+	}
+	l->st.watches++;
+	return 0;
+}
+
+/* Waits for the predecessor's notification (seen: the count before its
+ * watch was set).  0 once notified - the snapshot is stale, nothing more
+ * (note 4) - or a WB error that ended the attempt (cancelled, expired,
+ * timed out after wait_ms). */
+static int await_notification(struct zklock *l, unsigned seen, int64_t deadline, int wait_ms)
+{
+	int type = 0;
+	int w = wait_pred(l, seen, deadline, &type);
+	if (w == -2) {
+		abandon(l, ZKLOCK_CANCELLED);
+		set_msg(l, "cancelled while waiting for the lock");
+		return WB_EBUSY;
+	}
+	if (w < 0) {
+		set_expired(l, "waiting for the predecessor");
+		abandon(l, ZKLOCK_EXPIRED);
+		return WB_EIO;
+	}
+	if (w == 0) {
+		abandon(l, ZKLOCK_TIMED_OUT);
+		set_msg(l, "the lock is held by another; gave up after %d ms", wait_ms);
+		return WB_EBUSY;
+	}
+	l->st.wakes++;
+	if (l->opts.hooks.woken)
+		l->opts.hooks.woken(l->opts.hooks.arg, l, type, l->pred_path);
+	free(l->pred_path); /* the watch is spent */
+	l->pred_path = NULL;
+	return 0;
+}
+
+int zklock_acquire(struct zklock *l, int wait_ms)
+{
+	int64_t deadline;
+	int rc = start_attempt(l, wait_ms, &deadline);
+	if (rc == 0)
+		rc = create_candidate(l, deadline); /* note 1 */
+	while (rc == 0) {
+		char *pred_path;
+		rc = find_position(l, deadline, &pred_path); /* note 2 */
+		if (rc)
+			break;
+		if (!pred_path)
+			return claim(l, deadline); /* note 4 */
+		if (wait_ms == 0 || (deadline >= 0 && mono_now_ms() >= deadline)) {
+			free(pred_path);
 			abandon(l, ZKLOCK_TIMED_OUT);
 			set_msg(l, "the lock is held by another; gave up after %d ms", wait_ms);
 			return WB_EBUSY;
 		}
-		l->st.wakes++;
-		if (l->opts.hooks.woken)
-			l->opts.hooks.woken(l->opts.hooks.arg, l, type, l->pred_path);
-		free(l->pred_path); /* the watch is spent */
-		l->pred_path = NULL;
+		unsigned seen;
+		int relist;
+		rc = watch_predecessor(l, pred_path, deadline, &seen, &relist); /* note 3 */
+		if (rc == 0 && !relist)
+			rc = await_notification(l, seen, deadline, wait_ms);
 		/* A notification is not the lock: look again (note 4). */
 	}
+	return rc;
 }
 
 int zklock_release(struct zklock *l)

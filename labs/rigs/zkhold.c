@@ -1,7 +1,7 @@
 /*
- * zkhold.c - lock events for the holder, and async completions (see
- * zkhold.h).  Waits use CLOCK_MONOTONIC condition variables, so a clock
- * step cannot stretch or cut a deadline.
+ * zkhold.c - lock events for the holder (see zkhold.h).  Waits use
+ * CLOCK_MONOTONIC condition variables, so a clock step cannot stretch or
+ * cut a deadline.
  */
 #include "rigs/zkhold.h"
 #include "base/mono.h"

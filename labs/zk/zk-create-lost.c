@@ -79,167 +79,219 @@ static int count_guid(struct zkc *admin, const char *lock, const char *guid)
 	return n;
 }
 
-static int create_lost_run(struct lab_ctx *ctx)
-{
-	struct report *r = ctx->report;
-	struct zklab *z = NULL;
-	struct zkproxy *p = NULL;
-	struct zkc *a = NULL, *other = NULL;
-	struct zklockrig w, wb, wo;
-	int w_open = 0, wb_open = 0, wo_open = 0;
-	char *lock = NULL, *first = NULL;
-	char hex[ZKC_HEX_LEN], hex2[ZKC_HEX_LEN];
-	int rc = zklab_open(ctx, &z);
-	if (rc)
-		goto out;
-	if (!z->server) {
-		report_cannot(r, "this lab proxies its own server; it cannot run against --zk");
-		rc = WB_EINVAL;
-		goto out;
-	}
-	if ((rc = zkproxy_new(zkserver_connect(z->server), &p)) != 0) {
-		report_cannot(r, "cannot start the fault proxy: %s", wb_strerror(rc));
-		goto out;
-	}
-	report_step(r, "client A connects through the fault proxy on %s", zkproxy_connect(p));
-	if ((rc = zkc_connect(zkproxy_connect(p), SESSION_MS, ZKLAB_WAIT_MS, ctx->run_dir, &a)) !=
-	    0) {
-		report_cannot(r, "client A cannot connect through the proxy");
-		goto out;
-	}
-	if ((rc = zklab_client(z, &other)) != 0)
-		goto out;
-	lock = wb_xasprintf("%s/lock", z->base);
-	report_evidence(r, "lock_path", "%s", lock);
-	int64_t session = zkc_session_id(a);
-	report_evidence(r, "session", "%s", zkc_hex(session, hex));
+/* The lab's clients and rigs. */
+struct create_lost {
+	struct lab_ctx *ctx;
+	struct report *r;
+	struct zklab *z;
+	struct zkproxy *p;	    /* A's only way to the server */
+	struct zkc *a, *other;	    /* A through the proxy; another client direct */
+	struct zklockrig w, wb, wo; /* the recipe, the blind retry, the other client */
+	int w_open, wb_open, wo_open;
+	char *lock;	 /* the lock path */
+	int64_t session; /* A's session */
+	int stopped;	 /* a check failed that leaves nothing to show */
+};
 
-	/* ---- the recipe recovers ---- */
-	char *prefix = wb_xasprintf("%s/" ZKLOCK_PROTECTED_PREFIX, lock);
-	zkproxy_arm_drop_create(p, prefix);
+/* Arms the proxy to drop the reply to A's next create under the lock. */
+static void arm_drop(struct create_lost *c)
+{
+	char *prefix = wb_xasprintf("%s/" ZKLOCK_PROTECTED_PREFIX, c->lock);
+	zkproxy_arm_drop_create(c->p, prefix);
 	free(prefix);
+}
+
+/* A through the proxy, another client direct, the lock path named. */
+static int connect_clients(struct create_lost *c)
+{
+	struct report *r = c->r;
+	struct lab_ctx *ctx = c->ctx;
+	char hex[ZKC_HEX_LEN];
+	int rc;
+	if (!c->z->server) {
+		report_cannot(r, "this lab proxies its own server; it cannot run against --zk");
+		return WB_EINVAL;
+	}
+	if ((rc = zkproxy_new(zkserver_connect(c->z->server), &c->p)) != 0) {
+		report_cannot(r, "cannot start the fault proxy: %s", wb_strerror(rc));
+		return rc;
+	}
+	report_step(r, "client A connects through the fault proxy on %s", zkproxy_connect(c->p));
+	if ((rc = zkc_connect(zkproxy_connect(c->p), SESSION_MS, ZKLAB_WAIT_MS, ctx->run_dir,
+			      &c->a)) != 0) {
+		report_cannot(r, "client A cannot connect through the proxy");
+		return rc;
+	}
+	if ((rc = zklab_client(c->z, &c->other)) != 0)
+		return rc;
+	c->lock = wb_xasprintf("%s/lock", c->z->base);
+	report_evidence(r, "lock_path", "%s", c->lock);
+	c->session = zkc_session_id(c->a);
+	report_evidence(r, "session", "%s", zkc_hex(c->session, hex));
+
+	return 0;
+}
+
+/* The recipe recovers: the create's reply is lost, the recipe finds its
+ * one candidate by GUID on the same session and holds. */
+static int recipe_recovers(struct create_lost *c)
+{
+	struct report *r = c->r;
+	char hex[ZKC_HEX_LEN], hex2[ZKC_HEX_LEN];
+	struct zklockrig s;
+	int rc, arc = -1;
+	arm_drop(c);
 	report_step(r, "the proxy will drop the reply to A's next create under the lock path");
-	if ((rc = zklockrig_open(&w, "A", a, lock, NULL, NULL)) != 0)
-		goto out;
-	w_open = 1;
+	if ((rc = zklockrig_open(&c->w, "A", c->a, c->lock, NULL, NULL)) != 0)
+		return rc;
+	c->w_open = 1;
 	/* The lock path must exist so that the dropped create is the
 	 * candidate itself, not the path. */
-	zoo_create(zkc_handle(other), lock, NULL, -1, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0);
+	zoo_create(zkc_handle(c->other), c->lock, NULL, -1, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0);
 	report_step(r, "A asks for the lock (a new GUID, one create)");
-	zklockrig_start(&w, ACQUIRE_MS);
+	zklockrig_start(&c->w, ACQUIRE_MS);
 	struct zkproxy_event dropped = {0};
-	int have_drop = zkproxy_wait(p, ZKPROXY_EV_DROPPED, ZKLAB_WAIT_MS, &dropped) == 0;
+	int have_drop = zkproxy_wait(c->p, ZKPROXY_EV_DROPPED, ZKLAB_WAIT_MS, &dropped) == 0;
 	report_checkf(r, "proxy-dropped-reply", have_drop, "the create's reply dropped", "%s",
 		      have_drop ? dropped.text : "no drop within the deadline");
 	if (have_drop)
 		report_evidence(r, "dropped_xid", "%" PRId32, dropped.xid);
-	int arc = -1;
-	rc = zklockrig_wait_done(&w, ACQUIRE_MS, &arc);
+	rc = zklockrig_wait_done(&c->w, ACQUIRE_MS, &arc);
 	if (rc) {
 		report_check(r, "A-holds", 0, "held", "still waiting");
-		goto out;
+		c->stopped = 1;
+		return 0;
 	}
-	struct zklockrig s;
-	zklockrig_snapshot(&w, &s);
+	zklockrig_snapshot(&c->w, &s);
 	report_evidence(r, "A_history", "%s", s.log);
 	report_checkf(r, "create-connection-loss", strstr(s.log, "create=ZCONNECTIONLOSS") != NULL,
 		      "ZCONNECTIONLOSS: outcome unknown", "%s", s.log);
 	report_checkf(r, "same-session",
-		      zkc_session_id(a) == session && zklock_session(w.l) == session,
-		      zkc_hex(session, hex), "%s", zkc_hex(zkc_session_id(a), hex2));
+		      zkc_session_id(c->a) == c->session && zklock_session(c->w.l) == c->session,
+		      zkc_hex(c->session, hex), "%s", zkc_hex(zkc_session_id(c->a), hex2));
 	report_checkf(r, "found-by-guid", strstr(s.log, "recovered=1") != NULL,
 		      "exactly one candidate of this session with our GUID", "%s", s.note);
 	report_checkf(r, "A-holds", arc == 0, "held", "%s (%s)",
-		      zklock_status_name(zklock_status(w.l)), zklock_message(w.l));
-	if (arc != 0)
-		goto out;
-	first = wb_xstrdup(zklock_own_path(w.l));
+		      zklock_status_name(zklock_status(c->w.l)), zklock_message(c->w.l));
+	if (arc != 0) {
+		c->stopped = 1;
+		return 0;
+	}
+	char *first = wb_xstrdup(zklock_own_path(c->w.l));
 	struct Stat st;
-	int zrc = zoo_exists(zkc_handle(other), first, 0, &st);
-	report_checkf(r, "ephemeral-owner", zrc == ZOK && st.ephemeralOwner == session,
-		      zkc_hex(session, hex), "%s",
+	int zrc = zoo_exists(zkc_handle(c->other), first, 0, &st);
+	report_checkf(r, "ephemeral-owner", zrc == ZOK && st.ephemeralOwner == c->session,
+		      zkc_hex(c->session, hex), "%s",
 		      zrc == ZOK ? zkc_hex(st.ephemeralOwner, hex2) : zkc_err_name(zrc));
 	if (have_drop)
 		report_checkf(r, "create-had-happened", zrc == ZOK && st.czxid == dropped.zxid,
 			      "node czxid = the dropped reply's zxid", "czxid 0x%llx, zxid 0x%llx",
 			      (unsigned long long)st.czxid, (unsigned long long)dropped.zxid);
-	report_checkf(r, "one-candidate", count_guid(other, lock, zklock_guid(w.l)) == 1,
+	report_checkf(r, "one-candidate", count_guid(c->other, c->lock, zklock_guid(c->w.l)) == 1,
 		      "1 node with A's GUID (no blind retry)", "%d",
-		      count_guid(other, lock, zklock_guid(w.l)));
-	report_evidence(r, "fencing_token", "%lld", (long long)zklock_token(w.l));
-	zklock_release(w.l);
-	zklockrig_close(&w);
-	w_open = 0;
+		      count_guid(c->other, c->lock, zklock_guid(c->w.l)));
+	report_evidence(r, "fencing_token", "%lld", (long long)zklock_token(c->w.l));
+	zklock_release(c->w.l);
+	zklockrig_close(&c->w);
+	c->w_open = 0;
+	free(first);
+	return 0;
+}
 
-	/* ---- control: a blind retry ---- */
+/* Control: the same loss, and a client that simply creates again - two
+ * candidates of one GUID, which recovery refuses to choose between. */
+static int blind_retry_control(struct create_lost *c)
+{
+	struct report *r = c->r;
+	struct zklockrig s;
+	int rc, arc = -1;
 	report_step(r, "control: the same loss, and a client that simply creates again");
 	/* Consume phase one's reconnection from A's event queue. */
-	zkc_wait_state(a, ZOO_CONNECTED_STATE, ZKLAB_WAIT_MS, NULL);
-	struct blind blind = {.c = a};
+	zkc_wait_state(c->a, ZOO_CONNECTED_STATE, ZKLAB_WAIT_MS, NULL);
+	struct blind blind = {.c = c->a};
 	struct zklock_hooks bh = {.arg = &blind, .create_done = blind_retry};
-	if ((rc = zklockrig_open(&wb, "A2", a, lock, &bh, NULL)) != 0)
-		goto out;
-	wb_open = 1;
-	prefix = wb_xasprintf("%s/" ZKLOCK_PROTECTED_PREFIX, lock);
-	zkproxy_arm_drop_create(p, prefix);
-	free(prefix);
-	zklockrig_start(&wb, ACQUIRE_MS);
-	rc = zklockrig_wait_done(&wb, ACQUIRE_MS, &arc);
+	if ((rc = zklockrig_open(&c->wb, "A2", c->a, c->lock, &bh, NULL)) != 0)
+		return rc;
+	c->wb_open = 1;
+	arm_drop(c);
+	zklockrig_start(&c->wb, ACQUIRE_MS);
+	rc = zklockrig_wait_done(&c->wb, ACQUIRE_MS, &arc);
 	if (rc) {
 		report_check(r, "recovery-refuses", 0, "ambiguous", "still waiting");
-		goto out;
+		c->stopped = 1;
+		return 0;
 	}
-	zklockrig_snapshot(&wb, &s);
+	zklockrig_snapshot(&c->wb, &s);
 	report_evidence(r, "A2_history", "%s", s.log);
 	report_checkf(r, "blind-retry-created", blind.fired && blind.zrc == ZOK,
 		      "a second create succeeds", "%s",
 		      blind.fired ? zkc_err_name(blind.zrc) : "the loss did not happen");
 	if (blind.fired && blind.zrc == ZOK)
 		report_evidence(r, "second_candidate", "%s", zklockrig_name(blind.path));
-	int n = count_guid(other, lock, zklock_guid(wb.l));
+	int n = count_guid(c->other, c->lock, zklock_guid(c->wb.l));
 	report_checkf(r, "control-two-candidates", n == 2, "2 nodes with one GUID", "%d", n);
 	report_checkf(r, "recovery-refuses",
-		      arc == WB_ECORRUPT && zklock_status(wb.l) == ZKLOCK_AMBIGUOUS,
-		      "ambiguous: refused", "%s: %s", zklock_status_name(zklock_status(wb.l)),
-		      zklock_message(wb.l));
-	n = count_guid(other, lock, zklock_guid(wb.l));
+		      arc == WB_ECORRUPT && zklock_status(c->wb.l) == ZKLOCK_AMBIGUOUS,
+		      "ambiguous: refused", "%s: %s", zklock_status_name(zklock_status(c->wb.l)),
+		      zklock_message(c->wb.l));
+	n = count_guid(c->other, c->lock, zklock_guid(c->wb.l));
 	report_checkf(r, "nothing-deleted", n == 2, "both still there", "%d", n);
 
+	return 0;
+}
+
+/* The orphans block another client until A's session ends. */
+static int orphans_block_others(struct create_lost *c)
+{
+	struct report *r = c->r;
+	int rc, arc = -1;
 	report_step(r, "another client tries the lock while A's two orphan candidates stand");
-	if ((rc = zklockrig_open(&wo, "B", other, lock, NULL, NULL)) != 0)
-		goto out;
-	wo_open = 1;
-	zklockrig_start(&wo, 0);
-	zklockrig_wait_done(&wo, ZKLAB_WAIT_MS, &arc);
+	if ((rc = zklockrig_open(&c->wo, "B", c->other, c->lock, NULL, NULL)) != 0)
+		return rc;
+	c->wo_open = 1;
+	zklockrig_start(&c->wo, 0);
+	zklockrig_wait_done(&c->wo, ZKLAB_WAIT_MS, &arc);
 	report_checkf(r, "control-others-blocked", arc == WB_EBUSY,
 		      "busy: the orphans are in front", "%s",
-		      zklock_status_name(zklock_status(wo.l)));
+		      zklock_status_name(zklock_status(c->wo.l)));
 	report_step(r, "only the end of A's session clears them");
-	zklockrig_close(&wb);
-	wb_open = 0;
-	zkc_close(a);
-	a = NULL;
-	zklockrig_start(&wo, ZKLAB_WAIT_MS);
-	zklockrig_wait_done(&wo, ZKLAB_WAIT_MS, &arc);
+	zklockrig_close(&c->wb);
+	c->wb_open = 0;
+	zkc_close(c->a);
+	c->a = NULL;
+	zklockrig_start(&c->wo, ZKLAB_WAIT_MS);
+	zklockrig_wait_done(&c->wo, ZKLAB_WAIT_MS, &arc);
 	report_checkf(r, "session-end-clears", arc == 0, "B holds", "%s",
-		      zklock_status_name(zklock_status(wo.l)));
+		      zklock_status_name(zklock_status(c->wo.l)));
 	if (arc == 0)
-		zklock_release(wo.l);
-	zkproxy_report(p, r, 0);
-	rc = 0;
-out:
-	if (w_open)
-		zklockrig_close(&w);
-	if (wb_open)
-		zklockrig_close(&wb);
-	if (wo_open)
-		zklockrig_close(&wo);
-	zkc_close(a);
-	zkc_close(other);
-	zkproxy_free(p);
-	zklab_close(z);
-	free(lock);
-	free(first);
+		zklock_release(c->wo.l);
+	zkproxy_report(c->p, r, 0);
+	return 0;
+}
+
+static int create_lost_run(struct lab_ctx *ctx)
+{
+	struct create_lost c = {.ctx = ctx, .r = ctx->report};
+	int rc = zklab_open(ctx, &c.z);
+	if (!rc)
+		rc = connect_clients(&c);
+	if (!rc)
+		rc = recipe_recovers(&c);
+	if (!rc && !c.stopped)
+		rc = blind_retry_control(&c);
+	if (!rc && !c.stopped)
+		rc = orphans_block_others(&c);
+	if (c.w_open)
+		zklockrig_close(&c.w);
+	if (c.wb_open)
+		zklockrig_close(&c.wb);
+	if (c.wo_open)
+		zklockrig_close(&c.wo);
+	zkc_close(c.a);
+	zkc_close(c.other);
+	zkproxy_free(c.p);
+	zklab_close(c.z);
+	free(c.lock);
 	return rc;
 }
 

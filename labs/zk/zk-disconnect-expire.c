@@ -29,6 +29,7 @@
  */
 #include "base/wb.h"
 #include "harness/report.h"
+#include "harness/zk/zkasync.h"
 #include "harness/zk/zkclient.h"
 #include "harness/zk/zkasync.h"
 #include "rigs/zkhold.h"
@@ -195,16 +196,13 @@ static int next_connect_after(struct run *R, long long since_ms)
 	}
 }
 
-static int timeline_b(struct run *R, int64_t sid)
+/* (b), first: the observer watches A's candidate, the proxy holds A's
+ * traffic, and the server expires A's silent session by itself (*del:
+ * the candidate's deletion as the observer saw it). */
+static int b_server_expires(struct run *R, const char *own, struct zkc_event *del)
 {
 	struct report *r = R->r;
-	char h1[ZKC_HEX_LEN], h2[ZKC_HEX_LEN], why[160] = "";
-	char *own = wb_xstrdup(zklock_own_path(R->la));
-	char old_guid[ZKLOCK_GUID_LEN + 1];
-	snprintf(old_guid, sizeof old_guid, "%s", zklock_guid(R->la));
-	int64_t old_token = zklock_token(R->la);
-	int rc = 0, zrc;
-
+	int rc, zrc;
 	report_step(r, "(b) expiry: the observer watches A's candidate; then the proxy holds all "
 		       "of A's traffic. Nothing is closed and nothing forces the expiry");
 	/* watch=1: the notification lands in the observer's event queue. */
@@ -214,28 +212,36 @@ static int timeline_b(struct run *R, int64_t sid)
 		report_check(r, "observer-watch", 0, "the observer sets a watch on A's candidate",
 			     zkc_err_name(zrc));
 		rc = WB_EIO;
-		goto out;
+		return rc;
 	}
 	long long held_at = zkc_now_ms();
 	zkproxy_hold(R->p, ZKPROXY_BOTH);
 
-	struct zkc_event del;
 	rc = zkc_wait_event(R->z->admin, ZOO_DELETED_EVENT, own,
-			    zkc_session_timeout(R->a) + ZKLAB_WAIT_MS, &del);
+			    zkc_session_timeout(R->a) + ZKLAB_WAIT_MS, del);
 	int64_t o = 0, c = 0;
 	int gone = owner_of(R->z->admin, own, &o, &c);
 	report_checkf(r, "server-expires-session", rc == 0 && gone == ZNONODE,
 		      "the server expires A's silent session itself and deletes its candidate",
 		      "%s %lld ms after the hold began; exists: %s",
-		      rc == 0 ? "deleted" : "not deleted", rc == 0 ? del.at_ms - held_at : -1LL,
+		      rc == 0 ? "deleted" : "not deleted", rc == 0 ? del->at_ms - held_at : -1LL,
 		      zkc_err_name(gone));
 	if (rc) {
 		rc = WB_EIO;
-		goto out;
+		return rc;
 	}
 	report_evidence(r, "a_state_at_server_expiry", "%s",
 			zkc_state_name(zoo_state(zkc_handle(R->a))));
 
+	return 0;
+}
+
+/* A, cut off, queues a re-check of its candidate on a fresh connection
+ * attempt; then the proxy lets that attempt reach the server. */
+static int b_queue_recheck(struct run *R, const char *own, long long del_at)
+{
+	struct report *r = R->r;
+	int rc = 0, zrc;
 	/*
 	 * A call A makes while cut off is queued on its handle.  Issue it as
 	 * soon as A starts a fresh connection attempt (the proxy shows its
@@ -244,7 +250,7 @@ static int timeline_b(struct run *R, int64_t sid)
 	 * out in between (the call already completed), wait for the next.
 	 */
 	for (int tries = 0; tries < 5; tries++) {
-		if (next_connect_after(R, del.at_ms)) {
+		if (next_connect_after(R, del_at)) {
 			rc = WB_EIO;
 			break;
 		}
@@ -260,7 +266,7 @@ static int timeline_b(struct run *R, int64_t sid)
 			report_check(r, "a-queues-recheck", 0,
 				     "A's re-check is queued on its handle", zkc_err_name(zrc));
 			rc = WB_EIO;
-			goto out;
+			return rc;
 		}
 		if (!zkasync_finished(&R->pending)) {
 			rc = 0;
@@ -272,12 +278,22 @@ static int timeline_b(struct run *R, int64_t sid)
 		report_check(r, "a-queues-recheck", 0,
 			     "A's re-check is queued on a connection attempt still open",
 			     "no attempt stayed open");
-		goto out;
+		return rc;
 	}
 	report_step(r, "A, cut off, queues a re-check of its candidate; the proxy now lets A's "
 		       "reconnect reach the server");
 	zkproxy_release(R->p);
 
+	return 0;
+}
+
+/* A learns: its queued call and its watcher say expired, the recipe
+ * says LOST, and the expired handle cannot compete again. */
+static int b_a_learns_expired(struct run *R, long long del_at)
+{
+	struct report *r = R->r;
+	char why[160] = "";
+	int rc;
 	int call_rc = 0;
 	rc = zkasync_wait(&R->pending, ZKLAB_WAIT_MS, &call_rc);
 	report_checkf(r, "queued-call-sessionexpired", rc == 0 && call_rc == ZSESSIONEXPIRED,
@@ -292,28 +308,37 @@ static int timeline_b(struct run *R, int64_t sid)
 		      zkc_state_name(st_now));
 	if (rc) {
 		rc = WB_EIO;
-		goto out;
+		return rc;
 	}
-	report_evidence(r, "expired_seen_after_delete_ms", "%lld", exp.at_ms - del.at_ms);
+	report_evidence(r, "expired_seen_after_delete_ms", "%lld", exp.at_ms - del_at);
 	long long lost_at = 0;
 	rc = zkhold_wait(R->ha, ZKLOCK_EV_LOST, ZKLAB_WAIT_MS, &lost_at, why, sizeof why);
 	report_checkf(r, "holder-told-lost", rc == 0 && !zkhold_may_work(R->ha),
 		      "the recipe tells the holder LOST and work stays stopped", "%s",
 		      rc == 0 ? why : "no LOST event");
 	if (rc == 0)
-		report_evidence(r, "lost_told_vs_server_delete_ms", "%+lld", lost_at - del.at_ms);
+		report_evidence(r, "lost_told_vs_server_delete_ms", "%+lld", lost_at - del_at);
 
 	rc = zklock_acquire(R->la, 0);
 	report_checkf(r, "old-handle-cannot-compete", rc == WB_EINVAL,
 		      "acquiring again on the expired handle is refused", "%s: %s",
 		      rc == WB_EINVAL ? "refused" : wb_strerror(rc), zklock_message(R->la));
 
+	return 0;
+}
+
+/* A new attempt: a new handle (new session), a new lock, a new GUID. */
+static int b_new_attempt(struct run *R, int64_t sid, const char *old_guid, int64_t old_token)
+{
+	struct report *r = R->r;
+	char h1[ZKC_HEX_LEN], h2[ZKC_HEX_LEN];
+	int rc;
 	report_step(r, "a new attempt: a new handle (new session), a new lock, a new GUID");
 	rc = zkc_connect(zkproxy_connect(R->p), ZKLAB_SESSION_MS, ZKLAB_WAIT_MS, R->ctx->run_dir,
 			 &R->a2);
 	if (rc) {
 		report_cannot(r, "cannot open A's new handle: %s", wb_strerror(rc));
-		goto out;
+		return rc;
 	}
 	R->ha2 = zkhold_new();
 	struct zklock_opts o2 = {.on_event = zkhold_on_event, .event_arg = R->ha2};
@@ -333,7 +358,23 @@ static int timeline_b(struct run *R, int64_t sid)
 		       "only that a TCP connection broke, and Expired is the server's verdict, "
 		       "learned late; a paused thread of A can still send what it prepared. Only "
 		       "the resource can refuse it (zk-fencing)");
-out:
+	return 0;
+}
+
+static int timeline_b(struct run *R, int64_t sid)
+{
+	char *own = wb_xstrdup(zklock_own_path(R->la));
+	char old_guid[ZKLOCK_GUID_LEN + 1];
+	snprintf(old_guid, sizeof old_guid, "%s", zklock_guid(R->la));
+	int64_t old_token = zklock_token(R->la);
+	struct zkc_event del;
+	int rc = b_server_expires(R, own, &del);
+	if (!rc)
+		rc = b_queue_recheck(R, own, del.at_ms);
+	if (!rc)
+		rc = b_a_learns_expired(R, del.at_ms);
+	if (!rc)
+		rc = b_new_attempt(R, sid, old_guid, old_token);
 	free(own);
 	return rc;
 }

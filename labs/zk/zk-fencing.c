@@ -196,6 +196,8 @@ struct run {
 	struct waiter wb;		   /* B's acquiring thread */
 	pthread_t ta, tb;		   /* and their threads */
 	int ta_started, tb_started;	   /* to be joined */
+	int64_t token_a, token_b;	   /* A's and B's fencing tokens */
+	long long held_at;		   /* when A's traffic was held */
 };
 
 static const char *verdict(const struct fenced_result *res, int rc)
@@ -238,15 +240,14 @@ static int connect_and_lock(struct run *R, const char *hosts, struct zkc **c, st
 	return rc;
 }
 
-static int scenario(struct run *R)
+/* A, through the proxy, holds the lock; its business thread writes once
+ * with A's token and pauses at a barrier. */
+static int a_takes_the_lock(struct run *R)
 {
 	struct report *r = R->r;
-	const char *dom = R->lock_path;
 	char h1[ZKC_HEX_LEN];
-	int64_t mark;
-	char *val = NULL;
 	int rc;
-
+	const char *dom = R->lock_path;
 	/* A: through the proxy; holds the lock. */
 	R->ha = zkhold_new();
 	struct zklock_opts oa = {.on_event = zkhold_on_event, .event_arg = R->ha};
@@ -258,16 +259,16 @@ static int scenario(struct run *R)
 			  "A acquires the free lock (through the proxy)",
 			  rc == 0 ? "held" : zklock_message(R->la)))
 		return WB_EIO;
-	int64_t ta = zklock_token(R->la);
+	R->token_a = zklock_token(R->la);
 	int64_t sid_a = zkc_session_id(R->a);
 	report_step(r, "A holds %s on session %s; its fencing token is its suffix: %" PRId64,
-		    strrchr(zklock_own_path(R->la), '/') + 1, zkc_hex(sid_a, h1), ta);
+		    strrchr(zklock_own_path(R->la), '/') + 1, zkc_hex(sid_a, h1), R->token_a);
 
 	/* A's business thread: writes once, then pauses. */
 	R->wa.fenced_path = R->fenced_path;
 	R->wa.unfenced_path = R->unfenced_path;
 	R->wa.domain = dom;
-	R->wa.token = ta;
+	R->wa.token = R->token_a;
 	if (pthread_create(&R->ta, NULL, worker_main, &R->wa) != 0) {
 		report_cannot(r, "cannot start A's business thread");
 		return WB_EUNAVAIL;
@@ -284,7 +285,14 @@ static int scenario(struct run *R)
 		      verdict(&R->wa.first.u, R->wa.first.rc_u));
 	report_step(r, "A's business thread now waits at a barrier: a paused worker that still "
 		       "believes it holds the lock and will not look again");
+	return 0;
+}
 
+/* B, direct to the server, waits with its watch on A's candidate. */
+static int b_watches_a(struct run *R)
+{
+	struct report *r = R->r;
+	int rc;
 	/* B: direct to the server; waits with its watch on A's candidate. */
 	struct zklock_opts ob = {
 		.hooks = {.arg = &R->wb, .watched = on_watched, .woken = on_woken}};
@@ -302,14 +310,22 @@ static int scenario(struct run *R)
 		      rc == 0 ? strrchr(R->wb.pred, '/') + 1 : "B set no watch");
 	if (rc)
 		return WB_EIO;
+	return 0;
+}
 
+/* The proxy holds A's traffic until the server expires A's session and
+ * B holds the lock with a larger token. */
+static int a_goes_silent(struct run *R)
+{
+	struct report *r = R->r;
+	int rc;
 	report_step(r, "the proxy now holds all of A's traffic: A's heartbeats stop reaching the "
 		       "server. Nothing is closed and no expiry is forced");
-	long long held_at = zkc_now_ms();
+	R->held_at = zkc_now_ms();
 	zkproxy_hold(R->p, ZKPROXY_BOTH);
 
 	rc = baton_wait(&R->wb.b, &R->wb.b.done, 2, zkc_session_timeout(R->a) + 3 * ZKLAB_WAIT_MS);
-	int64_t tb = zklock_token(R->lb);
+	R->token_b = zklock_token(R->lb);
 	struct zklock_stats sb = zklock_stats(R->lb);
 	int b_ok = rc == 0 && R->wb.rc == 0;
 	report_checkf(r, "b-notified-rechecks-holds",
@@ -324,12 +340,22 @@ static int scenario(struct run *R)
 	if (!b_ok)
 		return WB_EIO;
 	report_evidence(r, "a_candidate_deleted_after_ms", "%lld (of silence)",
-			R->wb.woken_at - held_at);
+			R->wb.woken_at - R->held_at);
 	report_evidence(r, "a_handle_state_when_b_holds", "%s",
 			zkc_state_name(zoo_state(zkc_handle(R->a))));
-	report_checkf(r, "b-token-larger", tb > ta, "B's token is larger than A's",
-		      "A %" PRId64 ", B %" PRId64, ta, tb);
+	report_checkf(r, "b-token-larger", R->token_b > R->token_a, "B's token is larger than A's",
+		      "A %" PRId64 ", B %" PRId64, R->token_a, R->token_b);
+	return 0;
+}
 
+/* The window: A's paused thread writes with its old token before and
+ * after B's write reaches the resources. */
+static int the_window(struct run *R)
+{
+	struct report *r = R->r;
+	const char *dom = R->lock_path;
+	int64_t mark;
+	char *val = NULL;
 	/* The window. */
 	report_step(r, "the window: B holds the lock but its token has not reached the resource. "
 		       "A's thread gets one write through now");
@@ -337,21 +363,23 @@ static int scenario(struct run *R)
 	if (baton_wait(&R->wa.b, &R->wa.b.done, 2, ZKLAB_WAIT_MS))
 		return WB_EIO;
 	report_checkf(r, "window-accepts-old-token",
-		      R->wa.window.f.accepted && R->wa.window.f.mark_before == ta,
+		      R->wa.window.f.accepted && R->wa.window.f.mark_before == R->token_a,
 		      "the fenced resource still accepts A's token: its mark is A's, it cannot "
 		      "know ZooKeeper moved on",
 		      "%s, mark %" PRId64, verdict(&R->wa.window.f, R->wa.window.rc_f),
 		      R->wa.window.f.mark_before);
 
 	struct both bw;
-	write_both(R->res, R->ctl, dom, tb, "new-owner", &bw);
-	report_checkf(
-		r, "b-write-advances-mark", bw.f.accepted && bw.u.accepted && bw.f.mark_after == tb,
-		"B writes \"new-owner\" with its token; the fenced mark advances to it",
-		"fenced %s, mark %" PRId64 " -> %" PRId64 "; unfenced %s", verdict(&bw.f, bw.rc_f),
-		bw.f.mark_before, bw.f.mark_after, verdict(&bw.u, bw.rc_u));
+	write_both(R->res, R->ctl, dom, R->token_b, "new-owner", &bw);
+	report_checkf(r, "b-write-advances-mark",
+		      bw.f.accepted && bw.u.accepted && bw.f.mark_after == R->token_b,
+		      "B writes \"new-owner\" with its token; the fenced mark advances to it",
+		      "fenced %s, mark %" PRId64 " -> %" PRId64 "; unfenced %s",
+		      verdict(&bw.f, bw.rc_f), bw.f.mark_before, bw.f.mark_after,
+		      verdict(&bw.u, bw.rc_u));
 
-	report_step(r, "A's thread resumes and writes \"stale-late\" with token %" PRId64, ta);
+	report_step(r, "A's thread resumes and writes \"stale-late\" with token %" PRId64,
+		    R->token_a);
 	baton_set(&R->wa.b, &R->wa.b.allowed, 3);
 	if (baton_wait(&R->wa.b, &R->wa.b.done, 3, ZKLAB_WAIT_MS))
 		return WB_EIO;
@@ -368,13 +396,24 @@ static int scenario(struct run *R)
 	read_state(R->res, dom, &mark, &val);
 	report_checkf(r, "fenced-rejects-stale",
 		      !R->wa.late.f.accepted && R->wa.late.rc_f == 0 && !strcmp(val, "new-owner") &&
-			      mark == tb,
+			      mark == R->token_b,
 		      "the fenced resource rejects token A < mark B; final value new-owner",
 		      "%s (%" PRId64 " < %" PRId64 "); final value %s, mark %" PRId64,
-		      verdict(&R->wa.late.f, R->wa.late.rc_f), ta, R->wa.late.f.mark_before, val,
-		      mark);
+		      verdict(&R->wa.late.f, R->wa.late.rc_f), R->token_a, R->wa.late.f.mark_before,
+		      val, mark);
 	free(val);
+	return 0;
+}
 
+/* Durability: the fenced mark survives closing and reopening; an equal
+ * token is accepted. */
+static int mark_survives_reopen(struct run *R)
+{
+	struct report *r = R->r;
+	const char *dom = R->lock_path;
+	int64_t mark;
+	char *val = NULL;
+	int rc;
 	/* Durability: close, reopen, A is still refused. */
 	report_step(r, "the fenced database is closed and opened again");
 	fenced_free(R->res);
@@ -383,21 +422,30 @@ static int scenario(struct run *R)
 	if ((rc = open_resources(R)))
 		return rc;
 	struct fenced_result again;
-	rc = fenced_write(R->res, dom, ta, "stale-after-reopen", &again);
+	rc = fenced_write(R->res, dom, R->token_a, "stale-after-reopen", &again);
 	read_state(R->res, dom, &mark, &val);
 	report_checkf(r, "mark-survives-reopen",
-		      rc == 0 && !again.accepted && mark == tb && !strcmp(val, "new-owner"),
+		      rc == 0 && !again.accepted && mark == R->token_b && !strcmp(val, "new-owner"),
 		      "after reopening, the stored mark still rejects A's token",
 		      "%s; mark %" PRId64 ", value %s", verdict(&again, rc), mark, val);
 	free(val);
 
 	struct fenced_result eq;
-	rc = fenced_write(R->res, dom, tb, "new-owner-2", &eq);
-	report_checkf(r, "equal-token-accepted", rc == 0 && eq.accepted && eq.mark_after == tb,
+	rc = fenced_write(R->res, dom, R->token_b, "new-owner-2", &eq);
+	report_checkf(r, "equal-token-accepted",
+		      rc == 0 && eq.accepted && eq.mark_after == R->token_b,
 		      "B writes again with the same token: accepted, mark unchanged",
 		      "%s, mark %" PRId64 " -> %" PRId64, verdict(&eq, rc), eq.mark_before,
 		      eq.mark_after);
+	return 0;
+}
 
+/* C, the next real holder, writes with a larger token. */
+static int larger_token_advances(struct run *R)
+{
+	struct report *r = R->r;
+	const char *dom = R->lock_path;
+	int rc;
 	/* A larger token from the next real holder. */
 	zklock_release(R->lb);
 	if ((rc = connect_and_lock(R, R->z->connect, &R->c, &R->lc, NULL)))
@@ -408,13 +456,19 @@ static int scenario(struct run *R)
 	int wrc = rc == 0 ? fenced_write(R->res, dom, tc, "third-owner", &up) : rc;
 	report_checkf(
 		r, "larger-token-advances",
-		rc == 0 && wrc == 0 && up.accepted && up.mark_after == tc && tc > tb,
+		rc == 0 && wrc == 0 && up.accepted && up.mark_after == tc && tc > R->token_b,
 		"after B releases, C holds a larger token; its write is accepted and the mark "
 		"advances",
 		"C token %" PRId64 ": %s, mark %" PRId64 " -> %" PRId64, tc,
 		wrc ? wb_strerror(wrc) : verdict(&up, 0), wrc ? -1 : up.mark_before,
 		wrc ? -1 : up.mark_after);
+	return 0;
+}
 
+/* What A itself learned, and when (evidence only). */
+static void what_a_learned(struct run *R)
+{
+	struct report *r = R->r;
 	/* What A itself learned, and when. */
 	zkproxy_release(R->p);
 	struct zkc_event exp;
@@ -426,13 +480,31 @@ static int scenario(struct run *R)
 		report_evidence(r, "a_recipe_said_suspended_after_hold_ms",
 				"%lld (A's paused "
 				"thread did not look)",
-				susp_at - held_at);
+				susp_at - R->held_at);
 	if (zkhold_wait(R->ha, ZKLOCK_EV_LOST, 0, &lost_at, NULL, 0) == 0)
 		report_evidence(r, "a_recipe_said_lost_vs_b_notified_ms", "%+lld",
 				lost_at - R->wb.woken_at);
 	report_step(r, "ZooKeeper did everything right and could not stop A's late write; the "
 		       "resource could, from the moment it accepted B's token, and not before");
-	return 0;
+}
+
+/* The scenario, in order; stops at the first step that cannot go on. */
+static int scenario(struct run *R)
+{
+	int rc = a_takes_the_lock(R);
+	if (!rc)
+		rc = b_watches_a(R);
+	if (!rc)
+		rc = a_goes_silent(R);
+	if (!rc)
+		rc = the_window(R);
+	if (!rc)
+		rc = mark_survives_reopen(R);
+	if (!rc)
+		rc = larger_token_advances(R);
+	if (!rc)
+		what_a_learned(R);
+	return rc;
 }
 
 static int zk_fencing_run(struct lab_ctx *ctx)

@@ -42,76 +42,104 @@ static const char *after_last_wake(const char *log)
 	return p ? p + 1 : "";
 }
 
-static int chain_run(struct lab_ctx *ctx)
+/* The lab's clients, waiters and names. */
+struct chain {
+	struct report *r;
+	struct zklab *z;
+	struct zkc *c[3];
+	struct zklockrig w[4]; /* n1, n2, n3, and n4 on n1's client */
+	int opened[4];
+	char *lock, *n1_path, *n2_path, *n3_path;
+	char n1_guid[ZKLOCK_GUID_LEN + 1];
+	long long n1_token;
+	int stopped; /* a check failed (or a barrier did not complete): no more to show */
+};
+
+/* A check failed, or a barrier did not complete: the lab ends here
+ * (exit as the checks say).  Returns 0. */
+static int stop(struct chain *ch)
 {
-	struct report *r = ctx->report;
-	struct zklab *z = NULL;
-	struct zkc *c[3] = {0};
-	struct zklockrig w[4];
-	int opened[4] = {0};
-	char *lock = NULL, *n1_path = NULL, *n2_path = NULL, *n3_path = NULL;
-	char n1_guid[ZKLOCK_GUID_LEN + 1] = "";
-	long long n1_token = -1;
-	int rc = zklab_open(ctx, &z);
+	ch->stopped = 1;
+	return 0;
+}
+
+/* Three clients, three waiters n1..n3 on one lock path. */
+static int open_chain(struct chain *ch, struct lab_ctx *ctx)
+{
+	int rc = zklab_open(ctx, &ch->z);
 	if (rc)
-		goto out;
+		return rc;
 	for (int i = 0; i < 3; i++)
-		if ((rc = zklab_client(z, &c[i])) != 0)
-			goto out;
-	lock = wb_xasprintf("%s/lock", z->base);
+		if ((rc = zklab_client(ch->z, &ch->c[i])) != 0)
+			return rc;
+	ch->lock = wb_xasprintf("%s/lock", ch->z->base);
 	static const char *names[] = {"n1", "n2", "n3"};
 	for (int i = 0; i < 3; i++) {
-		if ((rc = zklockrig_open(&w[i], names[i], c[i], lock, NULL, NULL)) != 0)
-			goto out;
-		opened[i] = 1;
+		if ((rc = zklockrig_open(&ch->w[i], names[i], ch->c[i], ch->lock, NULL, NULL)) != 0)
+			return rc;
+		ch->opened[i] = 1;
 	}
-	report_evidence(r, "lock_path", "%s", lock);
+	report_evidence(ch->r, "lock_path", "%s", ch->lock);
+	return 0;
+}
 
-	/* ---- n1 holds, n2 and n3 queue ---- */
-	report_step(r, "n1 takes the lock on an empty lock path");
+/* n1 holds, n2 and n3 queue, each watching only its predecessor. */
+static int n1_holds_others_queue(struct chain *ch)
+{
+	struct report *r = ch->r;
+	struct zklockrig s;
 	int arc = -1;
-	zklockrig_start(&w[0], ACQUIRE_MS);
-	zklockrig_wait_done(&w[0], ZKLAB_WAIT_MS, &arc);
+	report_step(r, "n1 takes the lock on an empty lock path");
+	zklockrig_start(&ch->w[0], ACQUIRE_MS);
+	zklockrig_wait_done(&ch->w[0], ZKLAB_WAIT_MS, &arc);
 	if (!report_checkf(r, "n1-holds", arc == 0, "held", "%s (%s)",
-			   zklock_status_name(zklock_status(w[0].l)), zklock_message(w[0].l)))
-		goto out;
-	n1_path = wb_xstrdup(zklock_own_path(w[0].l));
-	snprintf(n1_guid, sizeof n1_guid, "%s", zklock_guid(w[0].l));
-	n1_token = (long long)zklock_token(w[0].l);
-	report_evidence(r, "n1", "%s (token %lld)", zklockrig_name(n1_path),
-			(long long)zklock_token(w[0].l));
+			   zklock_status_name(zklock_status(ch->w[0].l)),
+			   zklock_message(ch->w[0].l)))
+		return stop(ch);
+	ch->n1_path = wb_xstrdup(zklock_own_path(ch->w[0].l));
+	snprintf(ch->n1_guid, sizeof ch->n1_guid, "%s", zklock_guid(ch->w[0].l));
+	ch->n1_token = (long long)zklock_token(ch->w[0].l);
+	report_evidence(r, "n1", "%s (token %lld)", zklockrig_name(ch->n1_path),
+			(long long)zklock_token(ch->w[0].l));
 
 	report_step(r, "n2, then n3, ask for the lock and wait");
-	zklockrig_start(&w[1], ACQUIRE_MS);
-	if (zklockrig_wait_watches(&w[1], 1, ZKLAB_WAIT_MS) != 0) {
+	zklockrig_start(&ch->w[1], ACQUIRE_MS);
+	if (zklockrig_wait_watches(&ch->w[1], 1, ZKLAB_WAIT_MS) != 0) {
 		report_check(r, "n2-waits", 0, "a watch set", "none within the deadline");
-		goto out;
+		return stop(ch);
 	}
-	zklockrig_start(&w[2], ACQUIRE_MS);
-	if (zklockrig_wait_watches(&w[2], 1, ZKLAB_WAIT_MS) != 0) {
+	zklockrig_start(&ch->w[2], ACQUIRE_MS);
+	if (zklockrig_wait_watches(&ch->w[2], 1, ZKLAB_WAIT_MS) != 0) {
 		report_check(r, "n3-waits", 0, "a watch set", "none within the deadline");
-		goto out;
+		return stop(ch);
 	}
-	n2_path = wb_xstrdup(zklock_own_path(w[1].l));
-	n3_path = wb_xstrdup(zklock_own_path(w[2].l));
-	report_evidence(r, "n2", "%s", zklockrig_name(n2_path));
-	report_evidence(r, "n3", "%s", zklockrig_name(n3_path));
-	struct zklockrig s;
-	zklockrig_snapshot(&w[1], &s);
-	report_checkf(r, "n2-watches-n1", !strcmp(s.pred, n1_path), zklockrig_short(n1_path), "%s",
-		      zklockrig_short(s.pred));
-	zklockrig_snapshot(&w[2], &s);
-	report_checkf(r, "n3-watches-n2-only", !strcmp(s.pred, n2_path), zklockrig_short(n2_path),
-		      "%s", zklockrig_short(s.pred));
+	ch->n2_path = wb_xstrdup(zklock_own_path(ch->w[1].l));
+	ch->n3_path = wb_xstrdup(zklock_own_path(ch->w[2].l));
+	report_evidence(r, "n2", "%s", zklockrig_name(ch->n2_path));
+	report_evidence(r, "n3", "%s", zklockrig_name(ch->n3_path));
+	zklockrig_snapshot(&ch->w[1], &s);
+	report_checkf(r, "n2-watches-n1", !strcmp(s.pred, ch->n1_path),
+		      zklockrig_short(ch->n1_path), "%s", zklockrig_short(s.pred));
+	zklockrig_snapshot(&ch->w[2], &s);
+	report_checkf(r, "n3-watches-n2-only", !strcmp(s.pred, ch->n2_path),
+		      zklockrig_short(ch->n2_path), "%s", zklockrig_short(s.pred));
 
-	/* ---- n1 releases ---- */
+	return 0;
+}
+
+/* n1 releases: n2, woken once, lists again and holds; n3 hears nothing. */
+static int n1_releases(struct chain *ch)
+{
+	struct report *r = ch->r;
+	struct zklockrig s;
+	int rc, arc = -1;
 	report_step(r, "n1 releases: it deletes exactly its own node");
-	zklock_release(w[0].l);
-	rc = zklockrig_wait_done(&w[1], ZKLAB_WAIT_MS, &arc);
+	zklock_release(ch->w[0].l);
+	rc = zklockrig_wait_done(&ch->w[1], ZKLAB_WAIT_MS, &arc);
 	report_checkf(r, "n2-holds", rc == 0 && arc == 0, "held", "%s",
-		      rc ? "still waiting" : zklock_status_name(zklock_status(w[1].l)));
+		      rc ? "still waiting" : zklock_status_name(zklock_status(ch->w[1].l)));
 	rc = 0;
-	zklockrig_snapshot(&w[1], &s);
+	zklockrig_snapshot(&ch->w[1], &s);
 	report_evidence(r, "n2_history", "%s", s.log);
 	report_checkf(r, "n2-woken-once", s.wakes == 1 && s.wake_type == ZOO_DELETED_EVENT,
 		      "1 notification (ZOO_DELETED_EVENT)", "%u (%s)", s.wakes,
@@ -121,79 +149,101 @@ static int chain_run(struct lab_ctx *ctx)
 	report_checkf(r, "n2-relists-before-claiming",
 		      !strncmp(tail, "list#0/", 7) && strstr(tail, " held") != NULL,
 		      "wake, then a new list showing n2 first, then held", "%s", tail);
-	report_checkf(r, "token-grows", zklock_token(w[1].l) > n1_token,
-		      "n2's fencing token > n1's", "n1 %lld, n2 %lld", n1_token,
-		      (long long)zklock_token(w[1].l));
+	report_checkf(r, "token-grows", zklock_token(ch->w[1].l) > ch->n1_token,
+		      "n2's fencing token > n1's", "n1 %lld, n2 %lld", ch->n1_token,
+		      (long long)zklock_token(ch->w[1].l));
 
 	/* Everything the server sent n3's session before now is delivered
 	 * once this barrier returns: "no notification" is observed. */
-	if (zklockrig_flush(c[2], ZKLAB_WAIT_MS) != 0) {
+	if (zklockrig_flush(ch->c[2], ZKLAB_WAIT_MS) != 0) {
 		report_cannot(r, "the session barrier on n3's client did not complete");
-		goto out;
+		return stop(ch);
 	}
-	zklockrig_snapshot(&w[2], &s);
+	zklockrig_snapshot(&ch->w[2], &s);
 	report_checkf(r, "n3-not-woken", s.wakes == 0,
 		      "0 notifications (its predecessor n2 is "
 		      "still there)",
 		      "%u", s.wakes);
-	report_checkf(r, "n3-does-not-get-the-lock", !s.done && zklock_token(w[2].l) < 0,
+	report_checkf(r, "n3-does-not-get-the-lock", !s.done && zklock_token(ch->w[2].l) < 0,
 		      "still waiting", "%s", s.done ? "returned" : "waiting");
 
-	/* ---- a notification that is not the lock ---- */
+	return 0;
+}
+
+/* A notification that is not the lock: n4 queues behind n3, n3 gives up,
+ * n4 is woken but n2 is still first; only n2's release gives n4 the lock. */
+static int notification_is_not_the_lock(struct chain *ch)
+{
+	struct report *r = ch->r;
+	struct zklockrig s;
+	int rc, arc = -1;
 	report_step(r, "n1's client asks again: a new attempt n4 with a new GUID, behind n3");
-	zklockrig_close(&w[0]);
-	opened[0] = 0;
-	if ((rc = zklockrig_open(&w[3], "n4", c[0], lock, NULL, NULL)) != 0)
-		goto out;
-	opened[3] = 1;
-	zklockrig_start(&w[3], ACQUIRE_MS);
-	if (zklockrig_wait_watches(&w[3], 1, ZKLAB_WAIT_MS) != 0) {
+	zklockrig_close(&ch->w[0]);
+	ch->opened[0] = 0;
+	if ((rc = zklockrig_open(&ch->w[3], "n4", ch->c[0], ch->lock, NULL, NULL)) != 0)
+		return rc;
+	ch->opened[3] = 1;
+	zklockrig_start(&ch->w[3], ACQUIRE_MS);
+	if (zklockrig_wait_watches(&ch->w[3], 1, ZKLAB_WAIT_MS) != 0) {
 		report_check(r, "n4-waits", 0, "a watch set", "none within the deadline");
-		goto out;
+		return stop(ch);
 	}
-	report_checkf(r, "n4-new-guid", strcmp(n1_guid, zklock_guid(w[3].l)) != 0,
-		      "a GUID other than n1's", "n1 %s, n4 %s", n1_guid, zklock_guid(w[3].l));
-	zklockrig_snapshot(&w[3], &s);
-	report_checkf(r, "n4-watches-n3", !strcmp(s.pred, n3_path), zklockrig_short(n3_path), "%s",
-		      zklockrig_short(s.pred));
+	report_checkf(r, "n4-new-guid", strcmp(ch->n1_guid, zklock_guid(ch->w[3].l)) != 0,
+		      "a GUID other than n1's", "n1 %s, n4 %s", ch->n1_guid,
+		      zklock_guid(ch->w[3].l));
+	zklockrig_snapshot(&ch->w[3], &s);
+	report_checkf(r, "n4-watches-n3", !strcmp(s.pred, ch->n3_path),
+		      zklockrig_short(ch->n3_path), "%s", zklockrig_short(s.pred));
 
 	report_step(r, "n3 gives up: its candidate is deleted while n2 still holds");
-	zklockrig_close(&w[2]);
-	opened[2] = 0;
-	if (zklockrig_wait_watches(&w[3], 2, ZKLAB_WAIT_MS) != 0) {
+	zklockrig_close(&ch->w[2]);
+	ch->opened[2] = 0;
+	if (zklockrig_wait_watches(&ch->w[3], 2, ZKLAB_WAIT_MS) != 0) {
 		report_check(r, "n4-watches-again", 0, "a second watch",
 			     "none within the deadline");
-		goto out;
+		return stop(ch);
 	}
-	zklockrig_snapshot(&w[3], &s);
+	zklockrig_snapshot(&ch->w[3], &s);
 	report_evidence(r, "n4_history", "%s", s.log);
 	report_checkf(r, "n4-woken", s.wakes == 1, "1 notification", "%u", s.wakes);
 	report_checkf(r, "n4-does-not-claim", !s.done, "still waiting: n2 is first",
 		      "%s (last list: own index %ld)", s.done ? "returned" : "waiting",
 		      s.last_index);
-	report_checkf(r, "n4-now-watches-n2", !strcmp(s.pred, n2_path), zklockrig_short(n2_path),
-		      "%s", zklockrig_short(s.pred));
+	report_checkf(r, "n4-now-watches-n2", !strcmp(s.pred, ch->n2_path),
+		      zklockrig_short(ch->n2_path), "%s", zklockrig_short(s.pred));
 
 	report_step(r, "n2 releases; n4's next list shows it first");
-	zklock_release(w[1].l);
-	rc = zklockrig_wait_done(&w[3], ZKLAB_WAIT_MS, &arc);
+	zklock_release(ch->w[1].l);
+	rc = zklockrig_wait_done(&ch->w[3], ZKLAB_WAIT_MS, &arc);
 	report_checkf(r, "n4-holds", rc == 0 && arc == 0, "held", "%s",
-		      rc ? "still waiting" : zklock_status_name(zklock_status(w[3].l)));
+		      rc ? "still waiting" : zklock_status_name(zklock_status(ch->w[3].l)));
 	rc = 0;
-	zklockrig_snapshot(&w[3], &s);
+	zklockrig_snapshot(&ch->w[3], &s);
 	report_evidence(r, "n4_history", "%s", s.log);
-	zklock_release(w[3].l);
-out:
+	zklock_release(ch->w[3].l);
+	return 0;
+}
+
+static int chain_run(struct lab_ctx *ctx)
+{
+	struct chain ch = {.r = ctx->report, .n1_token = -1};
+	int rc = open_chain(&ch, ctx);
+	if (!rc)
+		rc = n1_holds_others_queue(&ch);
+	if (!rc && !ch.stopped)
+		rc = n1_releases(&ch);
+	if (!rc && !ch.stopped)
+		rc = notification_is_not_the_lock(&ch);
 	for (int i = 0; i < 4; i++)
-		if (opened[i])
-			zklockrig_close(&w[i]);
+		if (ch.opened[i])
+			zklockrig_close(&ch.w[i]);
 	for (int i = 0; i < 3; i++)
-		zkc_close(c[i]);
-	zklab_close(z);
-	free(lock);
-	free(n1_path);
-	free(n2_path);
-	free(n3_path);
+		zkc_close(ch.c[i]);
+	zklab_close(ch.z);
+	free(ch.lock);
+	free(ch.n1_path);
+	free(ch.n2_path);
+	free(ch.n3_path);
 	return rc;
 }
 

@@ -64,57 +64,73 @@ static void naive_watcher(zhandle_t *zh, int type, int state, const char *path, 
 		__atomic_add_fetch(&naive_events, 1, __ATOMIC_SEQ_CST);
 }
 
-static int race_run(struct lab_ctx *ctx)
-{
-	struct report *r = ctx->report;
-	struct zklab *z = NULL;
-	struct zkc *c[2] = {0};
-	struct zklockrig w[2];
-	int opened[2] = {0};
-	char *lock = NULL, *gone = NULL;
-	struct race race = {0};
-	int rc = zklab_open(ctx, &z);
-	if (rc)
-		goto out;
-	for (int i = 0; i < 2; i++)
-		if ((rc = zklab_client(z, &c[i])) != 0)
-			goto out;
-	lock = wb_xasprintf("%s/lock", z->base);
-	report_evidence(r, "lock_path", "%s", lock);
-	if ((rc = zklockrig_open(&w[0], "n1", c[0], lock, NULL, NULL)) != 0)
-		goto out;
-	opened[0] = 1;
-	race.holder = &w[0];
-	race.waiter_c = c[1];
-	struct zklock_hooks hooks = {.arg = &race, .before_watch = delete_predecessor};
-	if ((rc = zklockrig_open(&w[1], "n2", c[1], lock, &hooks, NULL)) != 0)
-		goto out;
-	opened[1] = 1;
+/* The lab's clients and waiters. */
+struct race_lab {
+	struct report *r;
+	struct zklab *z;
+	struct zkc *c[2];
+	struct zklockrig w[2]; /* n1 holds; n2 runs the race */
+	int opened[2];
+	char *lock, *gone;
+	struct race race; /* the hook's record */
+	int race_rc;	  /* how n2's wait ended */
+	int n1_held;
+};
 
-	report_step(r, "n1 takes the lock");
+/* Two clients; n1, and n2 with the hook that deletes its predecessor. */
+static int race_open(struct race_lab *rs, struct lab_ctx *ctx)
+{
+	struct report *r = rs->r;
+	int rc = zklab_open(ctx, &rs->z);
+	if (rc)
+		return rc;
+	for (int i = 0; i < 2; i++)
+		if ((rc = zklab_client(rs->z, &rs->c[i])) != 0)
+			return rc;
+	rs->lock = wb_xasprintf("%s/lock", rs->z->base);
+	report_evidence(r, "lock_path", "%s", rs->lock);
+	if ((rc = zklockrig_open(&rs->w[0], "n1", rs->c[0], rs->lock, NULL, NULL)) != 0)
+		return rc;
+	rs->opened[0] = 1;
+	rs->race.holder = &rs->w[0];
+	rs->race.waiter_c = rs->c[1];
+	struct zklock_hooks hooks = {.arg = &rs->race, .before_watch = delete_predecessor};
+	if ((rc = zklockrig_open(&rs->w[1], "n2", rs->c[1], rs->lock, &hooks, NULL)) != 0)
+		return rc;
+	rs->opened[1] = 1;
+
+	return 0;
+}
+
+/* n1 holds; n2 lists, the hook releases n1, n2's get-with-watch says
+ * ZNONODE and n2 lists again at once and holds. */
+static void race_n2(struct race_lab *rs)
+{
+	struct report *r = rs->r;
 	int arc = -1;
-	zklockrig_start(&w[0], ACQUIRE_MS);
-	zklockrig_wait_done(&w[0], ZKLAB_WAIT_MS, &arc);
-	if (!report_checkf(r, "n1-holds", arc == 0, "held", "%s", zklock_message(w[0].l)))
-		goto out;
-	char *n1_path = wb_xstrdup(zklock_own_path(w[0].l));
+	report_step(r, "n1 takes the lock");
+	zklockrig_start(&rs->w[0], ACQUIRE_MS);
+	zklockrig_wait_done(&rs->w[0], ZKLAB_WAIT_MS, &arc);
+	if (!report_checkf(r, "n1-holds", arc == 0, "held", "%s", zklock_message(rs->w[0].l)))
+		return;
+	char *n1_path = wb_xstrdup(zklock_own_path(rs->w[0].l));
 	report_evidence(r, "n1", "%s", zklockrig_name(n1_path));
 
 	report_step(r, "n2 lists the children, sees n1 in front; a hook releases n1 before "
 		       "n2's watch call");
 	long long t0 = zkc_now_ms();
-	zklockrig_start(&w[1], ACQUIRE_MS);
-	rc = zklockrig_wait_done(&w[1], ZKLAB_WAIT_MS, &arc);
+	zklockrig_start(&rs->w[1], ACQUIRE_MS);
+	int rc = zklockrig_wait_done(&rs->w[1], ZKLAB_WAIT_MS, &arc);
 	long long took = zkc_now_ms() - t0;
 	struct zklockrig s;
-	zklockrig_snapshot(&w[1], &s);
+	zklockrig_snapshot(&rs->w[1], &s);
 	report_evidence(r, "n2_history", "%s", s.log);
 	report_checkf(r, "hook-deleted-predecessor",
-		      race.fired && race.release_rc == 0 && race.exists_rc == ZNONODE &&
-			      !strcmp(race.pred, n1_path),
+		      rs->race.fired && rs->race.release_rc == 0 && rs->race.exists_rc == ZNONODE &&
+			      !strcmp(rs->race.pred, n1_path),
 		      "n1's node gone before n2's watch call", "hook %s, release %s, exists %s",
-		      race.fired ? "ran" : "did not run", wb_strerror(race.release_rc),
-		      zkc_err_name(race.exists_rc));
+		      rs->race.fired ? "ran" : "did not run", wb_strerror(rs->race.release_rc),
+		      zkc_err_name(rs->race.exists_rc));
 	free(n1_path);
 	report_checkf(r, "get-with-watch-says-gone", strstr(s.log, "=ZNONODE") != NULL,
 		      "zoo_wget answers ZNONODE", "%s", s.vanished ? "ZNONODE" : "no ZNONODE");
@@ -123,72 +139,88 @@ static int race_run(struct lab_ctx *ctx)
 		      "notification awaited",
 		      "%u lists, %u notifications", s.lists, s.wakes);
 	report_checkf(r, "n2-holds", rc == 0 && arc == 0, "held", "%s",
-		      rc ? "still waiting" : zklock_status_name(zklock_status(w[1].l)));
+		      rc ? "still waiting" : zklock_status_name(zklock_status(rs->w[1].l)));
 	report_evidence(r, "n2_acquire_ms", "%lld", took);
-	if (z->server) {
+	if (rs->z->server) {
 		/* The server's watch table, by session ("wchc"): nothing on the
 		 * vanished predecessor. */
 		char *wchc = NULL;
-		if (zkserver_four_letter(z->server, "wchc", &wchc) == 0) {
-			report_checkf(r, "no-watch-left", strstr(wchc, race.pred) == NULL,
+		if (zkserver_four_letter(rs->z->server, "wchc", &wchc) == 0) {
+			report_checkf(r, "no-watch-left", strstr(wchc, rs->race.pred) == NULL,
 				      "no watch on the vanished predecessor (wchc)", "%s",
-				      strstr(wchc, race.pred) ? "listed" : "not listed");
+				      strstr(wchc, rs->race.pred) ? "listed" : "not listed");
 			free(wchc);
 		}
 	}
-	zklock_release(w[1].l);
+	zklock_release(rs->w[1].l);
+	rs->race_rc = rc;
+	rs->n1_held = 1;
+}
 
-	/* ---- the control: exists-with-watch on the vanished name ---- */
+/* The control: exists-with-watch on the vanished name leaves a watch
+ * that never fires. */
+static int control_naive_exists(struct race_lab *rs)
+{
+	struct report *r = rs->r;
 	report_step(r, "control: a naive waiter uses zoo_wexists on a predecessor that is "
 		       "already gone");
-	gone = wb_xasprintf("%s/" ZKLOCK_PROTECTED_PREFIX
-			    "00000000-0000-4000-8000-000000000000-" ZKLOCK_LOCK_NAME,
-			    lock);
+	rs->gone = wb_xasprintf("%s/" ZKLOCK_PROTECTED_PREFIX
+				"00000000-0000-4000-8000-000000000000-" ZKLOCK_LOCK_NAME,
+				rs->lock);
 	char made[512];
-	int zrc = zoo_create(zkc_handle(c[0]), gone, NULL, -1, &ZOO_OPEN_ACL_UNSAFE,
+	int zrc = zoo_create(zkc_handle(rs->c[0]), rs->gone, NULL, -1, &ZOO_OPEN_ACL_UNSAFE,
 			     ZOO_EPHEMERAL_SEQUENTIAL, made, sizeof made);
 	if (zrc != ZOK) {
 		report_cannot(r, "cannot create the control's node: %s", zkc_err_name(zrc));
-		goto out;
+		return rs->race_rc;
 	}
-	zoo_delete(zkc_handle(c[0]), made, -1);
+	zoo_delete(zkc_handle(rs->c[0]), made, -1);
 	struct Stat st;
 	__atomic_store_n(&naive_events, 0, __ATOMIC_SEQ_CST);
-	zrc = zoo_wexists(zkc_handle(c[1]), made, naive_watcher, NULL, &st);
+	zrc = zoo_wexists(zkc_handle(rs->c[1]), made, naive_watcher, NULL, &st);
 	report_checkf(r, "control-exists-says-gone", zrc == ZNONODE, "ZNONODE", "%s",
 		      zkc_err_name(zrc));
-	if (z->server) {
+	if (rs->z->server) {
 		char *wchc = NULL;
-		if (zkserver_four_letter(z->server, "wchc", &wchc) == 0) {
+		if (zkserver_four_letter(rs->z->server, "wchc", &wchc) == 0) {
 			report_checkf(r, "control-server-keeps-watch", strstr(wchc, made) != NULL,
 				      "the server lists a watch on the vanished name (wchc)", "%s",
 				      strstr(wchc, made) ? "listed" : "not listed");
 			free(wchc);
 		}
 	}
-	if (zklockrig_flush(c[1], ZKLAB_WAIT_MS) != 0) {
+	if (zklockrig_flush(rs->c[1], ZKLAB_WAIT_MS) != 0) {
 		report_cannot(r, "the session barrier did not complete");
-		goto out;
+		return rs->race_rc;
 	}
 	report_checkf(r, "control-no-event-ever",
 		      __atomic_load_n(&naive_events, __ATOMIC_SEQ_CST) == 0,
 		      "0 events: a waiter for it waits forever", "%u",
 		      __atomic_load_n(&naive_events, __ATOMIC_SEQ_CST));
-	int left =
-		zoo_remove_watches(zkc_handle(c[1]), made, ZWATCHTYPE_DATA, naive_watcher, NULL, 0);
+	int left = zoo_remove_watches(zkc_handle(rs->c[1]), made, ZWATCHTYPE_DATA, naive_watcher,
+				      NULL, 0);
 	report_checkf(r, "control-dangling-watch", left == ZOK,
 		      "ZOK: a watch was registered on a name that will never exist", "%s",
 		      zkc_err_name(left));
-	rc = 0;
-out:
+	return 0;
+}
+
+static int race_run(struct lab_ctx *ctx)
+{
+	struct race_lab rs = {.r = ctx->report};
+	int rc = race_open(&rs, ctx);
+	if (!rc)
+		race_n2(&rs);
+	if (!rc && rs.n1_held)
+		rc = control_naive_exists(&rs);
 	for (int i = 0; i < 2; i++)
-		if (opened[i])
-			zklockrig_close(&w[i]);
+		if (rs.opened[i])
+			zklockrig_close(&rs.w[i]);
 	for (int i = 0; i < 2; i++)
-		zkc_close(c[i]);
-	zklab_close(z);
-	free(lock);
-	free(gone);
+		zkc_close(rs.c[i]);
+	zklab_close(rs.z);
+	free(rs.lock);
+	free(rs.gone);
 	return rc;
 }
 

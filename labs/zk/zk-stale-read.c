@@ -40,8 +40,10 @@
 #include "base/mono.h"
 #include "harness/report.h"
 #include "harness/tcphold.h"
+#include "harness/zk/zkasync.h"
 #include "harness/zk/zkclient.h"
 #include "harness/zk/zkensemble.h"
+#include "harness/zk/zkenslab.h"
 #include "harness/zk/zkserver.h"
 #include "lab.h"
 
@@ -60,97 +62,6 @@
 #define SESSION_MS    30000 /* outlives both holds */
 #define WAIT_MS	      20000 /* deadline for anything that should happen */
 #define START_WAIT_MS 90000 /* three JVMs on a busy two-core machine */
-
-/* One asynchronous call: its completion and what it returned. */
-struct op {
-	const char *name; /* for messages */
-	pthread_mutex_t mu;
-	pthread_cond_t cv; /* CLOCK_MONOTONIC */
-	int done;	   /* the completion ran */
-	int rc;		   /* its ZooKeeper code */
-	char data[64];	   /* getData: the value, NUL-terminated */
-	struct Stat st;	   /* getData/setData: the stat */
-	long long at_ms;   /* when it ran (CLOCK_MONOTONIC ms) */
-};
-
-static void op_init(struct op *o, const char *name)
-{
-	memset(o, 0, sizeof *o);
-	o->name = name;
-	pthread_mutex_init(&o->mu, NULL);
-	mono_cond_init(&o->cv);
-}
-
-static void op_destroy(struct op *o)
-{
-	pthread_cond_destroy(&o->cv);
-	pthread_mutex_destroy(&o->mu);
-}
-
-static void op_finish(struct op *o, int rc, const char *value, int len, const struct Stat *st)
-{
-	pthread_mutex_lock(&o->mu);
-	o->rc = rc;
-	if (value && len > 0) {
-		size_t n = (size_t)len < sizeof o->data - 1 ? (size_t)len : sizeof o->data - 1;
-		memcpy(o->data, value, n);
-		o->data[n] = '\0';
-	}
-	if (st)
-		o->st = *st;
-	o->at_ms = zkc_now_ms();
-	o->done = 1;
-	pthread_cond_broadcast(&o->cv);
-	pthread_mutex_unlock(&o->mu);
-}
-
-static void op_data_done(int rc, const char *value, int len, const struct Stat *st,
-			 const void *data)
-{
-	op_finish((struct op *)data, rc, value, len, st);
-}
-
-static void op_stat_done(int rc, const struct Stat *st, const void *data)
-{
-	op_finish((struct op *)data, rc, NULL, 0, st);
-}
-
-static void op_string_done(int rc, const char *value, const void *data)
-{
-	(void)value;
-	op_finish((struct op *)data, rc, NULL, 0, NULL);
-}
-
-static int op_done(struct op *o)
-{
-	pthread_mutex_lock(&o->mu);
-	int d = o->done;
-	pthread_mutex_unlock(&o->mu);
-	return d;
-}
-
-/* Waits for the completion.  Returns 0 or WB_EBUSY. */
-static int op_wait(struct op *o, int timeout_ms)
-{
-	struct timespec dl;
-	mono_deadline(&dl, timeout_ms);
-	pthread_mutex_lock(&o->mu);
-	while (!o->done)
-		if (pthread_cond_timedwait(&o->cv, &o->mu, &dl) != 0 && !o->done)
-			break;
-	int d = o->done;
-	pthread_mutex_unlock(&o->mu);
-	return d ? 0 : WB_EBUSY;
-}
-
-/* A plain synchronous getData.  Returns the ZooKeeper code. */
-static int read_x(struct zkc *c, const char *path, char *buf, int cap, struct Stat *st)
-{
-	int len = cap - 1;
-	int rc = zoo_get(zkc_handle(c), path, 0, buf, &len, st);
-	buf[rc == ZOK && len > 0 ? len : 0] = '\0';
-	return rc;
-}
 
 /* B's side of the out-of-band channel: a thread that blocks on the pipe
  * until A's message arrives, then reads /x on the follower. */
@@ -179,15 +90,9 @@ static void *oob_reader_main(void *arg)
 	}
 	o->msg[got] = '\0';
 	o->msg_ms = zkc_now_ms();
-	o->zrc = got ? read_x(o->b, "/x", o->value, sizeof o->value, &o->st) : ZSYSTEMERROR;
+	o->zrc = got ? zkenslab_read(o->b, "/x", o->value, sizeof o->value, &o->st) : ZSYSTEMERROR;
 	o->read_ms = zkc_now_ms();
 	return NULL;
-}
-
-static char *hex(int64_t v, char buf[24])
-{
-	snprintf(buf, 24, "0x%" PRIx64, (uint64_t)v);
-	return buf;
 }
 
 /* The lab's shared state. */
@@ -231,93 +136,108 @@ static int64_t server_zxid(struct lab_state *s, int myid)
 	return z;
 }
 
-/* Part 1: a short hold.  Returns 0 or a negative code (could not run). */
-static int part_short_hold(struct lab_state *s, const struct Stat *x0)
+/* Part 1's calls and times. */
+struct short_hold {
+	struct zkasync sync1, get1, set1, get2; /* B's four calls during the hold */
+	struct Stat xa;				/* A's write of 1 */
+	long long t_hold, t_write;
+	int stopped; /* A's write failed: nothing to show */
+};
+
+/* Holds the leader's bytes to F; A writes on the leader and gets OK. */
+static void a_writes_on_leader(struct lab_state *s, struct short_hold *h)
 {
 	struct report *r = s->r;
-	char h1[24], h2[24], h3[24];
-	int pfd[2] = {-1, -1};
-	int rc = 0;
-	struct op sync1, get1, set1, get2;
-	op_init(&sync1, "sync");
-	op_init(&get1, "getData after sync");
-	op_init(&set1, "setData /barrier");
-	op_init(&get2, "getData after setData");
-
+	char h1[24];
 	report_step(r,
 		    "part 1: hold every byte the leader (server %d) sends to follower %d; "
 		    "server %d still hears the leader",
 		    s->leader, s->lagger, s->other);
-	long long t_hold = zkc_now_ms();
+	h->t_hold = zkc_now_ms();
 	tcphold_hold(s->link, TCPHOLD_DOWN);
 
 	/* A writes on the leader and waits for OK. */
 	report_step(r, "A (on the leader) sets /x = 1 and waits for the reply");
-	struct Stat xa;
-	int zrc = zoo_set2(zkc_handle(s->a), "/x", "1", 1, -1, &xa);
-	long long t_write = zkc_now_ms();
+	int zrc = zoo_set2(zkc_handle(s->a), "/x", "1", 1, -1, &h->xa);
+	h->t_write = zkc_now_ms();
 	if (!report_checkf(r, "write-completes-without-the-follower", zrc == ZOK,
 			   "ZOK: the leader and the other follower are a majority", "%s",
 			   zkc_err_name(zrc))) {
-		rc = 0;
-		goto out;
+		h->stopped = 1;
+		return;
 	}
-	report_evidence(r, "a_write_mzxid", "%s", hex(xa.mzxid, h1));
-	report_evidence(r, "a_write_ms", "%lld", t_write - t_hold);
+	report_evidence(r, "a_write_mzxid", "%s", zkenslab_hex(h->xa.mzxid, h1));
+	report_evidence(r, "a_write_ms", "%lld", h->t_write - h->t_hold);
+}
 
-	/* ... and tells B, outside ZooKeeper. */
+/* A tells B through a pipe; B's plain read on F is stale. */
+static int tell_b_out_of_band(struct lab_state *s, struct short_hold *h, const struct Stat *x0)
+{
+	struct report *r = s->r;
+	char h1[24], h2[24], h3[24];
+	int pfd[2];
 	if (pipe2(pfd, O_CLOEXEC) != 0) {
 		report_cannot(r, "cannot make a pipe for the out-of-band message");
-		rc = WB_EIO;
-		goto out;
+		return WB_EIO;
 	}
 	struct oob_reader rd = {.fd = pfd[0], .b = s->b};
 	pthread_t th;
 	if (pthread_create(&th, NULL, oob_reader_main, &rd) != 0) {
 		report_cannot(r, "cannot start B's reader thread");
-		rc = WB_EIO;
-		goto out;
+		close(pfd[0]);
+		close(pfd[1]);
+		return WB_EIO;
 	}
 	char msg[96];
-	int n = snprintf(msg, sizeof msg, "x is 1 now (mzxid %s)\n", hex(xa.mzxid, h1));
+	int n = snprintf(msg, sizeof msg, "x is 1 now (mzxid %s)\n", zkenslab_hex(h->xa.mzxid, h1));
 	ssize_t w = write(pfd[1], msg, (size_t)n);
 	(void)w;
 	pthread_join(th, NULL);
+	close(pfd[0]);
+	close(pfd[1]);
 	report_step(r, "A tells B through a pipe: \"%.*s\"; B reads /x on follower %d", n - 1, msg,
 		    s->lagger);
-	report_evidence(r, "oob_message_to_b_read_ms", "%lld", rd.read_ms - t_write);
+	report_evidence(r, "oob_message_to_b_read_ms", "%lld", rd.read_ms - h->t_write);
 	report_checkf(r, "stale-read-after-completed-write",
 		      rd.zrc == ZOK && !strcmp(rd.value, "0") && rd.st.mzxid == x0->mzxid &&
-			      rd.st.mzxid < xa.mzxid,
+			      rd.st.mzxid < h->xa.mzxid,
 		      "B reads 0 with the old mzxid although A's write of 1 completed first",
 		      "%s, \"%s\", mzxid %s (A's write: mzxid %s)", zkc_err_name(rd.zrc), rd.value,
-		      hex(rd.st.mzxid, h2), hex(xa.mzxid, h3));
-	report_evidence(r, "follower_zxid_during_hold", "%s", hex(server_zxid(s, s->lagger), h1));
-	report_evidence(r, "leader_zxid_during_hold", "%s", hex(server_zxid(s, s->leader), h1));
+		      zkenslab_hex(rd.st.mzxid, h2), zkenslab_hex(h->xa.mzxid, h3));
+	report_evidence(r, "follower_zxid_during_hold", "%s",
+			zkenslab_hex(server_zxid(s, s->lagger), h1));
+	report_evidence(r, "leader_zxid_during_hold", "%s",
+			zkenslab_hex(server_zxid(s, s->leader), h1));
 	relay_evidence(s, "relay_after_stale_read");
 
-	/* B asks for fresh data, two ways, asynchronously. */
+	return 0;
+}
+
+/* B asks for fresh data, sync + read and own write + read: its write
+ * commits on the leader, yet all four answers wait in the relay. */
+static int b_asks_for_fresh_data(struct lab_state *s, struct short_hold *h)
+{
+	struct report *r = s->r;
+	char h1[24];
 	struct tcphold_stats before;
 	tcphold_stats(s->link, &before);
 	struct Stat ignore;
-	zrc = zoo_exists(zkc_handle(s->a), "/barrier", 1, &ignore);
+	int zrc = zoo_exists(zkc_handle(s->a), "/barrier", 1, &ignore);
 	if (zrc != ZOK) {
 		report_cannot(r, "A cannot watch /barrier: %s", zkc_err_name(zrc));
-		rc = zkc_to_wb(zrc);
-		goto out;
+		return zkc_to_wb(zrc);
 	}
 	report_step(r, "B issues sync(/x) + getData(/x), then setData(/barrier) + getData(/x), "
 		       "without waiting");
 	zhandle_t *zb = zkc_handle(s->b);
-	int q1 = zoo_async(zb, "/x", op_string_done, &sync1);
-	int q2 = zoo_aget(zb, "/x", 0, op_data_done, &get1);
-	int q3 = zoo_aset(zb, "/barrier", "b", 1, -1, op_stat_done, &set1);
-	int q4 = zoo_aget(zb, "/x", 0, op_data_done, &get2);
+	int q1 = zoo_async(zb, "/x", zkasync_string_done, &h->sync1);
+	int q2 = zoo_aget(zb, "/x", 0, zkasync_data_done, &h->get1);
+	int q3 = zoo_aset(zb, "/barrier", "b", 1, -1, zkasync_stat_done, &h->set1);
+	int q4 = zoo_aget(zb, "/x", 0, zkasync_data_done, &h->get2);
 	if (q1 || q2 || q3 || q4) {
 		report_cannot(r, "B could not queue its calls (%s %s %s %s)", zkc_err_name(q1),
 			      zkc_err_name(q2), zkc_err_name(q3), zkc_err_name(q4));
-		rc = WB_EIO;
-		goto out;
+		return WB_EIO;
 	}
 	/* B's setData commits on the leader: it was forwarded after the sync,
 	 * so the leader has answered the sync by then, and both answers went
@@ -330,65 +250,89 @@ static int part_short_hold(struct lab_state *s, const struct Stat *x0)
 	uint64_t held_before = before.held[1];
 	struct tcphold_stats now;
 	int hrc = tcphold_wait(s->link, tcphold_pred_held_down_over, &held_before, WAIT_MS, &now);
-	int pending = !op_done(&sync1) + !op_done(&get1) + !op_done(&set1) + !op_done(&get2);
+	int pending = !zkasync_finished(&h->sync1) + !zkasync_finished(&h->get1) +
+		      !zkasync_finished(&h->set1) + !zkasync_finished(&h->get2);
 	report_checkf(r, "sync-and-write-wait-for-the-held-link",
 		      wrc == 0 && hrc == 0 && pending == 4,
 		      "none of B's 4 calls completed; the relay holds more bytes for the follower",
 		      "%d of 4 pending; held leader->follower bytes %" PRIu64 " -> %" PRIu64,
 		      pending, before.held[1], now.held[1]);
 	report_evidence(r, "follower_zxid_before_release", "%s",
-			hex(server_zxid(s, s->lagger), h1));
+			zkenslab_hex(server_zxid(s, s->lagger), h1));
 	relay_evidence(s, "relay_before_release");
 
+	return 0;
+}
+
+/* Releases the hold: the four answers arrive, both reads see 1. */
+static void release_short_hold(struct lab_state *s, struct short_hold *h)
+{
+	struct report *r = s->r;
+	char h1[24];
 	/* Release: the buffered stream reaches F in order. */
 	long long t_rel = zkc_now_ms();
 	long long bytes = tcphold_release(s->link);
 	report_step(r,
 		    "release after %lld ms held (syncLimit x tickTime = %d ms): %lld bytes "
 		    "flushed to follower %d in order",
-		    t_rel - t_hold, SYNC_LIMIT * TICK_MS, bytes, s->lagger);
-	report_evidence(r, "short_hold_ms", "%lld", t_rel - t_hold);
+		    t_rel - h->t_hold, SYNC_LIMIT * TICK_MS, bytes, s->lagger);
+	report_evidence(r, "short_hold_ms", "%lld", t_rel - h->t_hold);
 	report_evidence(r, "released_bytes", "%lld", bytes);
-	int all = !op_wait(&sync1, WAIT_MS) && !op_wait(&get1, WAIT_MS) &&
-		  !op_wait(&set1, WAIT_MS) && !op_wait(&get2, WAIT_MS);
+	int all = !zkasync_wait(&h->sync1, WAIT_MS, NULL) &&
+		  !zkasync_wait(&h->get1, WAIT_MS, NULL) &&
+		  !zkasync_wait(&h->set1, WAIT_MS, NULL) && !zkasync_wait(&h->get2, WAIT_MS, NULL);
 	report_checkf(r, "sync-then-read-sees-1",
-		      all && sync1.rc == ZOK && get1.rc == ZOK && !strcmp(get1.data, "1") &&
-			      get1.st.mzxid == xa.mzxid,
+		      all && h->sync1.rc == ZOK && h->get1.rc == ZOK &&
+			      !strcmp(h->get1.data, "1") && h->get1.st.mzxid == h->xa.mzxid,
 		      "after release: sync ZOK, then getData 1 with A's mzxid",
 		      "sync %s, getData %s \"%s\" mzxid %s",
-		      sync1.done ? zkc_err_name(sync1.rc) : "pending",
-		      get1.done ? zkc_err_name(get1.rc) : "pending", get1.data,
-		      hex(get1.st.mzxid, h1));
+		      h->sync1.done ? zkc_err_name(h->sync1.rc) : "pending",
+		      h->get1.done ? zkc_err_name(h->get1.rc) : "pending", h->get1.data,
+		      zkenslab_hex(h->get1.st.mzxid, h1));
 	report_checkf(r, "own-write-then-read-sees-1",
-		      all && set1.rc == ZOK && get2.rc == ZOK && !strcmp(get2.data, "1"),
+		      all && h->set1.rc == ZOK && h->get2.rc == ZOK && !strcmp(h->get2.data, "1"),
 		      "after release: setData(/barrier) ZOK, then getData 1",
 		      "setData %s (mzxid %s), getData %s \"%s\"",
-		      set1.done ? zkc_err_name(set1.rc) : "pending", hex(set1.st.mzxid, h1),
-		      get2.done ? zkc_err_name(get2.rc) : "pending", get2.data);
+		      h->set1.done ? zkc_err_name(h->set1.rc) : "pending",
+		      zkenslab_hex(h->set1.st.mzxid, h1),
+		      h->get2.done ? zkc_err_name(h->get2.rc) : "pending", h->get2.data);
 	if (all) {
-		report_evidence(r, "release_to_sync_ms", "%lld", sync1.at_ms - t_rel);
+		report_evidence(r, "release_to_sync_ms", "%lld", h->sync1.at_ms - t_rel);
 		report_evidence(r, "follower_serves_1_after_release_ms", "%lld",
-				get1.at_ms - t_rel);
-		report_evidence(r, "release_to_own_write_ms", "%lld", set1.at_ms - t_rel);
-		report_evidence(r, "barrier_mzxid", "%s", hex(set1.st.mzxid, h1));
+				h->get1.at_ms - t_rel);
+		report_evidence(r, "release_to_own_write_ms", "%lld", h->set1.at_ms - t_rel);
+		report_evidence(r, "barrier_mzxid", "%s", zkenslab_hex(h->set1.st.mzxid, h1));
 	}
 	enum zkensemble_mode md = zkensemble_mode(s->e, s->lagger, NULL);
 	int lost = session_losses(s->b);
 	report_checkf(r, "short-hold-keeps-follower", md == ZKENS_FOLLOWER && lost == 0,
 		      "still a follower, B never disconnected", "%s, B disconnected %d times",
 		      zkensemble_mode_name(md), lost);
-out:
-	if (pfd[0] >= 0)
-		close(pfd[0]);
-	if (pfd[1] >= 0)
-		close(pfd[1]);
+}
+
+/* Part 1: a short hold.  Returns 0 or a negative code (could not run). */
+static int part_short_hold(struct lab_state *s, const struct Stat *x0)
+{
+	struct short_hold h = {0};
+	zkasync_init(&h.sync1);
+	zkasync_init(&h.get1);
+	zkasync_init(&h.set1);
+	zkasync_init(&h.get2);
+	int rc = 0;
+	a_writes_on_leader(s, &h);
+	if (!h.stopped)
+		rc = tell_b_out_of_band(s, &h, x0);
+	if (!rc && !h.stopped)
+		rc = b_asks_for_fresh_data(s, &h);
+	if (!rc && !h.stopped)
+		release_short_hold(s, &h);
 	/* Completions may still run if we stop early: release so they can, and
 	 * wait for them before their storage goes away. */
 	tcphold_release(s->link);
-	struct op *ops[] = {&sync1, &get1, &set1, &get2};
+	struct zkasync *ops[] = {&h.sync1, &h.get1, &h.set1, &h.get2};
 	for (size_t i = 0; i < 4; i++) {
-		op_wait(ops[i], WAIT_MS);
-		op_destroy(ops[i]);
+		zkasync_wait(ops[i], WAIT_MS, NULL);
+		zkasync_destroy(ops[i]);
 	}
 	return rc;
 }
@@ -399,8 +343,8 @@ static int part_long_hold(struct lab_state *s)
 	struct report *r = s->r;
 	char h1[24], h2[24];
 	int limit_ms = SYNC_LIMIT * TICK_MS;
-	struct op set2;
-	op_init(&set2, "setData /x = 2");
+	struct zkasync set2;
+	zkasync_init(&set2);
 	int rc = 0;
 
 	struct Stat ignore;
@@ -419,7 +363,7 @@ static int part_long_hold(struct lab_state *s)
 	long long t_hold = zkc_now_ms();
 	tcphold_hold(s->link, TCPHOLD_DOWN);
 	report_step(r, "B sets /x = 2 through follower %d, asynchronously", s->lagger);
-	zrc = zoo_aset(zkc_handle(s->b), "/x", "2", 1, -1, op_stat_done, &set2);
+	zrc = zoo_aset(zkc_handle(s->b), "/x", "2", 1, -1, zkasync_stat_done, &set2);
 	if (zrc != ZOK) {
 		report_cannot(r, "B could not queue setData: %s", zkc_err_name(zrc));
 		rc = zkc_to_wb(zrc);
@@ -431,7 +375,7 @@ static int part_long_hold(struct lab_state *s)
 
 	/* F hears nothing for syncLimit ticks: it leaves the quorum and drops
 	 * its clients.  B's write ends with connection loss. */
-	int done = op_wait(&set2, limit_ms + 2 * WAIT_MS) == 0;
+	int done = zkasync_wait(&set2, limit_ms + 2 * WAIT_MS, NULL) == 0;
 	long long t_loss = zkc_now_ms();
 	report_checkf(r, "follower-drops-clients", done && set2.rc == ZCONNECTIONLOSS,
 		      "B's setData ends with ZCONNECTIONLOSS", "%s",
@@ -444,11 +388,11 @@ static int part_long_hold(struct lab_state *s)
 		      zkensemble_mode_name(md));
 	char val[64];
 	struct Stat xl;
-	zrc = read_x(s->a, "/x", val, sizeof val, &xl);
+	zrc = zkenslab_read(s->a, "/x", val, sizeof val, &xl);
 	report_checkf(r, "lost-write-was-committed", zrc == ZOK && !strcmp(val, "2") && wrc == 0,
 		      "on the leader /x = 2: B's write took effect although B got connection loss",
-		      "%s, \"%s\", mzxid %s", zkc_err_name(zrc), val, hex(xl.mzxid, h1));
-	report_evidence(r, "b_lost_write_mzxid", "%s", hex(xl.mzxid, h1));
+		      "%s, \"%s\", mzxid %s", zkc_err_name(zrc), val, zkenslab_hex(xl.mzxid, h1));
+	report_evidence(r, "b_lost_write_mzxid", "%s", zkenslab_hex(xl.mzxid, h1));
 	relay_evidence(s, "relay_after_follower_left");
 	(void)t_loss;
 
@@ -473,15 +417,15 @@ static int part_long_hold(struct lab_state *s)
 	tcphold_stats(s->link, &st1);
 	report_evidence(r, "follower_link_reconnects", "%d", st1.accepted - st0.accepted);
 	struct Stat xb;
-	zrc = read_x(s->b, "/x", val, sizeof val, &xb);
+	zrc = zkenslab_read(s->b, "/x", val, sizeof val, &xb);
 	report_checkf(r, "rejoined-follower-serves-current",
 		      zrc == ZOK && !strcmp(val, "2") && xb.mzxid == xl.mzxid,
 		      "B reads 2 on the follower, the write it was told was lost",
-		      "%s, \"%s\", mzxid %s", zkc_err_name(zrc), val, hex(xb.mzxid, h2));
+		      "%s, \"%s\", mzxid %s", zkc_err_name(zrc), val, zkenslab_hex(xb.mzxid, h2));
 out:
 	tcphold_release(s->link);
-	op_wait(&set2, WAIT_MS);
-	op_destroy(&set2);
+	zkasync_wait(&set2, WAIT_MS, NULL);
+	zkasync_destroy(&set2);
 	return rc;
 }
 
@@ -489,7 +433,6 @@ static int stale_read_run(struct lab_ctx *ctx)
 {
 	struct report *r = ctx->report;
 	struct lab_state s = {.r = r};
-	char *why = NULL;
 	char h1[24];
 	int rc = 0;
 	struct zkensemble_opts opts = {
@@ -503,27 +446,13 @@ static int stale_read_run(struct lab_ctx *ctx)
 	};
 	report_step(r, "start three ZooKeeper servers on 127.0.0.1; every follower -> leader "
 		       "link runs through a relay the lab controls");
-	rc = zkensemble_new(ctx->run_dir, &opts, &s.e, &why);
-	if (rc) {
-		report_cannot(r, "%s", why ? why : "cannot set up the ensemble");
+	rc = zkenslab_start(r, ctx->run_dir, &opts, &s.e);
+	if (rc)
 		goto out;
-	}
-	long long t0 = zkc_now_ms();
-	rc = zkensemble_start(s.e);
-	if (rc) {
-		report_cannot(r, "%s", zkensemble_error(s.e));
-		goto out;
-	}
-	report_evidence(r, "ensemble_start_ms", "%lld", zkc_now_ms() - t0);
-	s.leader = zkensemble_leader(s.e);
-	for (int id = 1; id <= 3; id++) {
-		if (id == s.leader)
-			continue;
-		if (!s.lagger)
-			s.lagger = id;
-		else
-			s.other = id;
-	}
+	int followers[2], nf = 0;
+	s.leader = zkenslab_roles(s.e, followers, 2, &nf);
+	s.lagger = nf > 0 ? followers[0] : 0;
+	s.other = nf > 1 ? followers[1] : 0;
 	if (!s.leader || !s.lagger || !s.other) {
 		report_cannot(r, "no single leader after start-up");
 		rc = WB_EIO;
@@ -560,15 +489,10 @@ static int stale_read_run(struct lab_ctx *ctx)
 		goto out;
 	}
 	/* Baseline, nothing held: B's sync + read sees A's /x = 0. */
-	struct op sync0;
-	op_init(&sync0, "sync");
-	zrc = zoo_async(zkc_handle(s.b), "/x", op_string_done, &sync0);
-	if (zrc == ZOK)
-		zrc = op_wait(&sync0, WAIT_MS) == 0 ? sync0.rc : ZOPERATIONTIMEOUT;
-	op_destroy(&sync0);
+	zrc = zkenslab_sync(s.b, "/x", WAIT_MS, NULL);
 	char val[64];
 	struct Stat x0;
-	int grc = zrc == ZOK ? read_x(s.b, "/x", val, sizeof val, &x0) : zrc;
+	int grc = zrc == ZOK ? zkenslab_read(s.b, "/x", val, sizeof val, &x0) : zrc;
 	struct tcphold_stats st;
 	tcphold_stats(s.link, &st);
 	report_checkf(r, "baseline", grc == ZOK && !strcmp(val, "0") && st.open == 1,
@@ -578,7 +502,7 @@ static int stale_read_run(struct lab_ctx *ctx)
 		rc = 0;
 		goto out;
 	}
-	report_evidence(r, "x0_mzxid", "%s", hex(x0.mzxid, h1));
+	report_evidence(r, "x0_mzxid", "%s", zkenslab_hex(x0.mzxid, h1));
 
 	rc = part_short_hold(&s, &x0);
 	if (!rc && report_failed(r) == 0)
@@ -586,14 +510,9 @@ static int stale_read_run(struct lab_ctx *ctx)
 	else if (!rc)
 		report_step(r, "part 2 skipped: part 1 failed");
 out:
-	free(why);
 	zkc_close(s.a);
 	zkc_close(s.b);
-	if (s.e) {
-		long long t1 = zkc_now_ms();
-		zkensemble_free(s.e);
-		report_evidence(r, "ensemble_stop_ms", "%lld", zkc_now_ms() - t1);
-	}
+	zkenslab_stop(r, s.e);
 	return rc;
 }
 

@@ -1,6 +1,7 @@
 /*
- * zkasync.c - one asynchronous call's completion (see zkasync.h).  Moved
- * out of the lock-holder rig: it has nothing to do with the lock recipe.
+ * zkasync.c - one asynchronous call's completion (see zkasync.h).  Waits
+ * use a CLOCK_MONOTONIC condition variable, so a clock step cannot stretch
+ * or cut a deadline.  It does not talk to ZooKeeper.
  */
 #include "harness/zk/zkasync.h"
 #include "base/mono.h"
@@ -23,16 +24,38 @@ void zkasync_destroy(struct zkasync *a)
 	pthread_mutex_destroy(&a->mu);
 }
 
-void zkasync_stat_done(int rc, const struct Stat *stat, const void *data)
+static void finish(struct zkasync *a, int rc, const char *value, int len, const struct Stat *st)
 {
-	(void)stat;
-	struct zkasync *a = (struct zkasync *)data;
 	pthread_mutex_lock(&a->mu);
-	a->done = 1;
 	a->rc = rc;
+	if (value && len > 0) {
+		size_t n = (size_t)len < sizeof a->data - 1 ? (size_t)len : sizeof a->data - 1;
+		memcpy(a->data, value, n);
+		a->data[n] = '\0';
+	}
+	if (st)
+		a->st = *st;
 	a->at_ms = mono_now_ms();
+	a->done = 1;
 	pthread_cond_broadcast(&a->cv);
 	pthread_mutex_unlock(&a->mu);
+}
+
+void zkasync_stat_done(int rc, const struct Stat *stat, const void *data)
+{
+	finish((struct zkasync *)data, rc, NULL, 0, stat);
+}
+
+void zkasync_data_done(int rc, const char *value, int len, const struct Stat *stat,
+		       const void *data)
+{
+	finish((struct zkasync *)data, rc, value, len, stat);
+}
+
+void zkasync_string_done(int rc, const char *value, const void *data)
+{
+	(void)value;
+	finish((struct zkasync *)data, rc, NULL, 0, NULL);
 }
 
 int zkasync_finished(struct zkasync *a)

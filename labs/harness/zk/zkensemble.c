@@ -149,32 +149,12 @@ static void member_config(struct zkensemble *e, int i, const char *extra)
 	wb_buf_free(&b);
 }
 
-int zkensemble_new(const char *run_dir, const struct zkensemble_opts *opts, struct zkensemble **out,
-		   char **why)
+/* The members' servers (directories, myid files, reserved ports) and
+ * the connect string of them all.  0, or the error with *why. */
+static int make_members(struct zkensemble *e, const char *run_dir,
+			const struct zkensemble_opts *opts, char **why)
 {
-	static const struct zkensemble_opts defaults;
-	if (!opts)
-		opts = &defaults;
-	*out = NULL;
-	if (why)
-		*why = NULL;
-	int n = opts->n ? opts->n : 3;
-	if (!run_dir || n < 1 || n > ZKENSEMBLE_MAX || opts->tick_ms < 0 || opts->init_limit < 0 ||
-	    opts->sync_limit < 0 || opts->max_session_ms < 0 || opts->start_timeout_ms < 0) {
-		if (why)
-			*why = wb_xasprintf("zkensemble: bad options (1..%d members, no negative "
-					    "times)",
-					    ZKENSEMBLE_MAX);
-		return WB_EINVAL;
-	}
-	struct zkensemble *e = wb_xcalloc(1, sizeof *e);
-	e->n = n;
-	e->tick_ms = opts->tick_ms ? opts->tick_ms : 200;
-	e->init_limit = opts->init_limit ? opts->init_limit : 50;
-	e->sync_limit = opts->sync_limit ? opts->sync_limit : 10;
-	pthread_mutex_init(&e->mu, NULL);
-	pthread_cond_init(&e->cond, NULL);
-	int rc = 0;
+	int n = e->n, rc = 0;
 	struct wb_buf all = {0};
 	for (int i = 0; i < n; i++) {
 		struct member *m = &e->m[i];
@@ -188,7 +168,7 @@ int zkensemble_new(const char *run_dir, const struct zkensemble_opts *opts, stru
 		};
 		rc = zkserver_new(run_dir, &so, &m->s, why);
 		if (rc)
-			goto out;
+			break;
 		int id = 0;
 		if (sscanf(zkserver_quorum_line(m->s), "server.%d=127.0.0.1:%d:%d", &id,
 			   &m->quorum_port, &m->election_port) != 3) {
@@ -196,11 +176,22 @@ int zkensemble_new(const char *run_dir, const struct zkensemble_opts *opts, stru
 				*why = wb_xasprintf("zkensemble: unexpected quorum line \"%s\"",
 						    zkserver_quorum_line(m->s));
 			rc = WB_EIO;
-			goto out;
+			break;
 		}
 		wb_buf_printf(&all, "%s%s", i ? "," : "", zkserver_connect(m->s));
 	}
-	e->connect_all = wb_buf_steal(&all);
+	if (!rc)
+		e->connect_all = wb_buf_steal(&all);
+	wb_buf_free(&all);
+	return rc;
+}
+
+/* The relays asked for (quorum and election links, i -> j for i != j),
+ * lower -> higher election relays refusing, the others retrying their
+ * member.  0, or WB_EIO (or tcphold's code) with *why. */
+static int make_relays(struct zkensemble *e, const struct zkensemble_opts *opts, char **why)
+{
+	int n = e->n, rc = 0;
 	for (int i = 0; i < n; i++) {
 		for (int j = 0; j < n; j++) {
 			if (i == j)
@@ -227,7 +218,7 @@ int zkensemble_new(const char *run_dir, const struct zkensemble_opts *opts, stru
 				if (why)
 					*why = wb_xstrdup("zkensemble: cannot start a relay on "
 							  "127.0.0.1");
-				goto out;
+				return rc;
 			}
 		}
 	}
@@ -244,19 +235,57 @@ int zkensemble_new(const char *run_dir, const struct zkensemble_opts *opts, stru
 				tcphold_set_connect_retry(e->erelay[i][j], retry);
 		}
 	}
-	for (int i = 0; i < n; i++)
-		member_config(e, i, opts->extra_cfg);
-	for (int i = 0; i < n; i++) {
+	return 0;
+}
+
+/* One thread per member, which starts its JVM on request and lives as long
+ * as the ensemble.  0, or WB_EIO with *why. */
+static int start_member_threads(struct zkensemble *e, char **why)
+{
+	for (int i = 0; i < e->n; i++) {
 		if (pthread_create(&e->m[i].thread, NULL, member_main, &e->m[i]) != 0) {
 			if (why)
 				*why = wb_xstrdup("zkensemble: cannot create a member thread");
-			rc = WB_EIO;
-			goto out;
+			return WB_EIO;
 		}
 		e->m[i].thread_started = 1;
 	}
-out:
-	wb_buf_free(&all);
+	return 0;
+}
+
+int zkensemble_new(const char *run_dir, const struct zkensemble_opts *opts, struct zkensemble **out,
+		   char **why)
+{
+	static const struct zkensemble_opts defaults;
+	if (!opts)
+		opts = &defaults;
+	*out = NULL;
+	if (why)
+		*why = NULL;
+	int n = opts->n ? opts->n : 3;
+	if (!run_dir || n < 1 || n > ZKENSEMBLE_MAX || opts->tick_ms < 0 || opts->init_limit < 0 ||
+	    opts->sync_limit < 0 || opts->max_session_ms < 0 || opts->start_timeout_ms < 0) {
+		if (why)
+			*why = wb_xasprintf("zkensemble: bad options (1..%d members, no negative "
+					    "times)",
+					    ZKENSEMBLE_MAX);
+		return WB_EINVAL;
+	}
+	struct zkensemble *e = wb_xcalloc(1, sizeof *e);
+	e->n = n;
+	e->tick_ms = opts->tick_ms ? opts->tick_ms : 200;
+	e->init_limit = opts->init_limit ? opts->init_limit : 50;
+	e->sync_limit = opts->sync_limit ? opts->sync_limit : 10;
+	pthread_mutex_init(&e->mu, NULL);
+	pthread_cond_init(&e->cond, NULL);
+	int rc = make_members(e, run_dir, opts, why);
+	if (!rc)
+		rc = make_relays(e, opts, why);
+	if (!rc) {
+		for (int i = 0; i < n; i++)
+			member_config(e, i, opts->extra_cfg);
+		rc = start_member_threads(e, why);
+	}
 	if (rc) {
 		zkensemble_free(e);
 		return rc;
@@ -354,6 +383,39 @@ int zkensemble_wait_mode(struct zkensemble *e, int myid, unsigned mask, int time
 				*mode = md;
 			return WB_EBUSY;
 		}
+		nanosleep(&step, NULL);
+	}
+}
+
+int zkensemble_wait_zxid(struct zkensemble *e, int myid, int64_t want, int timeout_ms)
+{
+	long long deadline = mono_now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+	struct timespec step = {0, 20 * 1000 * 1000};
+	for (;;) {
+		int64_t z = -1;
+		zkensemble_mode(e, myid, &z);
+		if (z >= want)
+			return 0;
+		if (mono_now_ms() >= deadline)
+			return WB_EBUSY;
+		nanosleep(&step, NULL);
+	}
+}
+
+int zkensemble_wait_leader(struct zkensemble *e, const int *among, int n, int timeout_ms)
+{
+	long long deadline = mono_now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+	struct timespec step = {0, 20 * 1000 * 1000};
+	if (!among)
+		n = e->n;
+	for (;;) {
+		for (int i = 0; i < n; i++) {
+			int id = among ? among[i] : i + 1;
+			if (zkensemble_mode(e, id, NULL) == ZKENS_LEADER)
+				return id;
+		}
+		if (mono_now_ms() >= deadline)
+			return 0;
 		nanosleep(&step, NULL);
 	}
 }

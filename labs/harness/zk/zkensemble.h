@@ -121,6 +121,16 @@ int zkensemble_leader(struct zkensemble *e);
 int zkensemble_wait_mode(struct zkensemble *e, int myid, unsigned mask, int timeout_ms,
 			 enum zkensemble_mode *mode);
 
+/* Polls member myid with 'srvr' (every 20 ms) until the zxid it reports
+ * is >= want (it has applied that transaction).  0, or WB_EBUSY after
+ * timeout_ms. */
+int zkensemble_wait_zxid(struct zkensemble *e, int myid, int64_t want, int timeout_ms);
+
+/* Polls the members among[0..n) (among NULL: every member, in myid order)
+ * every 20 ms until one reports Mode leader.  Returns its myid, or 0
+ * after timeout_ms. */
+int zkensemble_wait_leader(struct zkensemble *e, const int *among, int n, int timeout_ms);
+
 /* "leader", "follower", "not serving", "down", "other". */
 const char *zkensemble_mode_name(enum zkensemble_mode mode);
 
