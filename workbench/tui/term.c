@@ -220,10 +220,8 @@ int term_too_small(struct tui *t)
 
 int term_prompt(struct tui *t, const char *prompt, char *buf, size_t len)
 {
-	(void)t;
 	size_t n = strlen(buf);
 	curs_set(1);
-	timeout(250); /* the main loop leaves input non-blocking */
 	for (;;) {
 		int y = LINES - 1;
 		move(y, 0);
@@ -238,9 +236,16 @@ int term_prompt(struct tui *t, const char *prompt, char *buf, size_t len)
 		term_text(y, pw, shown, COLS - pw - 1, 0);
 		refresh();
 		wint_t ch;
+		timeout(0);
 		int r = get_wch(&ch);
-		if (r == ERR)
+		if (r == ERR) {
+			/* Other screens go on (a lab under a source view). */
+			if (tui_service(t, 250)) {
+				curs_set(0);
+				return 0;
+			}
 			continue;
+		}
 		if (r == KEY_CODE_YES) {
 			if (ch == KEY_BACKSPACE)
 				goto backspace;

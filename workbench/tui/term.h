@@ -32,7 +32,8 @@ int term_text(int y, int x, const char *s, int maxw, int attr);
 int term_attr_heading(const struct tui *t);
 int term_attr_select(void);
 /* Reads a line on the bottom row (its own small key loop); returns 1 and
- * fills buf on Enter, 0 on Esc. */
+ * fills buf on Enter, 0 on Esc or when the program is asked to stop.
+ * Other screens are ticked and polled meanwhile (tui_service). */
 int term_prompt(struct tui *t, const char *prompt, char *buf, size_t len);
 
 #endif

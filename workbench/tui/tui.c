@@ -8,8 +8,8 @@
  * until something is readable or the shortest wait a tick asked for has
  * passed.  A key goes to the top screen through its current key table;
  * a screen change it asks for (tui_go) is carried out by nav.c after the
- * handler has returned.  There is no other event loop in the TUI except
- * term_prompt's one-line prompt.
+ * handler has returned.  The only other key loop, term_prompt's one-line
+ * prompt, waits through tui_service, so nothing stalls while it is open.
  *
  * SIGINT, SIGTERM and SIGHUP set a flag that ends the loop (poll() returns
  * at once on a signal), so screens save the reading position and curses
@@ -161,6 +161,13 @@ static int wait_events(struct tui *t, int wait_ms)
 	free(p);
 	free(owner);
 	return key;
+}
+
+int tui_service(struct tui *t, int wait_ms)
+{
+	int want = tick_all(t);
+	wait_events(t, want < wait_ms ? want : wait_ms);
+	return stop_requested != 0;
 }
 
 static void draw_top(struct tui *t)

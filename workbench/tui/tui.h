@@ -118,6 +118,12 @@ void tui_go(struct tui *t, const struct nav *n);
 /* tui_go(NAV_BACK): the top screen goes once its key handler returns. */
 void tui_back(struct tui *t);
 
+/* For a screen's own short input loop (term_prompt): ticks every screen
+ * and serves their descriptors while waiting up to wait_ms for a key, as
+ * the main loop would.  Returns 1 when the program was asked to stop
+ * (SIGINT, SIGTERM, SIGHUP): the caller should return at once. */
+int tui_service(struct tui *t, int wait_ms);
+
 /* One-shot status line message; it stays until the next key. */
 void tui_flash(struct tui *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
