@@ -225,6 +225,7 @@ struct quizscr {
 	int scroll;		       /* first content line shown */
 	int correct;		       /* QS_RESULT: the auto-graded outcome */
 	size_t pos;		       /* position of q in the test */
+	unsigned shown;		       /* questions begun so far: tells a new one */
 	char note[256];		       /* status message until the next key */
 	/* conflict */
 	struct quiz_test *other; /* the running test we are not */
@@ -328,6 +329,7 @@ static void begin_question(struct tui *t, struct quizscr *s)
 	}
 	s->st = QS_ANSWER;
 	s->pos = s->ss->cur;
+	s->shown++;
 	s->shown_at = answers_now_ms();
 	s->revealed_at = 0;
 	textbox_clear(&s->box);
@@ -908,11 +910,14 @@ static void edit_done(struct tui *t, struct quizscr *s)
 		reveal(s);
 		return;
 	}
+	unsigned shown = s->shown;
 	if (submit_numeric(t, s) == WB_EINVAL)
 		return;
 	curs_set(0);
-	if (s->st == QS_EDIT)
-		s->st = QS_ANSWER; /* not saved (busy, failed): commands, the note says why */
+	/* Not saved (busy, failed): the commands, and the note says why.  A
+	 * question begun meanwhile (graded elsewhere) keeps its own state. */
+	if (s->st == QS_EDIT && s->shown == shown)
+		s->st = QS_ANSWER;
 }
 
 static void edit_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
