@@ -44,6 +44,13 @@ for i in 1 2 3 4 5 6; do
 		keys BSpace BSpace C-a
 		keys -l 'then '
 		wait_for "then relist"
+		# The text box is a mode with its own keys: F1 shows them (? is
+		# text), and the key that closes help is not typed.
+		keys F1
+		wait_for "Keys on this screen"
+		screen | grep -q "erase the word before the cursor" || fail "help does not list the text box keys"
+		keys x
+		wait_gone "Keys on this screen"
 		keys Tab
 		wait_for "Rubric: tick the points you covered"
 		screen | grep -q "通知只是快照失效 (snapshot is stale)?" || fail "own text not beside the reference"

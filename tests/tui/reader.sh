@@ -10,7 +10,7 @@ tui_start 80 24 "$ARGS"
 wait_for "Fixture chapter: every element the reader draws"
 wait_for "0% read"
 keys Enter
-wait_for "? help"
+wait_for "%  ? help" # the reader's status line (home has "? help" too)
 first=$(screen | head -n 1)
 echo "$first" | grep -q "Fixture chapter" || fail "reader does not start at the title"
 
@@ -31,6 +31,12 @@ tmux -L "$SOCK" capture-pane -p -e -t wb | grep -q "$(printf '\033')\[[0-9;]*7m[
 # Table of contents: third section is Tables.
 keys t
 wait_for "Contents"
+# The contents overlay is a mode with its own keys, and help shows them.
+keys '?'
+wait_for "Keys on this screen"
+screen | grep -q "jump to the section" || fail "help does not list the contents keys"
+keys x
+wait_gone "Keys on this screen"
 keys j j Enter
 wait_gone "Contents"
 [ "$(screen | head -n 1 | sed 's/^ *//')" = "Tables" ] || fail "TOC jump did not put Tables at the top"
@@ -76,7 +82,7 @@ tmux -L "$SOCK" kill-server
 tui_start 80 24 "--content $WB_FIXTURES --db $DB --lang zh"
 wait_for "Enter 打开"
 keys Enter
-wait_for "? 帮助"
+wait_for "%  ? 帮助"
 [ "$(screen | head -n 1)" = "$place" ] || fail "restart did not restore the place: '$(screen | head -n 1)' vs '$place'"
 keys q q
 wait_for "EXITED:0"

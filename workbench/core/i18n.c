@@ -147,6 +147,20 @@ static const char *const strings[M_COUNT][2] = {
 	[M_QUIZ_UNDO_ELSEWHERE] = {"Nothing undone: the newest grade of this test was given in "
 				   "another window.",
 				   "没有撤销：本次测验最新的评分来自另一个窗口。"},
+	[M_LAB_TITLE] = {"Lab", "实验"},
+	[M_LAB_EXPECTED] = {"expected: ", "预期："},
+	[M_LAB_OBSERVED] = {"observed: ", "实际："},
+	[M_LAB_RUNNING] = {"running… Esc cancels", "运行中… Esc 取消"},
+	[M_LAB_CANCELLING] = {"cancelling…", "正在取消…"},
+	[M_LAB_CANCELLED] = {"cancelled", "已取消"},
+	[M_LAB_PASS] = {"PASS ✔", "通过 ✔"},
+	[M_LAB_CANNOT] = {"could not run", "无法运行"},
+	[M_LAB_FAIL] = {"FAIL ✘", "未通过 ✘"},
+	[M_LAB_CHECKS_HELD] = {"checks held", "项检查成立"},
+	[M_LAB_NO_RECIPE] = {"This lab has no separate recipe", "这个实验没有单独的配方源码"},
+	[M_LAB_CANNOT_START] = {"cannot start the lab: %s", "无法启动实验：%s"},
+	[M_HELP_WORD] = {"help", "帮助"},
+	[M_HELP_THIS] = {"this help", "本帮助"},
 };
 
 const char *i18n(const char *lang, enum msg m)

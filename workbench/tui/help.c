@@ -1,7 +1,10 @@
 /*
  * help.c - the help overlay: every key of the current screen, read from
- * the screen's binding table so help can never drift from behaviour.
+ * the key table of the screen's current mode, so help can never drift
+ * from behaviour.
  */
+#include "tui/help.h"
+#include "tui/term.h"
 #include "tui/tui.h"
 #include "app.h"
 #include "core/i18n.h"
@@ -10,7 +13,7 @@
 #include <curses.h>
 #include <string.h>
 
-void help_draw(struct tui *t, const struct screen *s)
+void help_draw(struct tui *t, const struct keybind *keys, size_t nkeys, int wants_text)
 {
 	const char *lang = t->app->lang;
 	int zh = !strcmp(lang, "zh");
@@ -18,19 +21,19 @@ void help_draw(struct tui *t, const struct screen *s)
 	char labels[32][48];
 	const char *texts[32];
 	int n = 0;
-	for (size_t i = 0; i < s->nkeys && n < 32; i++) {
+	for (size_t i = 0; i < nkeys && n < 32; i++) {
 		int found = -1;
 		for (int k = 0; k < n; k++)
-			if (texts[k] == (zh ? s->keys[i].help_zh : s->keys[i].help_en))
+			if (texts[k] == (zh ? keys[i].help_zh : keys[i].help_en))
 				found = k;
 		if (found >= 0) {
 			size_t len = strlen(labels[found]);
 			snprintf(labels[found] + len, sizeof labels[found] - len, " %s",
-				 s->keys[i].label);
+				 keys[i].label);
 			continue;
 		}
-		snprintf(labels[n], sizeof labels[n], "%s", s->keys[i].label);
-		texts[n++] = zh ? s->keys[i].help_zh : s->keys[i].help_en;
+		snprintf(labels[n], sizeof labels[n], "%s", keys[i].label);
+		texts[n++] = zh ? keys[i].help_zh : keys[i].help_en;
 	}
 	int extra = 2; /* "?" and the closing hint */
 	int h = n + extra + 3, w = COLS - 4 < 64 ? COLS - 4 : 64;
@@ -50,8 +53,8 @@ void help_draw(struct tui *t, const struct screen *s)
 		term_text(y, x0 + 2 + colw, texts[i], w - colw - 4, A_REVERSE);
 	}
 	if (y < y0 + h - 2) {
-		term_text(y, x0 + 2, "?", colw - 1, A_REVERSE | A_BOLD);
-		term_text(y, x0 + 2 + colw, zh ? "本帮助" : "this help", w - colw - 4, A_REVERSE);
+		term_text(y, x0 + 2, wants_text ? "F1" : "? F1", colw - 1, A_REVERSE | A_BOLD);
+		term_text(y, x0 + 2 + colw, i18n(lang, M_HELP_THIS), w - colw - 4, A_REVERSE);
 	}
 	term_text(y0 + h - 1, x0 + 2, i18n(lang, M_HELP_CLOSE), w - 4, A_REVERSE | A_DIM);
 }

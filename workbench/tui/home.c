@@ -1,16 +1,20 @@
 /*
  * home.c - the home screen: chapters of the current language with the
- * share read, Enter opens one, L switches the language.
+ * share read, Enter opens one, L switches the language; below the list
+ * the review line (the test in progress, or the questions due today).
+ * It opens other screens only by asking nav.c (tui_go).
  */
+#include "tui/home.h"
+#include "tui/term.h"
 #include "tui/tui.h"
 #include "app.h"
+#include "core/answers.h"
 #include "core/content.h"
 #include "core/i18n.h"
 #include "core/labcat.h"
 #include "core/store.h"
 #include "core/utf8.h"
 #include "base/wb.h"
-#include "tui/quiz.h"
 
 #include <curses.h>
 #include <stdio.h>
@@ -70,6 +74,34 @@ static int chapter_labs(struct tui *t, const char *chapter, int *passed)
 	return total;
 }
 
+/* The review line at row y: the test in progress, or how many questions
+ * are due today. */
+static void review_line(struct tui *t, int y)
+{
+	const char *L = t->app->lang;
+	char buf[512];
+	struct quiz_test *run;
+	if (answers_running_test(t->store, &run) == 0) {
+		snprintf(buf, sizeof buf, i18n(L, M_HOME_TEST_RUNNING),
+			 run->chapter ? run->chapter : i18n(L, M_QUIZ_REVIEW_TITLE), run->answered,
+			 run->n);
+		quiz_test_free(run);
+		term_text(y, 2, buf, COLS - 4, A_BOLD);
+		return;
+	}
+	snprintf(buf, sizeof buf, i18n(L, M_HOME_DUE), tui_due_today(t, L));
+	term_text(y, 2, buf, COLS - 4, A_DIM);
+}
+
+/* Asks nav.c for a screen about the selected chapter. */
+static void go_chapter(struct tui *t, struct home *h, enum nav_kind kind)
+{
+	struct nav n = {.kind = kind};
+	snprintf(n.chapter, sizeof n.chapter, "%s", h->chapters.items[h->sel].id);
+	snprintf(n.lang, sizeof n.lang, "%s", t->app->lang);
+	tui_go(t, &n);
+}
+
 static void home_draw(struct tui *t, void *self)
 {
 	struct home *h = self;
@@ -77,7 +109,7 @@ static void home_draw(struct tui *t, void *self)
 	if (strcmp(h->lang, lang) != 0)
 		home_load(t, h);
 	erase();
-	term_text(0, 1, i18n(lang, M_APP_TITLE), COLS - 2, term_attr_heading());
+	term_text(0, 1, i18n(lang, M_APP_TITLE), COLS - 2, term_attr_heading(t));
 	if (!h->chapters.n) {
 		char buf[512];
 		snprintf(buf, sizeof buf, i18n(lang, M_NO_CHAPTERS), t->app->content);
@@ -111,7 +143,7 @@ static void home_draw(struct tui *t, void *self)
 		term_text(y, 6, c->title, COLS - 6 - rw - 3, attr);
 		term_text(y, COLS - rw - 2, right, rw, attr);
 	}
-	quiz_home_line(t, LINES - 2);
+	review_line(t, LINES - 2);
 	term_status(t, i18n(lang, M_HOME_HINT), !strcmp(lang, "zh") ? "中文" : "English");
 }
 
@@ -133,13 +165,8 @@ static void home_key(struct tui *t, void *self, int action, wint_t ch, int is_co
 	case H_TOP: h->sel = 0; break;
 	case H_BOTTOM: h->sel = n ? n - 1 : 0; break;
 	case H_OPEN:
-		if (n) {
-			int rc = reader_open(t, h->chapters.items[h->sel].id, t->app->lang);
-			if (rc)
-				tui_flash(t, i18n(t->app->lang, M_LOAD_FAILED),
-					  h->chapters.items[h->sel].id,
-					  rc == WB_ERANGE ? "> 4 MiB" : wb_strerror(rc));
-		}
+		if (n)
+			go_chapter(t, h, NAV_READER);
 		break;
 	case H_LANG:
 		t->app->lang = strcmp(t->app->lang, "zh") ? "zh" : "en";
@@ -148,10 +175,15 @@ static void home_key(struct tui *t, void *self, int action, wint_t ch, int is_co
 	case H_QUIT: t->quit = 1; break;
 	case H_TEST:
 		if (n)
-			quiz_start_chapter(t, h->chapters.items[h->sel].id, t->app->lang, 0);
+			go_chapter(t, h, NAV_TEST);
 		break;
-	case H_REVIEW: quiz_start_review(t); break;
-	case H_STATS: stats_open(t); break;
+	case H_REVIEW: {
+		struct nav r = {.kind = NAV_REVIEW};
+		snprintf(r.lang, sizeof r.lang, "%s", t->app->lang);
+		tui_go(t, &r);
+		break;
+	}
+	case H_STATS: tui_go(t, &(struct nav){.kind = NAV_STATS}); break;
 	}
 }
 

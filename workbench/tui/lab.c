@@ -5,13 +5,29 @@
  * evidence and the verdict.  Esc cancels by signalling the child's group;
  * the child's supervisor then kills every process the lab started.
  *
+ * The main loop polls the child's output (lab_poll_fd/lab_readable) and
+ * ticks this screen (lab_tick: reap, cancel deadline) whichever screen is
+ * on top, so a run goes on while the learner reads the recipe source.
+ * States of a run, driven by keys and lab_tick, never by sleeping:
+ *
+ *   RUNNING    --Esc/r-->         CANCELLING  SIGTERM to the child's group,
+ *                                             deadline LAB_CANCEL_GRACE_MS
+ *   CANCELLING --deadline-->      CANCELLING  SIGKILL to the group
+ *   RUNNING, CANCELLING --reaped--> DONE      (r: a new run starts now)
+ *
+ * Leaving the screen with a run still going is the one bounded wait:
+ * lab_free signals the group and reaps it (at most the grace period).
+ *
  * The lab never runs inside the TUI process: a crash or a hang of a lab
  * cannot take the workbench with it.  This file parses no lab logic; it
  * only reads the event stream that the CLI also prints.
  */
 #define _GNU_SOURCE /* pipe2 */
+#include "tui/labscreen.h"
+#include "tui/term.h"
 #include "tui/tui.h"
 #include "app.h"
+#include "base/mono.h"
 #include "core/i18n.h"
 #include "core/labcat.h"
 #include "core/layout.h"
@@ -57,6 +73,9 @@ struct event {
 	char *observed; /* checks; evidence value */
 };
 
+/* How long a cancelled child may take to stop before SIGKILL. */
+#define LAB_CANCEL_GRACE_MS 3000
+
 struct labscr {
 	const struct lab *lab; /* descriptor (this build has it) */
 	char *chapter;	       /* chapter the card was opened from */
@@ -68,7 +87,9 @@ struct labscr {
 	int top;	       /* first display line */
 	int follow;	       /* keep the end in view while running */
 	int finished;	       /* verdict seen or child gone */
-	int cancelled;	       /* Esc pressed */
+	int cancelled;	       /* Esc pressed: the rest of the output is dropped */
+	long long kill_at;     /* cancelling: SIGKILL the group at this mono ms, 0 none */
+	int rerun;	       /* start a new run once the cancelled one is reaped */
 	int passed;	       /* verdict */
 	long ms;	       /* verdict's elapsed time */
 	struct timespec start; /* for the live elapsed time */
@@ -182,63 +203,120 @@ static void reap(struct labscr *l, int block)
 	}
 }
 
-static void cancel(struct labscr *l)
+/* The grace period; the test hook WORKBENCH_TEST_CANCEL_GRACE_MS sets it
+ * so a test can look at the screen while a child has not stopped yet. */
+static long long cancel_grace_ms(void)
 {
-	if (!l->pid)
-		return;
-	l->cancelled = 1;
-	kill(-l->pid, SIGTERM);
-	/* The supervisor cleans up and exits at once; give it a moment, then
-	 * make sure nothing of the group is left. */
-	struct timespec tick = {0, 20 * 1000 * 1000};
-	for (int i = 0; i < 150 && l->pid; i++) {
-		reap(l, 0);
-		if (l->pid)
-			nanosleep(&tick, NULL);
-	}
-	if (l->pid) {
-		kill(-l->pid, SIGKILL);
-		reap(l, 1);
-	}
+	const char *env = getenv("WORKBENCH_TEST_CANCEL_GRACE_MS");
+	long long ms = env && *env ? atoll(env) : 0;
+	return ms > 0 ? ms : LAB_CANCEL_GRACE_MS;
+}
+
+static void close_output(struct labscr *l)
+{
 	if (l->fd >= 0) {
 		close(l->fd);
 		l->fd = -1;
 	}
 }
 
-static int lab_tick(struct tui *t, void *self)
+/* Starts cancelling: returns at once; lab_tick follows it up. */
+static void cancel(struct labscr *l)
+{
+	if (!l->pid || l->cancelled)
+		return;
+	l->cancelled = 1;
+	kill(-l->pid, SIGTERM);
+	l->kill_at = mono_now_ms() + cancel_grace_ms();
+}
+
+/* Cancels and waits for the child: the screen is going away. */
+static void cancel_and_wait(struct labscr *l)
+{
+	cancel(l);
+	struct timespec step = {0, 20 * 1000 * 1000};
+	while (l->pid && mono_now_ms() < l->kill_at) {
+		reap(l, 0);
+		if (l->pid)
+			nanosleep(&step, NULL);
+	}
+	if (l->pid) {
+		kill(-l->pid, SIGKILL);
+		reap(l, 1);
+	}
+	close_output(l);
+}
+
+/* Reads what the child wrote and turns whole lines into events; after a
+ * cancel the output is read and dropped, so the child never blocks. */
+static void drain(struct labscr *l)
+{
+	char buf[4096];
+	for (;;) {
+		ssize_t n = read(l->fd, buf, sizeof buf);
+		if (n > 0) {
+			if (!l->cancelled)
+				wb_buf_append(&l->partial, buf, (size_t)n);
+			continue;
+		}
+		if (n == 0 || (errno != EAGAIN && errno != EINTR))
+			close_output(l);
+		break;
+	}
+	char *start = l->partial.data;
+	char *nl;
+	while (start && (nl = strchr(start, '\n'))) {
+		*nl = '\0';
+		parse_line(l, start);
+		start = nl + 1;
+	}
+	if (start) {
+		char *rest = wb_xstrdup(start);
+		wb_buf_free(&l->partial);
+		wb_buf_puts(&l->partial, rest);
+		free(rest);
+	}
+}
+
+static int lab_poll_fd(void *self)
+{
+	const struct labscr *l = self;
+	return l->fd;
+}
+
+static void lab_readable(struct tui *t, void *self)
 {
 	(void)t;
 	struct labscr *l = self;
-	if (l->fd >= 0) {
-		char buf[4096];
-		for (;;) {
-			ssize_t n = read(l->fd, buf, sizeof buf);
-			if (n > 0) {
-				wb_buf_append(&l->partial, buf, (size_t)n);
-				continue;
-			}
-			if (n == 0) {
-				close(l->fd);
-				l->fd = -1;
-			}
-			break;
-		}
-		char *start = l->partial.data;
-		char *nl;
-		while (start && (nl = strchr(start, '\n'))) {
-			*nl = '\0';
-			parse_line(l, start);
-			start = nl + 1;
-		}
-		if (start) {
-			char *rest = wb_xstrdup(start);
-			wb_buf_free(&l->partial);
-			wb_buf_puts(&l->partial, rest);
-			free(rest);
+	if (l->fd >= 0)
+		drain(l);
+}
+
+static void start_run(struct tui *t, struct labscr *l)
+{
+	close_output(l);
+	l->kill_at = 0;
+	if (start_child(t, l) != 0)
+		tui_flash(t, i18n(t->app->lang, M_LAB_CANNOT_START), strerror(errno));
+}
+
+/* Reaps the child, escalates a cancel past its deadline, and starts the
+ * run asked for with r once the cancelled one is gone. */
+static int lab_tick(struct tui *t, void *self)
+{
+	struct labscr *l = self;
+	reap(l, 0);
+	if (l->pid && l->kill_at && mono_now_ms() >= l->kill_at) {
+		kill(-l->pid, SIGKILL);
+		l->kill_at = 0;
+	}
+	if (!l->pid && l->cancelled) {
+		close_output(l);
+		if (l->rerun) {
+			l->rerun = 0;
+			start_run(t, l);
 		}
 	}
-	reap(l, 0);
 	return l->pid ? 50 : 0;
 }
 
@@ -258,7 +336,6 @@ static void add_wrapped(const char *text, int indent, int width, char ***out, si
 /* One event as display lines (wrapped to width); returns lines added. */
 static size_t event_lines(const struct event *e, int width, const char *lang, char ***out)
 {
-	int zh = !strcmp(lang, "zh");
 	size_t n = 0;
 	*out = NULL;
 	char *a = NULL, *b = NULL, *c = NULL;
@@ -269,8 +346,8 @@ static size_t event_lines(const struct event *e, int width, const char *lang, ch
 		break;
 	case 'c':
 		a = wb_xasprintf("%s %s", e->ok ? "✔" : "✘", e->text);
-		b = wb_xasprintf("%s%s", zh ? "预期：" : "expected: ", e->expected);
-		c = wb_xasprintf("%s%s", zh ? "实际：" : "observed: ", e->observed);
+		b = wb_xasprintf("%s%s", i18n(lang, M_LAB_EXPECTED), e->expected);
+		c = wb_xasprintf("%s%s", i18n(lang, M_LAB_OBSERVED), e->observed);
 		add_wrapped(a, 0, width, out, &n);
 		add_wrapped(b, 4, width, out, &n);
 		add_wrapped(c, 4, width, out, &n);
@@ -307,11 +384,10 @@ static void lab_draw(struct tui *t, void *self)
 {
 	struct labscr *l = self;
 	const char *lang = t->app->lang;
-	int zh = !strcmp(lang, "zh");
 	erase();
-	char *title = wb_xasprintf("%s %s — %s", zh ? "实验" : "Lab", l->lab->id,
+	char *title = wb_xasprintf("%s %s — %s", i18n(lang, M_LAB_TITLE), l->lab->id,
 				   lab_title(l->lab, lang));
-	term_text(0, 1, title, COLS - 2, term_attr_heading());
+	term_text(0, 1, title, COLS - 2, term_attr_heading(t));
 	free(title);
 
 	/* Lay out every event; small enough to redo each frame. */
@@ -352,21 +428,36 @@ static void lab_draw(struct tui *t, void *self)
 			checks++;
 			failed += !l->ev[i].ok;
 		}
-	const char *state;
-	if (l->pid && !l->finished)
-		state = zh ? "运行中… Esc 取消" : "running… Esc cancels";
+	enum msg state;
+	if (l->pid && l->cancelled)
+		state = M_LAB_CANCELLING;
+	else if (l->pid && !l->finished)
+		state = M_LAB_RUNNING;
 	else if (l->cancelled)
-		state = zh ? "已取消" : "cancelled";
+		state = M_LAB_CANCELLED;
 	else if (l->passed)
-		state = zh ? "通过 ✔" : "PASS ✔";
+		state = M_LAB_PASS;
 	else if (l->exit_code == LAB_EXIT_CANNOT)
-		state = zh ? "无法运行" : "could not run";
+		state = M_LAB_CANNOT;
 	else
-		state = zh ? "未通过 ✘" : "FAIL ✘";
-	snprintf(left, sizeof left, "%s  %d/%d %s", state, checks - failed, checks,
-		 zh ? "项检查成立" : "checks held");
-	snprintf(right, sizeof right, "%.1f s  ? %s", ms / 1000.0, zh ? "帮助" : "help");
+		state = M_LAB_FAIL;
+	snprintf(left, sizeof left, "%s  %d/%d %s", i18n(lang, state), checks - failed, checks,
+		 i18n(lang, M_LAB_CHECKS_HELD));
+	snprintf(right, sizeof right, "%.1f s  ? %s", ms / 1000.0, i18n(lang, M_HELP_WORD));
 	term_status(t, left, right);
+}
+
+/* Asks nav.c for the recipe source the lab exercises; the run goes on. */
+static void open_source(struct tui *t, const struct labscr *l)
+{
+	if (!l->lab->recipe_file) {
+		tui_flash(t, "%s", i18n(t->app->lang, M_LAB_NO_RECIPE));
+		return;
+	}
+	struct nav n = {.kind = NAV_SOURCE};
+	snprintf(n.arg, sizeof n.arg, "%s/%s", t->app->content, l->lab->recipe_file);
+	snprintf(n.func, sizeof n.func, "%s", l->lab->recipe_func ? l->lab->recipe_func : "");
+	tui_go(t, &n);
 }
 
 static void lab_key(struct tui *t, void *self, int action, wint_t ch, int is_code)
@@ -391,46 +482,35 @@ static void lab_key(struct tui *t, void *self, int action, wint_t ch, int is_cod
 	case L_BOTTOM: l->follow = 1; break;
 	case L_CANCEL: cancel(l); break;
 	case L_RERUN:
-		cancel(l);
-		if (start_child(t, l) != 0)
-			tui_flash(t, "cannot start the lab: %s", strerror(errno));
-		break;
-	case L_SOURCE:
-		if (l->lab->recipe_file) {
-			char *path = wb_xasprintf("%s/%s", t->app->content, l->lab->recipe_file);
-			if (reader_open_source(t, path, l->lab->recipe_func) != 0)
-				tui_flash(t, "%s: %s", path, wb_strerror(WB_ENOENT));
-			free(path);
+		if (l->pid) {
+			cancel(l); /* lab_tick starts the new run once this one is gone */
+			l->rerun = 1;
 		} else {
-			tui_flash(t, "%s",
-				  !strcmp(t->app->lang, "zh") ? "这个实验没有单独的配方源码"
-							      : "This lab has no separate recipe");
+			start_run(t, l);
 		}
 		break;
-	case L_BACK:
-		cancel(l);
-		tui_pop(t);
-		break;
+	case L_SOURCE: open_source(t, l); break;
+	case L_BACK: tui_back(t); break; /* lab_leave stops a run */
 	}
 }
 
 static void lab_leave(struct tui *t, void *self)
 {
 	(void)t;
-	cancel(self);
+	cancel_and_wait(self);
 }
 
 static void lab_free(void *self)
 {
 	struct labscr *l = self;
-	cancel(l);
+	cancel_and_wait(l);
 	free_events(l);
 	wb_buf_free(&l->partial);
 	free(l->chapter);
 	free(l);
 }
 
-int lab_screen_open(struct tui *t, const char *lab_id, const char *chapter)
+int lab_screen_open(struct tui *t, const char *lab_id, const char *chapter, struct screen *out)
 {
 	const struct lab *lab = lab_find(lab_id);
 	if (!lab)
@@ -443,16 +523,18 @@ int lab_screen_open(struct tui *t, const char *lab_id, const char *chapter)
 		lab_free(l);
 		return WB_EIO;
 	}
-	tui_push(t, (struct screen){
-			    .name = "lab",
-			    .self = l,
-			    .draw = lab_draw,
-			    .key = lab_key,
-			    .tick = lab_tick,
-			    .leave = lab_leave,
-			    .free = lab_free,
-			    .keys = lab_keys,
-			    .nkeys = WB_ARRAY_LEN(lab_keys),
-		    });
+	*out = ((struct screen){
+		.name = "lab",
+		.self = l,
+		.draw = lab_draw,
+		.key = lab_key,
+		.tick = lab_tick,
+		.poll_fd = lab_poll_fd,
+		.on_readable = lab_readable,
+		.leave = lab_leave,
+		.free = lab_free,
+		.keys = lab_keys,
+		.nkeys = WB_ARRAY_LEN(lab_keys),
+	});
 	return 0;
 }

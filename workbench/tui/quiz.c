@@ -1,7 +1,6 @@
 /*
- * tui/quiz.c - the closed-book self-test screen (chapter tests and the
- * review of due questions), the "lesson is closed" notice, and home's
- * review line.
+ * tui/quiz.c - the closed-book self-test screen: chapter tests and the
+ * review of due questions.
  *
  * Flow per question: recall -> write in a text box (or not) -> Tab
  * reveals the reference answer and rubric beside the learner's text ->
@@ -10,11 +9,42 @@
  * then show the reference answer.  Every grade is saved at once by
  * core/answers.c; `u` undoes the last one.
  *
- * Text entry runs its own small key loop (edit_loop): the main loop
- * gives '?' to the help overlay, but a learner must be able to type '?'
- * into an answer.  The loop keeps the main loop's promises: it redraws,
- * passes resizes to every screen and returns when SIGINT/SIGTERM/SIGHUP
- * arrive (their handlers are chained, so the main loop sees them too).
+ * Text entry is a state of this screen (QS_EDIT) with its own key table
+ * that takes text: the main loop hands it '?', 'q' and every printable
+ * key instead of opening help (F1 does).  Each state has one key handler;
+ * the transitions, and the function that makes each:
+ *
+ *   state     key                      handler       next state
+ *   CONFLICT  c                        conflict_key  EDIT/ANSWER (resumed), or back
+ *             A                        conflict_key  EDIT/ANSWER (new test), or back
+ *             q n                      conflict_key  back (the reader again, if replaced)
+ *   EDIT      Tab, Enter on a number   edit_done     REVEAL (recall), RESULT (graded),
+ *                                                    EDIT (not a number)
+ *             Esc                      edit_leave    ANSWER
+ *             text, editing keys       edit_key      EDIT
+ *   ANSWER    Enter Tab (written)      answer_key    EDIT
+ *             Tab (recall)             answer_key    REVEAL
+ *             j k Space x 1-9          mark_key      ANSWER
+ *             Enter (choice)           submit_choice RESULT
+ *             q                        leave_paused  back (test paused)
+ *   REVEAL    j k Space x 1-9          mark_key      REVEAL
+ *             a p g Enter              grade_recall  next question (EDIT/ANSWER) or SUMMARY
+ *             q                        leave_paused  back (test paused)
+ *   RESULT    Enter Space j            result_key    next question or SUMMARY
+ *             q                        leave_paused  back (test paused)
+ *   ANSWER REVEAL RESULT
+ *             A                        question_key  ABANDON
+ *             u                        undo          the undone question's state
+ *             PgUp PgDn                question_key  same
+ *   ABANDON   y                        abandon_key   back (test abandoned)
+ *             n Esc q                  abandon_key   the state before
+ *   SUMMARY   j k                      summary_key   SUMMARY
+ *             Enter r                  summary_key   the weakest question's lesson
+ *             q                        summary_key   back
+ *
+ * "back" and "the lesson" are requests to nav.c (tui_go); they happen
+ * after the handler returns.  Whether to resume, start, or ask about
+ * another running test is decided in resume_or_start.
  *
  * This file draws and turns keys into model calls; it does not touch SQL
  * or parse bank files itself.
@@ -33,213 +63,24 @@
 #include "core/store.h"
 #include "core/utf8.h"
 #include "base/wb.h"
+#include "tui/page.h"
+#include "tui/term.h"
+#include "tui/textbox.h"
 #include "tui/tui.h"
 
 #include <curses.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- a multi-line UTF-8 text box (model only) ---- */
-
-struct tbox {
-	uint32_t *cp; /* code points; '\n' separates lines */
-	size_t len;   /* code points used */
-	size_t cap;
-	size_t cur; /* cursor: index of the code point before which we insert */
-};
-
-static void tb_clear(struct tbox *b)
-{
-	b->len = b->cur = 0;
-}
-
-static void tb_free(struct tbox *b)
-{
-	free(b->cp);
-	memset(b, 0, sizeof *b);
-}
-
-static void tb_insert(struct tbox *b, uint32_t c)
-{
-	if (b->len == b->cap) {
-		b->cap = b->cap ? b->cap * 2 : 64;
-		b->cp = wb_xrealloc(b->cp, b->cap * sizeof *b->cp);
-	}
-	memmove(b->cp + b->cur + 1, b->cp + b->cur, (b->len - b->cur) * sizeof *b->cp);
-	b->cp[b->cur++] = c;
-	b->len++;
-}
-
-static void tb_erase(struct tbox *b, size_t from, size_t to)
-{
-	if (to > b->len)
-		to = b->len;
-	if (from >= to)
-		return;
-	memmove(b->cp + from, b->cp + to, (b->len - to) * sizeof *b->cp);
-	b->len -= to - from;
-	if (b->cur > to)
-		b->cur -= to - from;
-	else if (b->cur > from)
-		b->cur = from;
-}
-
-static size_t tb_line_start(const struct tbox *b, size_t i)
-{
-	while (i > 0 && b->cp[i - 1] != '\n')
-		i--;
-	return i;
-}
-
-static size_t tb_line_end(const struct tbox *b, size_t i)
-{
-	while (i < b->len && b->cp[i] != '\n')
-		i++;
-	return i;
-}
-
-static int is_space(uint32_t c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == 0x3000;
-}
-
-static void tb_kill_word(struct tbox *b)
-{
-	size_t i = b->cur;
-	while (i > 0 && is_space(b->cp[i - 1]))
-		i--;
-	while (i > 0 && !is_space(b->cp[i - 1]))
-		i--;
-	tb_erase(b, i, b->cur);
-}
-
-static char *tb_text(const struct tbox *b)
-{
-	struct wb_buf out = {0};
-	for (size_t i = 0; i < b->len; i++) {
-		char enc[4];
-		wb_buf_append(&out, enc, utf8_encode(b->cp[i], enc));
-	}
-	return wb_buf_steal(&out);
-}
-
-static void tb_set(struct tbox *b, const char *s)
-{
-	tb_clear(b);
-	size_t n = s ? strlen(s) : 0, i = 0;
-	while (i < n) {
-		uint32_t c;
-		i += utf8_decode(s + i, n - i, &c);
-		if (c != '\r')
-			tb_insert(b, c);
-	}
-}
-
-static int tb_blank(const struct tbox *b)
-{
-	for (size_t i = 0; i < b->len; i++)
-		if (!is_space(b->cp[i]))
-			return 0;
-	return 1;
-}
-
-static int cp_cols(uint32_t c)
-{
-	if (c < 0x20)
-		return 1; /* shown as U+FFFD */
-	int w = utf8_cp_width(c);
-	return w;
-}
-
-/* Visual rows of the box at a width: row r spans [start[r], end[r]). */
-struct tb_rows {
-	size_t *start, *end;
-	size_t n;
-	size_t cur_row; /* row holding the cursor */
-	int cur_col;	/* cursor column in that row */
-};
-
-static void tb_wrap(const struct tbox *b, int width, struct tb_rows *r)
-{
-	size_t cap = 16;
-	r->start = wb_xmalloc(cap * sizeof *r->start);
-	r->end = wb_xmalloc(cap * sizeof *r->end);
-	r->n = 0;
-	r->cur_row = 0;
-	r->cur_col = 0;
-	size_t s = 0;
-	int col = 0;
-	for (size_t i = 0;; i++) {
-		int brk = i == b->len || b->cp[i] == '\n';
-		int w = brk ? 0 : cp_cols(b->cp[i]);
-		if (!brk && col + w > width && i > s) {
-			/* wrap before i */
-		} else if (!brk) {
-			col += w;
-			continue;
-		}
-		if (r->n == cap) {
-			cap *= 2;
-			r->start = wb_xrealloc(r->start, cap * sizeof *r->start);
-			r->end = wb_xrealloc(r->end, cap * sizeof *r->end);
-		}
-		r->start[r->n] = s;
-		r->end[r->n] = i;
-		r->n++;
-		if (i == b->len)
-			break;
-		if (b->cp[i] == '\n') {
-			s = i + 1;
-			col = 0;
-		} else {
-			s = i;
-			col = w;
-		}
-	}
-	/* The cursor belongs to the last row that starts at or before it. */
-	for (size_t k = 0; k < r->n; k++)
-		if (r->start[k] <= b->cur)
-			r->cur_row = k;
-	for (size_t i = r->start[r->cur_row]; i < b->cur && i < b->len; i++)
-		r->cur_col += cp_cols(b->cp[i]);
-}
-
-static void tb_rows_free(struct tb_rows *r)
-{
-	free(r->start);
-	free(r->end);
-}
-
-/* Moves the cursor one visual row up (-1) or down (+1), keeping the column. */
-static void tb_vertical(struct tbox *b, int width, int dir)
-{
-	struct tb_rows r;
-	tb_wrap(b, width, &r);
-	if ((dir < 0 && r.cur_row == 0) || (dir > 0 && r.cur_row + 1 >= r.n)) {
-		b->cur = dir < 0 ? 0 : b->len;
-		tb_rows_free(&r);
-		return;
-	}
-	size_t row = dir < 0 ? r.cur_row - 1 : r.cur_row + 1;
-	size_t i = r.start[row];
-	int col = 0;
-	while (i < r.end[row] && col + cp_cols(b->cp[i]) <= r.cur_col) {
-		col += cp_cols(b->cp[i]);
-		i++;
-	}
-	b->cur = i;
-	tb_rows_free(&r);
-}
-
 /* ---- the screen ---- */
 
 enum qstate {
 	QS_CONFLICT, /* another test runs: continue it or abandon it */
-	QS_ANSWER,   /* the question; recall/numeric: text entry */
+	QS_ANSWER,   /* the question, keys are commands */
+	QS_EDIT,     /* recall/numeric: the text box takes the keys */
 	QS_REVEAL,   /* recall: own text beside the reference and rubric */
 	QS_RESULT,   /* choice/numeric: graded, reference shown */
 	QS_ABANDON,  /* confirm abandoning */
@@ -262,6 +103,7 @@ enum {
 	A_QUIT,
 	A_ABANDON,
 	A_CONTINUE,
+	A_REREAD,
 	A_YES,
 	A_NO,
 };
@@ -307,6 +149,68 @@ static const struct keybind quiz_keys[] = {
 	 "放弃测验（已评分的回答保留）"},
 };
 
+/* The summary: the weakest questions, and the lesson to reread. */
+static const struct keybind summary_keys[] = {
+	{'k', 0, "k", A_UP, "previous weak question", "上一道薄弱题"},
+	{KEY_UP, 1, "↑", A_UP, "previous weak question", "上一道薄弱题"},
+	{'j', 0, "j", A_DOWN, "next weak question", "下一道薄弱题"},
+	{KEY_DOWN, 1, "↓", A_DOWN, "next weak question", "下一道薄弱题"},
+	{'\r', 0, "Enter", A_REREAD, "reread the lesson of the selected question",
+	 "重读所选题目的课文"},
+	{'\n', 0, "Enter", A_REREAD, "reread the lesson of the selected question",
+	 "重读所选题目的课文"},
+	{KEY_ENTER, 1, "Enter", A_REREAD, "reread the lesson of the selected question",
+	 "重读所选题目的课文"},
+	{'r', 0, "r", A_REREAD, "reread the lesson of the selected question", "重读所选题目的课文"},
+	{'q', 0, "q", A_QUIT, "back", "返回"},
+};
+
+/* Text entry (QS_EDIT): every key the table does not bind is text, '?'
+ * and 'q' included; F1 opens help. */
+enum {
+	E_DONE,
+	E_ENTER,
+	E_ESC,
+	E_LEFT,
+	E_RIGHT,
+	E_UP,
+	E_DOWN,
+	E_HOME,
+	E_END,
+	E_BACKSPACE,
+	E_DELETE,
+	E_KILL_END,
+	E_KILL_START,
+	E_KILL_WORD,
+};
+
+static const struct keybind edit_keys[] = {
+	{'\t', 0, "Tab", E_DONE, "done: reveal the reference / submit the number",
+	 "写完：查看参考答案 / 提交数字"},
+	{'\r', 0, "Enter", E_ENTER, "new line (a number: submit)", "换行（数字题：提交）"},
+	{'\n', 0, "Enter", E_ENTER, "new line (a number: submit)", "换行（数字题：提交）"},
+	{KEY_ENTER, 1, "Enter", E_ENTER, "new line (a number: submit)", "换行（数字题：提交）"},
+	{27, 0, "Esc", E_ESC, "leave the text box (more keys)", "离开文本框（更多按键）"},
+	{KEY_LEFT, 1, "←", E_LEFT, "cursor left", "光标左移"},
+	{2, 0, "^B", E_LEFT, "cursor left", "光标左移"},
+	{KEY_RIGHT, 1, "→", E_RIGHT, "cursor right", "光标右移"},
+	{6, 0, "^F", E_RIGHT, "cursor right", "光标右移"},
+	{KEY_UP, 1, "↑", E_UP, "cursor up a row", "光标上移一行"},
+	{KEY_DOWN, 1, "↓", E_DOWN, "cursor down a row", "光标下移一行"},
+	{KEY_HOME, 1, "Home", E_HOME, "start of the line", "行首"},
+	{1, 0, "^A", E_HOME, "start of the line", "行首"},
+	{KEY_END, 1, "End", E_END, "end of the line", "行尾"},
+	{5, 0, "^E", E_END, "end of the line", "行尾"},
+	{KEY_BACKSPACE, 1, "Backspace", E_BACKSPACE, "erase before the cursor", "删除光标前的字"},
+	{127, 0, "", E_BACKSPACE, "erase before the cursor", "删除光标前的字"},
+	{8, 0, "^H", E_BACKSPACE, "erase before the cursor", "删除光标前的字"},
+	{KEY_DC, 1, "Del", E_DELETE, "erase under the cursor", "删除光标处的字"},
+	{4, 0, "^D", E_DELETE, "erase under the cursor", "删除光标处的字"},
+	{11, 0, "^K", E_KILL_END, "erase to the end of the line", "删除到行尾"},
+	{21, 0, "^U", E_KILL_START, "erase to the start of the line", "删除到行首"},
+	{23, 0, "^W", E_KILL_WORD, "erase the word before the cursor", "删除光标前的词"},
+};
+
 struct quizscr {
 	char lang[8];		       /* the test's language */
 	struct quiz_bank *bank;	       /* questions of that language, owned */
@@ -317,143 +221,25 @@ struct quizscr {
 	const struct quiz_question *q; /* the question shown */
 	int64_t shown_at;	       /* when it was first shown (ms) */
 	int64_t revealed_at;	       /* when the answer was revealed (ms), 0 not yet */
-	struct tbox box;	       /* recall answer or numeric input */
+	struct textbox box;	       /* recall answer or numeric input */
 	unsigned char *marks;	       /* choice picks or rubric ticks */
 	size_t nmarks;		       /* options or rubric items */
 	int sel;		       /* selected option / rubric item */
 	int scroll;		       /* first content line shown */
-	int editing;		       /* the text box has the keys */
 	int correct;		       /* QS_RESULT: the auto-graded outcome */
 	size_t pos;		       /* position of q in the test */
+	unsigned shown;		       /* questions begun so far: tells a new one */
 	char note[256];		       /* status message until the next key */
 	/* conflict */
 	struct quiz_test *other; /* the running test we are not */
 	char *want_chapter;	 /* what the learner asked for; NULL = review */
-	char want_lang[8];
-	int reopen_reader; /* the reader was replaced: reopen it on q */
+	char want_lang[8];	 /* the language asked for */
+	int reopen_reader;	 /* the reader was replaced: reopen it on q */
 	/* summary */
 	struct answers_summary sum;
 	size_t nweak; /* weak items listed */
 	int weak_sel;
 };
-
-/* ---- small drawing helpers ---- */
-
-/* A list of screen lines: either a laid-out Markdown line or plain text. */
-struct pline {
-	const struct lay_line *lay; /* borrowed from one of page.lays */
-	char *text;		    /* plain text, owned */
-	int attr;
-	int indent;
-	int tag; /* rubric item / option index + 1, 0 none */
-};
-
-struct page {
-	struct pline *l;
-	size_t n;
-	struct layout **lays;
-	size_t nlays;
-};
-
-static struct pline *page_add(struct page *p)
-{
-	p->l = wb_xrealloc(p->l, (p->n + 1) * sizeof *p->l);
-	memset(&p->l[p->n], 0, sizeof p->l[p->n]);
-	return &p->l[p->n++];
-}
-
-static void page_blank(struct page *p)
-{
-	page_add(p)->text = wb_xstrdup("");
-}
-
-/* Plain text wrapped to width columns starting at indent; lines after
- * the first are indented `hang` more (for "[ ] 1. " prefixes). */
-static void page_hang(struct page *p, const char *text, int width, int attr, int indent, int hang,
-		      int tag)
-{
-	char **lines;
-	int w = width - hang > 4 ? width - hang : 4;
-	size_t n = layout_wrap(text, w, &lines);
-	for (size_t i = 0; i < n; i++) {
-		struct pline *l = page_add(p);
-		l->text = lines[i];
-		l->attr = attr;
-		l->indent = indent + (i ? hang : 0);
-		l->tag = tag;
-	}
-	free(lines);
-}
-
-static void page_text(struct page *p, const char *text, int width, int attr, int indent, int tag)
-{
-	page_hang(p, text, width, attr, indent, 0, tag);
-}
-
-static void page_md(struct page *p, const char *md, int width, const char *lang, int indent)
-{
-	struct lesson *les;
-	if (lesson_parse("quiz", lang, md, strlen(md), &les) != 0)
-		return;
-	struct layout *lay = layout_build(les, width > LAYOUT_MIN_WIDTH ? width : LAYOUT_MIN_WIDTH);
-	lesson_free(les);
-	p->lays = wb_xrealloc(p->lays, (p->nlays + 1) * sizeof *p->lays);
-	p->lays[p->nlays++] = lay;
-	size_t n = lay->nlines;
-	while (n > 0 && lay->lines[n - 1].kind == LK_BLANK)
-		n--;
-	size_t i = 0;
-	while (i < n && lay->lines[i].kind == LK_BLANK)
-		i++;
-	for (; i < n; i++) {
-		struct pline *l = page_add(p);
-		l->lay = &lay->lines[i];
-		l->indent = indent;
-	}
-}
-
-static void page_free(struct page *p)
-{
-	for (size_t i = 0; i < p->n; i++)
-		free(p->l[i].text);
-	free(p->l);
-	for (size_t i = 0; i < p->nlays; i++)
-		layout_free(p->lays[i]);
-	free(p->lays);
-	memset(p, 0, sizeof *p);
-}
-
-/* Draws lines [first, first+rows) of p at (y, x), width w.  Lines tagged
- * sel_tag are drawn in reverse video. */
-static void page_draw(const struct page *p, int y, int x, int rows, int w, int first, int sel_tag)
-{
-	for (int r = 0; r < rows && first + r < (int)p->n; r++) {
-		const struct pline *l = &p->l[first + r];
-		int hl = sel_tag && l->tag == sel_tag;
-		if (hl) {
-			attron(term_attr_select());
-			mvhline(y + r, x, ' ', w);
-			attroff(term_attr_select());
-		}
-		if (l->lay)
-			term_draw_line(y + r, x + l->indent, l->lay, w - l->indent);
-		else
-			term_text(y + r, x + l->indent, l->text, w - l->indent,
-				  l->attr | (hl ? term_attr_select() : 0));
-	}
-}
-
-/* First and last line of a tag; -1 when absent. */
-static void page_tag_span(const struct page *p, int tag, int *first, int *last)
-{
-	*first = *last = -1;
-	for (size_t i = 0; i < p->n; i++)
-		if (p->l[i].tag == tag) {
-			if (*first < 0)
-				*first = (int)i;
-			*last = (int)i;
-		}
-}
 
 static const char *grade_name(const char *lang, int g)
 {
@@ -534,7 +320,6 @@ static char *marks_text(const struct quizscr *s)
 	return wb_buf_steal(&b);
 }
 
-static void edit(struct tui *t, struct quizscr *s);
 static void finish(struct tui *t, struct quizscr *s);
 
 /* Shows the current question (or the summary when none is left). */
@@ -547,22 +332,21 @@ static void begin_question(struct tui *t, struct quizscr *s)
 	}
 	s->st = QS_ANSWER;
 	s->pos = s->ss->cur;
+	s->shown++;
 	s->shown_at = answers_now_ms();
 	s->revealed_at = 0;
-	tb_clear(&s->box);
+	textbox_clear(&s->box);
 	set_marks(s, s->q->kind == QK_CHOICE ? s->q->noptions : s->q->nrubric);
 	s->sel = 0;
 	s->scroll = 0;
-	s->editing = 0;
 	if (s->q->kind != QK_CHOICE)
-		edit(t, s);
+		s->st = QS_EDIT;
 }
 
 static void reveal(struct quizscr *s)
 {
 	s->st = QS_REVEAL;
 	s->revealed_at = answers_now_ms();
-	s->editing = 0;
 	s->sel = 0;
 	s->scroll = 0;
 }
@@ -605,7 +389,7 @@ static int save(struct tui *t, struct quizscr *s, struct answer *a)
 static void grade_recall(struct tui *t, struct quizscr *s, int grade)
 {
 	struct answer a = {0};
-	a.text = tb_blank(&s->box) ? NULL : tb_text(&s->box);
+	a.text = textbox_blank(&s->box) ? NULL : textbox_text(&s->box);
 	a.ticked = marks_text(s);
 	quiz_suggest_grade(s->q, s->marks, &a.points);
 	a.grade = grade;
@@ -638,7 +422,7 @@ static void submit_choice(struct tui *t, struct quizscr *s)
 /* Returns 0 when graded, WB_EINVAL when the input is not a number. */
 static int submit_numeric(struct tui *t, struct quizscr *s)
 {
-	char *in = tb_text(&s->box);
+	char *in = textbox_text(&s->box);
 	int r = quiz_grade_numeric(s->q, in, NULL);
 	if (r < 0) {
 		note(s, i18n(s->lang, M_QUIZ_NOT_NUMBER), in);
@@ -688,10 +472,8 @@ static void undo(struct tui *t, struct quizscr *s)
 	s->revealed_at = a.revealed_at;
 	s->sel = 0;
 	s->scroll = 0;
-	s->editing = 0;
 	set_marks(s, s->q->kind == QK_CHOICE ? s->q->noptions : s->q->nrubric);
-	tb_set(&s->box, s->q->kind == QK_CHOICE ? NULL : a.text);
-	s->box.cur = s->box.len;
+	textbox_set(&s->box, s->q->kind == QK_CHOICE ? NULL : a.text);
 	if (s->q->kind == QK_RECALL) {
 		marks_from(s, a.ticked);
 		s->st = QS_REVEAL;
@@ -721,144 +503,13 @@ static void finish(struct tui *t, struct quizscr *s)
 	s->q = NULL;
 }
 
-/* ---- text entry ---- */
-
-static volatile sig_atomic_t edit_stop;
-static struct sigaction chained[3];
-static const int chained_sigs[3] = {SIGINT, SIGTERM, SIGHUP};
-
-static void on_edit_signal(int sig)
-{
-	edit_stop = 1;
-	for (int i = 0; i < 3; i++)
-		if (chained_sigs[i] == sig && chained[i].sa_handler != SIG_DFL &&
-		    chained[i].sa_handler != SIG_IGN)
-			chained[i].sa_handler(sig);
-}
-
-static void quiz_draw(struct tui *t, void *self);
+/* ---- drawing ---- */
 
 /* Box geometry shared by drawing and editing. */
 static int box_width(void)
 {
 	return COLS - 4 > 10 ? COLS - 4 : 10;
 }
-
-enum { EDIT_DONE, EDIT_ESC, EDIT_STOP };
-
-static int edit_loop(struct tui *t, struct quizscr *s)
-{
-	int single = s->q->kind == QK_NUMERIC;
-	struct sigaction sa = {0};
-	sa.sa_handler = on_edit_signal;
-	for (int i = 0; i < 3; i++)
-		sigaction(chained_sigs[i], &sa, &chained[i]);
-	edit_stop = 0;
-	s->editing = 1;
-	int ret = EDIT_ESC;
-	for (;;) {
-		if (edit_stop) {
-			ret = EDIT_STOP;
-			break;
-		}
-		if (!term_too_small(t)) {
-			quiz_draw(t, s);
-			refresh();
-		}
-		wint_t ch;
-		int r = get_wch(&ch);
-		if (r == ERR)
-			continue;
-		if (!(r == KEY_CODE_YES && ch == KEY_RESIZE))
-			s->note[0] = '\0';
-		if (r == KEY_CODE_YES) {
-			switch (ch) {
-			case KEY_RESIZE:
-				for (int i = 0; i < t->depth; i++)
-					if (t->stack[i].resize)
-						t->stack[i].resize(t, t->stack[i].self);
-				break;
-			case KEY_LEFT:
-				if (s->box.cur > 0)
-					s->box.cur--;
-				break;
-			case KEY_RIGHT:
-				if (s->box.cur < s->box.len)
-					s->box.cur++;
-				break;
-			case KEY_UP: tb_vertical(&s->box, box_width(), -1); break;
-			case KEY_DOWN: tb_vertical(&s->box, box_width(), 1); break;
-			case KEY_HOME: s->box.cur = tb_line_start(&s->box, s->box.cur); break;
-			case KEY_END: s->box.cur = tb_line_end(&s->box, s->box.cur); break;
-			case KEY_BACKSPACE:
-				if (s->box.cur > 0)
-					tb_erase(&s->box, s->box.cur - 1, s->box.cur);
-				break;
-			case KEY_DC: tb_erase(&s->box, s->box.cur, s->box.cur + 1); break;
-			case KEY_ENTER:
-				if (single) {
-					ret = EDIT_DONE;
-					goto out;
-				}
-				tb_insert(&s->box, '\n');
-				break;
-			}
-			continue;
-		}
-		switch (ch) {
-		case '\t': ret = EDIT_DONE; goto out;
-		case 27: ret = EDIT_ESC; goto out;
-		case '\r':
-		case '\n':
-			if (single) {
-				ret = EDIT_DONE;
-				goto out;
-			}
-			tb_insert(&s->box, '\n');
-			break;
-		case 127:
-		case 8:
-			if (s->box.cur > 0)
-				tb_erase(&s->box, s->box.cur - 1, s->box.cur);
-			break;
-		case 1: s->box.cur = tb_line_start(&s->box, s->box.cur); break; /* ^A */
-		case 5: s->box.cur = tb_line_end(&s->box, s->box.cur); break;	/* ^E */
-		case 2: s->box.cur -= s->box.cur > 0; break;			/* ^B */
-		case 6: s->box.cur += s->box.cur < s->box.len; break;		/* ^F */
-		case 4: tb_erase(&s->box, s->box.cur, s->box.cur + 1); break;	/* ^D */
-		case 11: tb_erase(&s->box, s->box.cur, tb_line_end(&s->box, s->box.cur)); break;
-		case 21: tb_erase(&s->box, tb_line_start(&s->box, s->box.cur), s->box.cur); break;
-		case 23: tb_kill_word(&s->box); break; /* ^W */
-		default:
-			if (ch >= 0x20 && ch != 0x7f && !(single && ch == '\n'))
-				tb_insert(&s->box, (uint32_t)ch);
-		}
-	}
-out:
-	for (int i = 0; i < 3; i++)
-		sigaction(chained_sigs[i], &chained[i], NULL);
-	s->editing = 0;
-	curs_set(0);
-	return ret;
-}
-
-/* Runs the text box until the learner is done or leaves it. */
-static void edit(struct tui *t, struct quizscr *s)
-{
-	for (;;) {
-		int r = edit_loop(t, s);
-		if (r != EDIT_DONE)
-			return;
-		if (s->q->kind == QK_RECALL) {
-			reveal(s);
-			return;
-		}
-		if (submit_numeric(t, s) == 0)
-			return;
-	}
-}
-
-/* ---- drawing ---- */
 
 static void draw_header(struct tui *t, struct quizscr *s)
 {
@@ -879,7 +530,7 @@ static void draw_header(struct tui *t, struct quizscr *s)
 	int rw = utf8_width(right, strlen(right));
 	if (rw > COLS - 12)
 		rw = 0, right[0] = '\0';
-	term_text(0, 1, left, COLS - rw - 4, term_attr_heading());
+	term_text(0, 1, left, COLS - rw - 4, term_attr_heading(t));
 	if (rw)
 		term_text(0, COLS - rw - 1, right, rw, A_DIM);
 }
@@ -955,7 +606,7 @@ static void draw_answer(struct tui *t, struct quizscr *s)
 		page_tag_span(&p, s->sel + 1, &f, &l);
 		scroll_to(s, f, l, rows);
 		clamp_scroll(s, (int)p.n, rows);
-		page_draw(&p, top, 1, rows, w, s->scroll, s->sel + 1);
+		page_draw(t, &p, top, 1, rows, w, s->scroll, s->sel + 1);
 		hint = i18n(L, M_QUIZ_CHOICE_HINT);
 	} else {
 		/* The text box takes the lower part of the screen. */
@@ -966,34 +617,32 @@ static void draw_answer(struct tui *t, struct quizscr *s)
 		int box_top = LINES - 1 - box_rows;
 		int rows = box_top - 1 - top;
 		clamp_scroll(s, (int)p.n, rows);
-		page_draw(&p, top, 1, rows, w, s->scroll, 0);
+		page_draw(t, &p, top, 1, rows, w, s->scroll, 0);
 		rule(box_top - 1,
 		     single ? i18n(L, M_QUIZ_NUMERIC_PROMPT) : i18n(L, M_QUIZ_YOUR_ANSWER));
-		struct tb_rows r;
-		tb_wrap(&s->box, box_width(), &r);
+		struct textbox_rows r;
+		textbox_wrap(&s->box, box_width(), &r);
 		size_t first = r.cur_row >= (size_t)box_rows ? r.cur_row - box_rows + 1 : 0;
 		for (int i = 0; i < box_rows && first + i < r.n; i++) {
 			size_t a = r.start[first + i], b = r.end[first + i];
-			/* An empty box has no buffer yet: no arithmetic on NULL. */
-			struct tbox piece = {.cp = s->box.cp ? s->box.cp + a : NULL, .len = b - a};
-			char *text = tb_text(&piece);
+			char *text = textbox_slice(&s->box, a, b);
 			term_text(box_top + i, 2, text, box_width(), 0);
 			free(text);
 		}
-		if (s->editing) {
+		if (s->st == QS_EDIT) {
 			move(box_top + (int)(r.cur_row - first), 2 + r.cur_col);
 			curs_set(1);
 		}
-		tb_rows_free(&r);
-		hint = s->editing ? i18n(L, single ? M_QUIZ_NUMERIC_HINT : M_QUIZ_EDIT_HINT)
-				  : i18n(L, M_QUIZ_CMD_HINT);
+		textbox_rows_free(&r);
+		hint = s->st == QS_EDIT ? i18n(L, single ? M_QUIZ_NUMERIC_HINT : M_QUIZ_EDIT_HINT)
+					: i18n(L, M_QUIZ_CMD_HINT);
 	}
 	page_free(&p);
 	/* The status line must not move the cursor away from the box. */
 	int cy, cx;
 	getyx(stdscr, cy, cx);
 	status(t, s, hint);
-	if (s->editing)
+	if (s->st == QS_EDIT)
 		move(cy, cx);
 }
 
@@ -1024,7 +673,7 @@ static void draw_reveal(struct tui *t, struct quizscr *s)
 	struct page qp = {0};
 	page_text(&qp, s->q->text, COLS - 2, A_BOLD, 0, 0);
 	int qrows = qp.n > 3 ? 3 : (int)qp.n;
-	page_draw(&qp, 1, 1, qrows, COLS - 2, 0, 0);
+	page_draw(t, &qp, 1, 1, qrows, COLS - 2, 0, 0);
 	page_free(&qp);
 
 	int grade_rows = 4;
@@ -1035,10 +684,10 @@ static void draw_reveal(struct tui *t, struct quizscr *s)
 	int rw = side ? COLS - 3 - lw : COLS - 2;
 	struct page left = {0}, right = {0};
 	page_text(&left, i18n(L, M_QUIZ_YOUR_ANSWER), lw, A_BOLD | A_UNDERLINE, 0, 0);
-	if (tb_blank(&s->box)) {
+	if (textbox_blank(&s->box)) {
 		page_text(&left, i18n(L, M_QUIZ_NOT_WRITTEN), lw, A_DIM, 0, 0);
 	} else {
-		char *text = tb_text(&s->box);
+		char *text = textbox_text(&s->box);
 		page_text(&left, text, lw, 0, 0, 0);
 		free(text);
 	}
@@ -1052,11 +701,11 @@ static void draw_reveal(struct tui *t, struct quizscr *s)
 	int total = (int)(side && left.n > right.n ? left.n : main->n);
 	clamp_scroll(s, total, rows);
 	if (rows > 0) {
-		page_draw(&left, top, 1, rows, lw, s->scroll, side ? 0 : s->sel + 1);
+		page_draw(t, &left, top, 1, rows, lw, s->scroll, side ? 0 : s->sel + 1);
 		if (side) {
 			for (int r = 0; r < rows; r++)
 				term_text(top + r, 1 + lw, "│", 1, A_DIM);
-			page_draw(&right, top, 2 + lw, rows, rw, s->scroll, s->sel + 1);
+			page_draw(t, &right, top, 2 + lw, rows, rw, s->scroll, s->sel + 1);
 		}
 	}
 	page_free(&left);
@@ -1095,7 +744,7 @@ static void draw_result(struct tui *t, struct quizscr *s)
 			free(line);
 		}
 	} else {
-		char *in = tb_text(&s->box), expect[64], *line;
+		char *in = textbox_text(&s->box), expect[64], *line;
 		if (s->q->tolerance > 0)
 			snprintf(expect, sizeof expect, "%.15g ± %.15g", s->q->number,
 				 s->q->tolerance);
@@ -1115,7 +764,7 @@ static void draw_result(struct tui *t, struct quizscr *s)
 	page_reference(&p, s, w);
 	int rows = LINES - 3;
 	clamp_scroll(s, (int)p.n, rows);
-	page_draw(&p, 2, 1, rows, w, s->scroll, 0);
+	page_draw(t, &p, 2, 1, rows, w, s->scroll, 0);
 	page_free(&p);
 	status(t, s, i18n(L, M_QUIZ_NEXT_HINT));
 }
@@ -1185,7 +834,8 @@ static void quiz_draw(struct tui *t, void *self)
 	draw_header(t, s);
 	enum qstate st = s->st == QS_ABANDON ? s->before_abandon : s->st;
 	switch (st) {
-	case QS_ANSWER: draw_answer(t, s); break;
+	case QS_ANSWER:
+	case QS_EDIT: draw_answer(t, s); break;
 	case QS_REVEAL: draw_reveal(t, s); break;
 	case QS_RESULT: draw_result(t, s); break;
 	case QS_SUMMARY: draw_summary(t, s); break;
@@ -1195,20 +845,30 @@ static void quiz_draw(struct tui *t, void *self)
 		term_status(t, i18n(s->lang, M_QUIZ_ABANDON_ASK), "");
 }
 
-/* ---- keys ---- */
+/* ---- keys: one handler per state (the table in the file comment) ---- */
 
+/* Leaves the screen with the test paused (s resumes it). */
 static void leave_paused(struct tui *t, struct quizscr *s)
 {
-	const char *msg = i18n(s->lang, M_QUIZ_PAUSED); /* static; s goes with the pop */
-	tui_pop(t);
-	tui_flash(t, "%s", msg);
+	tui_flash(t, "%s", i18n(s->lang, M_QUIZ_PAUSED));
+	tui_back(t);
+}
+
+/* Asks for the lesson of chapter in place of this screen. */
+static void go_reader(struct tui *t, const char *chapter, const char *lang)
+{
+	struct nav n = {.kind = NAV_READER, .replace_top = 1};
+	snprintf(n.chapter, sizeof n.chapter, "%s", chapter);
+	snprintf(n.lang, sizeof n.lang, "%s", lang);
+	tui_go(t, &n);
 }
 
 static int start_fresh(struct tui *t, struct quizscr *s);
 static int resume_running(struct tui *t, struct quizscr *s);
 
-static void conflict_key(struct tui *t, struct quizscr *s, int action)
+static void conflict_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 {
+	(void)ch;
 	switch (action) {
 	case A_CONTINUE:
 		quiz_test_free(s->other);
@@ -1216,7 +876,7 @@ static void conflict_key(struct tui *t, struct quizscr *s, int action)
 		if (resume_running(t, s) == 0)
 			begin_question(t, s);
 		else
-			tui_pop(t); /* the test ended meanwhile */
+			tui_back(t); /* the test ended meanwhile */
 		break;
 	case A_ABANDON:
 		answers_abandon_running(t->store, answers_now_ms());
@@ -1225,134 +885,222 @@ static void conflict_key(struct tui *t, struct quizscr *s, int action)
 		if (start_fresh(t, s) == 0)
 			begin_question(t, s);
 		else
-			tui_pop(t); /* nothing to ask: start_fresh said why */
+			tui_back(t); /* nothing to ask: start_fresh said why */
 		break;
 	case A_QUIT:
-	case A_NO: {
-		char *ch = s->reopen_reader && s->want_chapter ? wb_xstrdup(s->want_chapter) : NULL;
-		char lang[8];
-		snprintf(lang, sizeof lang, "%s", s->want_lang);
-		tui_pop(t);
-		if (ch)
-			reader_open(t, ch, lang);
-		free(ch);
+	case A_NO:
+		if (s->reopen_reader && s->want_chapter)
+			go_reader(t, s->want_chapter, s->want_lang);
+		else
+			tui_back(t);
 		break;
-	}
 	}
 }
 
-static void quiz_key(struct tui *t, void *self, int action, wint_t ch, int is_code)
+/* Leaves the text box: the cursor goes, the command keys come back. */
+static void edit_leave(struct quizscr *s)
 {
-	struct quizscr *s = self;
-	(void)is_code;
-	s->note[0] = '\0';
-	if (s->st == QS_CONFLICT) {
-		conflict_key(t, s, action);
+	s->st = QS_ANSWER;
+	curs_set(0);
+}
+
+/* Tab (or Enter on a number): recall reveals; a number is graded, or the
+ * box keeps the keys when it is not a number. */
+static void edit_done(struct tui *t, struct quizscr *s)
+{
+	if (s->q->kind == QK_RECALL) {
+		curs_set(0);
+		reveal(s);
 		return;
 	}
-	if (s->st == QS_ABANDON) {
-		if (action == A_YES) {
-			quiz_session_abandon(s->ss, answers_now_ms());
-			const char *msg = i18n(s->lang, M_QUIZ_ABANDONED);
-			tui_pop(t);
-			tui_flash(t, "%s", msg);
-		} else if (action == A_NO || ch == 27 || action == A_QUIT) {
-			s->st = s->before_abandon;
-		}
+	unsigned shown = s->shown;
+	if (submit_numeric(t, s) == WB_EINVAL)
+		return;
+	curs_set(0);
+	/* Not saved (busy, failed): the commands, and the note says why.  A
+	 * question begun meanwhile (graded elsewhere) keeps its own state. */
+	if (s->st == QS_EDIT && s->shown == shown)
+		s->st = QS_ANSWER;
+}
+
+static void edit_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
+{
+	struct textbox *b = &s->box;
+	int single = s->q->kind == QK_NUMERIC;
+	switch (action) {
+	case E_DONE: edit_done(t, s); break;
+	case E_ENTER:
+		if (single)
+			edit_done(t, s);
+		else
+			textbox_insert(b, '\n');
+		break;
+	case E_ESC: edit_leave(s); break;
+	case E_LEFT: b->cur -= b->cur > 0; break;
+	case E_RIGHT: b->cur += b->cur < b->len; break;
+	case E_UP: textbox_vertical(b, box_width(), -1); break;
+	case E_DOWN: textbox_vertical(b, box_width(), 1); break;
+	case E_HOME: b->cur = textbox_line_start(b, b->cur); break;
+	case E_END: b->cur = textbox_line_end(b, b->cur); break;
+	case E_BACKSPACE: textbox_backspace(b); break;
+	case E_DELETE: textbox_erase(b, b->cur, b->cur + 1); break;
+	case E_KILL_END: textbox_erase(b, b->cur, textbox_line_end(b, b->cur)); break;
+	case E_KILL_START: textbox_erase(b, textbox_line_start(b, b->cur), b->cur); break;
+	case E_KILL_WORD: textbox_kill_word(b); break;
+	default:
+		if (ch >= 0x20 && ch != 0x7f)
+			textbox_insert(b, (uint32_t)ch);
+	}
+}
+
+/* Option or rubric selection shared by the question and the reveal:
+ * returns 1 when the action was one of them. */
+static int mark_key(struct quizscr *s, int action, wint_t ch)
+{
+	int n = (int)s->nmarks;
+	if (action == A_UP && s->sel > 0)
+		s->sel--;
+	else if (action == A_DOWN && s->sel + 1 < n)
+		s->sel++;
+	else if (action == A_TOGGLE && n)
+		s->marks[s->sel] ^= 1;
+	else if (action == A_DIGIT && ch - '1' < (wint_t)n) {
+		s->sel = (int)(ch - '1');
+		s->marks[s->sel] ^= 1;
+	} else
+		return action == A_UP || action == A_DOWN || action == A_TOGGLE ||
+		       action == A_DIGIT;
+	return 1;
+}
+
+static void answer_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
+{
+	if (action == A_QUIT) {
+		leave_paused(t, s);
 		return;
 	}
-	if (action == A_ABANDON && s->st != QS_SUMMARY) {
+	if (s->q->kind == QK_CHOICE) {
+		if (!mark_key(s, action, ch) && action == A_ENTER)
+			submit_choice(t, s);
+		return;
+	}
+	if (action == A_REVEAL && s->q->kind == QK_RECALL)
+		reveal(s);
+	else if (action == A_ENTER || action == A_REVEAL)
+		s->st = QS_EDIT;
+}
+
+static void reveal_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
+{
+	if (mark_key(s, action, ch))
+		return;
+	switch (action) {
+	case A_AGAIN: grade_recall(t, s, GRADE_AGAIN); break;
+	case A_PARTLY: grade_recall(t, s, GRADE_PARTLY); break;
+	case A_GOT: grade_recall(t, s, GRADE_GOT); break;
+	case A_ENTER: grade_recall(t, s, quiz_suggest_grade(s->q, s->marks, NULL)); break;
+	case A_QUIT: leave_paused(t, s); break;
+	}
+}
+
+static void result_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
+{
+	(void)ch;
+	if (action == A_ENTER || action == A_TOGGLE || action == A_DOWN)
+		begin_question(t, s);
+	else if (action == A_QUIT)
+		leave_paused(t, s);
+}
+
+static void abandon_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
+{
+	if (action == A_YES) {
+		quiz_session_abandon(s->ss, answers_now_ms());
+		tui_flash(t, "%s", i18n(s->lang, M_QUIZ_ABANDONED));
+		tui_back(t);
+	} else if (action == A_NO || ch == 27 || action == A_QUIT) {
+		s->st = s->before_abandon;
+	}
+}
+
+static void summary_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
+{
+	(void)ch;
+	if (action == A_UP && s->weak_sel > 0) {
+		s->weak_sel--;
+	} else if (action == A_DOWN && s->weak_sel + 1 < (int)s->nweak) {
+		s->weak_sel++;
+	} else if (action == A_REREAD) {
+		/* Reread the lesson of the weakest (selected) question. */
+		const char *chapter =
+			s->nweak ? s->sum.items[s->weak_sel].chapter : s->ss->test->chapter;
+		if (chapter)
+			go_reader(t, chapter, s->lang);
+		else
+			tui_back(t);
+	} else if (action == A_QUIT) {
+		tui_back(t);
+	}
+}
+
+/* Keys every question state shares (answer, reveal, result): abandon,
+ * undo, scrolling.  Returns 1 when the key was one of them. */
+static int question_key(struct tui *t, struct quizscr *s, int action)
+{
+	switch (action) {
+	case A_ABANDON:
 		s->before_abandon = s->st;
 		s->st = QS_ABANDON;
-		return;
-	}
-	if (action == A_UNDO && s->st != QS_SUMMARY) {
-		undo(t, s);
-		return;
-	}
-	if (action == A_PGDN || action == A_PGUP) {
+		return 1;
+	case A_UNDO: undo(t, s); return 1;
+	case A_PGDN:
+	case A_PGUP: {
 		int step = (LINES - 6) / 2 > 1 ? (LINES - 6) / 2 : 1;
 		s->scroll += action == A_PGDN ? step : -step;
 		if (s->scroll < 0)
 			s->scroll = 0;
-		return;
+		return 1;
 	}
-	switch (s->st) {
-	case QS_ANSWER:
-		if (action == A_QUIT) {
-			leave_paused(t, s);
-			return;
-		}
-		if (s->q->kind == QK_CHOICE) {
-			int n = (int)s->nmarks;
-			if (action == A_UP && s->sel > 0)
-				s->sel--;
-			else if (action == A_DOWN && s->sel + 1 < n)
-				s->sel++;
-			else if (action == A_TOGGLE && n)
-				s->marks[s->sel] ^= 1;
-			else if (action == A_DIGIT && ch - '1' < (wint_t)n) {
-				s->sel = (int)(ch - '1');
-				s->marks[s->sel] ^= 1;
-			} else if (action == A_ENTER)
-				submit_choice(t, s);
-			return;
-		}
-		if (action == A_REVEAL && s->q->kind == QK_RECALL)
-			reveal(s);
-		else if (action == A_ENTER || action == A_REVEAL)
-			edit(t, s);
-		return;
-	case QS_REVEAL: {
-		int n = (int)s->nmarks;
-		if (action == A_UP && s->sel > 0)
-			s->sel--;
-		else if (action == A_DOWN && s->sel + 1 < n)
-			s->sel++;
-		else if (action == A_TOGGLE && n)
-			s->marks[s->sel] ^= 1;
-		else if (action == A_DIGIT && ch - '1' < (wint_t)n) {
-			s->sel = (int)(ch - '1');
-			s->marks[s->sel] ^= 1;
-		} else if (action == A_AGAIN)
-			grade_recall(t, s, GRADE_AGAIN);
-		else if (action == A_PARTLY)
-			grade_recall(t, s, GRADE_PARTLY);
-		else if (action == A_GOT)
-			grade_recall(t, s, GRADE_GOT);
-		else if (action == A_ENTER)
-			grade_recall(t, s, quiz_suggest_grade(s->q, s->marks, NULL));
-		else if (action == A_QUIT)
-			leave_paused(t, s);
-		return;
 	}
-	case QS_RESULT:
-		if (action == A_ENTER || action == A_TOGGLE || action == A_DOWN)
-			begin_question(t, s);
-		else if (action == A_QUIT)
-			leave_paused(t, s);
+	return 0;
+}
+
+typedef void (*state_key_fn)(struct tui *t, struct quizscr *s, int action, wint_t ch);
+
+static const state_key_fn state_keys[] = {
+	[QS_CONFLICT] = conflict_key, [QS_ANSWER] = answer_key, [QS_EDIT] = edit_key,
+	[QS_REVEAL] = reveal_key,     [QS_RESULT] = result_key, [QS_ABANDON] = abandon_key,
+	[QS_SUMMARY] = summary_key,
+};
+
+static void quiz_key(struct tui *t, void *self, int action, wint_t ch, int is_code)
+{
+	struct quizscr *s = self;
+	s->note[0] = '\0';
+	if (is_code && s->st == QS_EDIT && action < 0)
+		return; /* a KEY_* code the text box has no use for */
+	int shared = s->st == QS_ANSWER || s->st == QS_REVEAL || s->st == QS_RESULT;
+	if (shared && question_key(t, s, action))
 		return;
-	case QS_SUMMARY:
-		if (action == A_UP && s->weak_sel > 0)
-			s->weak_sel--;
-		else if (action == A_DOWN && s->weak_sel + 1 < (int)s->nweak)
-			s->weak_sel++;
-		else if (action == A_ENTER || ch == 'r') {
-			/* Reread the lesson of the weakest (selected) question. */
-			const char *chapter =
-				s->nweak ? s->sum.items[s->weak_sel].chapter : s->ss->test->chapter;
-			char *c = chapter ? wb_xstrdup(chapter) : NULL;
-			char lang[8];
-			snprintf(lang, sizeof lang, "%s", s->lang);
-			tui_pop(t);
-			if (c && reader_open(t, c, lang) != 0)
-				tui_flash(t, i18n(lang, M_LOAD_FAILED), c, "");
-			free(c);
-		} else if (action == A_QUIT)
-			tui_pop(t);
-		return;
-	default: return;
-	}
+	state_keys[s->st](t, s, action, ch);
+}
+
+/* The key table of the current state (help shows it). */
+static struct keymap quiz_keymap(void *self)
+{
+	const struct quizscr *s = self;
+	if (s->st == QS_EDIT)
+		return (struct keymap){edit_keys, WB_ARRAY_LEN(edit_keys), 1};
+	if (s->st == QS_SUMMARY)
+		return (struct keymap){summary_keys, WB_ARRAY_LEN(summary_keys), 0};
+	return (struct keymap){quiz_keys, WB_ARRAY_LEN(quiz_keys), 0};
+}
+
+static void quiz_leave(struct tui *t, void *self)
+{
+	(void)t;
+	(void)self;
+	curs_set(0);
 }
 
 static void quiz_free(void *self)
@@ -1362,7 +1110,7 @@ static void quiz_free(void *self)
 	quiz_bank_free(s->bank);
 	quiz_test_free(s->other);
 	answers_summary_free(&s->sum);
-	tb_free(&s->box);
+	textbox_free(&s->box);
 	free(s->marks);
 	free(s->title);
 	free(s->want_chapter);
@@ -1442,233 +1190,66 @@ static int start_fresh(struct tui *t, struct quizscr *s)
 	return 0;
 }
 
-static void push_quiz(struct tui *t, struct quizscr *s)
+/* The resume-or-start policy, in one place (a core call can replace it):
+ * look for the running test; the same test as asked for is resumed,
+ * another one leaves the screen in QS_CONFLICT (continue or abandon it),
+ * none starts the test asked for.  Another window may start or end a test
+ * between the look and the start: that start reports WB_ECONFLICT (or a
+ * resume WB_ENOENT) and we look again, at most three more times.
+ * Returns 0 (the screen has a test, or is in conflict) or a WB_E code
+ * after saying why on the status line. */
+static int resume_or_start(struct tui *t, struct quizscr *s)
 {
-	tui_push(t, (struct screen){
-			    .name = "quiz",
-			    .self = s,
-			    .draw = quiz_draw,
-			    .key = quiz_key,
-			    .free = quiz_free,
-			    .keys = quiz_keys,
-			    .nkeys = WB_ARRAY_LEN(quiz_keys),
-		    });
-}
-
-/* Shared by chapter tests and reviews. */
-static void start(struct tui *t, const char *chapter, const char *lang, int replace_top)
-{
-	struct quizscr *s = wb_xcalloc(1, sizeof *s);
-	s->want_chapter = chapter ? wb_xstrdup(chapter) : NULL;
-	snprintf(s->want_lang, sizeof s->want_lang, "%s", lang);
-	s->reopen_reader = replace_top;
-	s->st = QS_ANSWER;
-	/* Another window may start a test between the look and the start:
-	 * the start then reports WB_ECONFLICT and we look again. */
+	const char *chapter = s->want_chapter;
 	for (int attempt = 0;; attempt++) {
 		struct quiz_test *run = NULL;
 		int err = answers_running_test(t->store, &run);
 		if (err && err != WB_ENOENT) {
 			tui_flash(t, "%s", store_errmsg(t->store));
-			quiz_free(s);
-			return;
+			return err;
 		}
 		int same = run && (chapter ? run->chapter && !strcmp(run->chapter, chapter)
 					   : !strcmp(run->kind, "review"));
 		if (run && !same) {
 			s->other = run;
 			s->st = QS_CONFLICT;
-			snprintf(s->lang, sizeof s->lang, "%s", lang);
-			break;
+			snprintf(s->lang, sizeof s->lang, "%s", s->want_lang);
+			return 0;
 		}
 		int resuming = run != NULL;
 		quiz_test_free(run);
 		err = resuming ? resume_running(t, s) : start_fresh(t, s);
 		if ((err == WB_ECONFLICT || (resuming && err == WB_ENOENT)) && attempt < 3)
 			continue;
-		if (err) {
-			quiz_free(s);
-			return;
-		}
-		break;
+		return err;
 	}
-	if (replace_top)
-		tui_pop(t);
-	push_quiz(t, s);
+}
+
+int quiz_open(struct tui *t, const char *chapter, const char *lang, int over_reader,
+	      struct screen *out)
+{
+	struct quizscr *s = wb_xcalloc(1, sizeof *s);
+	s->want_chapter = chapter && *chapter ? wb_xstrdup(chapter) : NULL;
+	snprintf(s->want_lang, sizeof s->want_lang, "%s", lang);
+	s->reopen_reader = over_reader;
+	s->st = QS_ANSWER;
+	int err = resume_or_start(t, s);
+	if (err) {
+		quiz_free(s);
+		return err;
+	}
 	if (s->st != QS_CONFLICT)
 		begin_question(t, s);
-}
-
-void quiz_start_chapter(struct tui *t, const char *chapter, const char *lang, int replace_top)
-{
-	char *c = wb_xstrdup(chapter);
-	char l[8];
-	snprintf(l, sizeof l, "%s", lang);
-	start(t, c, l, replace_top);
-	free(c);
-}
-
-void quiz_start_review(struct tui *t)
-{
-	start(t, NULL, t->app->lang, 0);
-}
-
-/* ---- the "lesson is closed" notice ---- */
-
-struct blocked {
-	char *chapter;	 /* the lesson asked for */
-	char lang[8];	 /* its language */
-	size_t answered; /* of the running test */
-	size_t n;
-	char *test_chapter; /* the running test's chapter, NULL for a review */
-};
-
-enum { B_CONTINUE, B_ABANDON, B_BACK };
-
-static const struct keybind blocked_keys[] = {
-	{'c', 0, "c", B_CONTINUE, "continue the test", "继续测验"},
-	{'\r', 0, "Enter", B_CONTINUE, "continue the test", "继续测验"},
-	{'A', 0, "A", B_ABANDON, "abandon the test and open the lesson", "放弃测验并打开课文"},
-	{'q', 0, "q", B_BACK, "back", "返回"},
-	{KEY_LEFT, 1, "←", B_BACK, "back", "返回"},
-};
-
-static void blocked_draw(struct tui *t, void *self)
-{
-	struct blocked *b = self;
-	const char *L = t->app->lang;
-	erase();
-	char buf[512];
-	snprintf(buf, sizeof buf, i18n(L, M_QUIZ_BLOCKED), b->answered, b->n);
-	int y = 2;
-	const char *parts[] = {buf, i18n(L, M_QUIZ_BLOCKED_WHY)};
-	for (size_t k = 0; k < 2; k++) {
-		char **lines;
-		size_t n = layout_wrap(parts[k], COLS - 4, &lines);
-		for (size_t i = 0; i < n; i++)
-			term_text(y++, 2, lines[i], COLS - 4, k == 0 ? A_BOLD : 0);
-		layout_wrap_free(lines, n);
-		y++;
-	}
-	term_status(t, i18n(L, M_QUIZ_BLOCKED_KEYS), "");
-}
-
-static void blocked_key(struct tui *t, void *self, int action, wint_t ch, int is_code)
-{
-	(void)ch;
-	(void)is_code;
-	struct blocked *b = self;
-	char *chapter = wb_xstrdup(b->chapter);
-	char *test_chapter = b->test_chapter ? wb_xstrdup(b->test_chapter) : NULL;
-	char lang[8];
-	snprintf(lang, sizeof lang, "%s", b->lang);
-	switch (action) {
-	case B_CONTINUE:
-		tui_pop(t);
-		if (test_chapter)
-			quiz_start_chapter(t, test_chapter, lang, 0);
-		else
-			start(t, NULL, lang, 0);
-		break;
-	case B_ABANDON:
-		answers_abandon_running(t->store, answers_now_ms());
-		tui_pop(t);
-		tui_flash(t, "%s", i18n(lang, M_QUIZ_ABANDONED));
-		reader_open(t, chapter, lang);
-		break;
-	case B_BACK: tui_pop(t); break;
-	}
-	free(chapter);
-	free(test_chapter);
-}
-
-static void blocked_free(void *self)
-{
-	struct blocked *b = self;
-	free(b->chapter);
-	free(b->test_chapter);
-	free(b);
-}
-
-int quiz_guard_lesson(struct tui *t, const char *chapter, const char *lang)
-{
-	struct quiz_test *run;
-	if (answers_running_test(t->store, &run) != 0)
-		return 0;
-	if (!quiz_test_covers(run, chapter)) {
-		quiz_test_free(run);
-		return 0;
-	}
-	struct blocked *b = wb_xcalloc(1, sizeof *b);
-	b->chapter = wb_xstrdup(chapter);
-	snprintf(b->lang, sizeof b->lang, "%s", lang);
-	b->answered = run->answered;
-	b->n = run->n;
-	b->test_chapter = run->chapter ? wb_xstrdup(run->chapter) : NULL;
-	quiz_test_free(run);
-	tui_push(t, (struct screen){
-			    .name = "lesson-closed",
-			    .self = b,
-			    .draw = blocked_draw,
-			    .key = blocked_key,
-			    .free = blocked_free,
-			    .keys = blocked_keys,
-			    .nkeys = WB_ARRAY_LEN(blocked_keys),
-		    });
-	return 1;
-}
-
-/* ---- home's line ---- */
-
-/* One cached bank per language: home redraws several times a second. */
-static struct {
-	struct quiz_bank *bank;
-	char lang[8];
-} cache;
-
-static void cache_free(void)
-{
-	quiz_bank_free(cache.bank);
-	cache.bank = NULL;
-}
-
-static const struct quiz_bank *cached_bank(struct tui *t, const char *lang)
-{
-	if (cache.bank && !strcmp(cache.lang, lang))
-		return cache.bank;
-	static int registered;
-	if (!registered) {
-		atexit(cache_free);
-		registered = 1;
-	}
-	cache_free();
-	snprintf(cache.lang, sizeof cache.lang, "%s", lang);
-	quiz_bank_open(t->app->content, t->app->quizzes, lang, &cache.bank);
-	return cache.bank;
-}
-
-int quiz_due_today(struct tui *t, const char *lang)
-{
-	const struct quiz_bank *b = cached_bank(t, lang);
-	int counts[1] = {0};
-	if (answers_due_days(t->store, b, answers_now_ms() / 1000, 1, counts) != 0)
-		return 0;
-	return counts[0];
-}
-
-void quiz_home_line(struct tui *t, int y)
-{
-	const char *L = t->app->lang;
-	char buf[512];
-	struct quiz_test *run;
-	if (answers_running_test(t->store, &run) == 0) {
-		snprintf(buf, sizeof buf, i18n(L, M_HOME_TEST_RUNNING),
-			 run->chapter ? run->chapter : i18n(L, M_QUIZ_REVIEW_TITLE), run->answered,
-			 run->n);
-		quiz_test_free(run);
-		term_text(y, 2, buf, COLS - 4, A_BOLD);
-		return;
-	}
-	snprintf(buf, sizeof buf, i18n(L, M_HOME_DUE), quiz_due_today(t, L));
-	term_text(y, 2, buf, COLS - 4, A_DIM);
+	*out = (struct screen){
+		.name = "quiz",
+		.self = s,
+		.draw = quiz_draw,
+		.key = quiz_key,
+		.leave = quiz_leave,
+		.free = quiz_free,
+		.keymap = quiz_keymap,
+		.keys = quiz_keys,
+		.nkeys = WB_ARRAY_LEN(quiz_keys),
+	};
+	return 0;
 }

@@ -5,8 +5,12 @@
  * The place is kept as a layout anchor (source block, offset), not as a
  * line number, so a resize or a restart at another width comes back to the
  * same text.  This screen does not parse or wrap text itself: layout.c
- * does, and this file only draws its lines.
+ * does, and this file only draws its lines.  It opens the lab, the test
+ * or goes back only by asking nav.c (tui_go); it does not decide whether
+ * a lesson may open during a test (nav.c does).
  */
+#include "tui/reader.h"
+#include "tui/term.h"
 #include "tui/tui.h"
 #include "app.h"
 #include "core/content.h"
@@ -16,7 +20,6 @@
 #include "core/lesson.h"
 #include "core/store.h"
 #include "base/wb.h"
-#include "tui/quiz.h"
 
 #include <curses.h>
 #include <stdio.h>
@@ -72,6 +75,22 @@ static const struct keybind reader_keys[] = {
 	{'q', 0, "q", R_BACK, "back to the chapters", "返回章节列表"},
 	{KEY_LEFT, 1, "←", R_BACK, "back to the chapters", "返回章节列表"},
 	{KEY_MOUSE, 1, "wheel", R_MOUSE, "scroll", "滚动"},
+};
+
+/* The table of contents overlay is a mode with its own keys. */
+enum { T_DOWN, T_UP, T_JUMP, T_CLOSE };
+
+static const struct keybind toc_keys[] = {
+	{'j', 0, "j", T_DOWN, "next section", "下一节"},
+	{KEY_DOWN, 1, "↓", T_DOWN, "next section", "下一节"},
+	{'k', 0, "k", T_UP, "previous section", "上一节"},
+	{KEY_UP, 1, "↑", T_UP, "previous section", "上一节"},
+	{'\r', 0, "Enter", T_JUMP, "jump to the section", "跳到这一节"},
+	{'\n', 0, "Enter", T_JUMP, "jump to the section", "跳到这一节"},
+	{KEY_ENTER, 1, "Enter", T_JUMP, "jump to the section", "跳到这一节"},
+	{27, 0, "Esc", T_CLOSE, "close the contents", "关闭目录"},
+	{'t', 0, "t", T_CLOSE, "close the contents", "关闭目录"},
+	{'q', 0, "q", T_CLOSE, "close the contents", "关闭目录"},
 };
 
 struct reader {
@@ -207,7 +226,7 @@ static void reader_draw(struct tui *t, void *self)
 	for (int i = 0; i < rows && r->top + (size_t)i < r->lay->nlines; i++) {
 		size_t ln = r->top + (size_t)i;
 		const struct lay_line *l = &r->lay->lines[ln];
-		term_draw_line(i, 1, l, COLS - 1);
+		term_draw_line(t, i, 1, l, COLS - 1);
 		unsigned hs[64][2];
 		size_t nh = 0;
 		for (size_t h = 0; h < r->nhits && nh < 64; h++)
@@ -303,21 +322,52 @@ static void goto_hit(struct tui *t, struct reader *r)
 	tui_flash(t, i18n(t->app->lang, M_SEARCH_HITS), r->cur_hit + 1, r->nhits, r->query);
 }
 
-static void toc_key(struct tui *t, struct reader *r, wint_t ch, int is_code)
+static void toc_key(struct tui *t, struct reader *r, int action)
 {
 	int n = (int)r->lay->nsections;
-	if ((!is_code && (ch == 'j')) || (is_code && ch == KEY_DOWN)) {
+	switch (action) {
+	case T_DOWN:
 		if (r->toc_sel + 1 < n)
 			r->toc_sel++;
-	} else if ((!is_code && ch == 'k') || (is_code && ch == KEY_UP)) {
+		break;
+	case T_UP:
 		if (r->toc_sel > 0)
 			r->toc_sel--;
-	} else if ((!is_code && (ch == '\r' || ch == '\n')) || (is_code && ch == KEY_ENTER)) {
+		break;
+	case T_JUMP:
 		if (n)
 			scroll_to(t, r, r->lay->sections[r->toc_sel].line);
 		r->toc_open = 0;
-	} else if (!is_code && (ch == 27 || ch == 't' || ch == 'q')) {
-		r->toc_open = 0;
+		break;
+	case T_CLOSE: r->toc_open = 0; break;
+	}
+}
+
+static struct keymap reader_keymap(void *self)
+{
+	const struct reader *r = self;
+	if (r->toc_open)
+		return (struct keymap){toc_keys, WB_ARRAY_LEN(toc_keys), 0};
+	return (struct keymap){reader_keys, WB_ARRAY_LEN(reader_keys), 0};
+}
+
+/* The lab card on screen, if any: asks nav.c to run it. */
+static void run_card(struct tui *t, struct reader *r)
+{
+	long top = (long)r->top, rows = page_rows();
+	for (long i = 0; i < rows && (size_t)(top + i) < r->lay->nlines; i++) {
+		const struct lay_line *l = &r->lay->lines[top + i];
+		if (l->kind != LK_LAB || !l->lab_id)
+			continue;
+		if (!labcat_runnable(l->lab_id)) {
+			tui_flash(t, i18n(t->app->lang, M_LAB_NOT_BUILT), l->lab_id);
+			return;
+		}
+		struct nav n = {.kind = NAV_LAB};
+		snprintf(n.arg, sizeof n.arg, "%s", l->lab_id);
+		snprintf(n.chapter, sizeof n.chapter, "%s", r->chapter);
+		tui_go(t, &n);
+		return;
 	}
 }
 
@@ -325,8 +375,10 @@ static void reader_key(struct tui *t, void *self, int action, wint_t ch, int is_
 {
 	struct reader *r = self;
 	long top = (long)r->top, rows = page_rows();
+	(void)ch;
+	(void)is_code;
 	if (r->toc_open) {
-		toc_key(t, r, ch, is_code);
+		toc_key(t, r, action);
 		return;
 	}
 	switch (action) {
@@ -375,24 +427,16 @@ static void reader_key(struct tui *t, void *self, int action, wint_t ch, int is_
 		if (!r->readonly)
 			switch_lang(t, r);
 		break;
-	case R_LAB: {
-		for (long i = 0; i < rows && (size_t)(top + i) < r->lay->nlines; i++) {
-			const struct lay_line *l = &r->lay->lines[top + i];
-			if (l->kind == LK_LAB && l->lab_id) {
-				if (!labcat_runnable(l->lab_id) ||
-				    lab_screen_open(t, l->lab_id, r->chapter) != 0)
-					tui_flash(t, i18n(t->app->lang, M_LAB_NOT_BUILT),
-						  l->lab_id);
-				return;
-			}
-		}
+	case R_LAB: run_card(t, r); break;
+	case R_BACK: tui_back(t); break;
+	case R_TEST: {
+		/* The test replaces (and so closes) this reader. */
+		struct nav n = {.kind = NAV_TEST, .replace_top = 1};
+		snprintf(n.chapter, sizeof n.chapter, "%s", r->chapter);
+		snprintf(n.lang, sizeof n.lang, "%s", r->lang);
+		tui_go(t, &n);
 		break;
 	}
-	case R_BACK: tui_pop(t); break;
-	case R_TEST:
-		/* The test replaces (and so closes) this reader: r is gone after. */
-		quiz_start_chapter(t, r->chapter, r->lang, 1);
-		return;
 	case R_MOUSE: {
 		MEVENT ev;
 		if (getmouse(&ev) == OK) {
@@ -441,12 +485,13 @@ static struct screen reader_screen(struct reader *r)
 		.resize = reader_resize,
 		.leave = reader_leave,
 		.free = reader_free,
+		.keymap = reader_keymap,
 		.keys = reader_keys,
 		.nkeys = WB_ARRAY_LEN(reader_keys),
 	};
 }
 
-int reader_open_source(struct tui *t, const char *path, const char *func)
+int reader_source_open(struct tui *t, const char *path, const char *func, struct screen *out)
 {
 	char *text;
 	size_t len;
@@ -493,15 +538,12 @@ int reader_open_source(struct tui *t, const char *path, const char *func)
 		if (r->top > max_top(r))
 			r->top = max_top(r);
 	}
-	tui_push(t, reader_screen(r));
+	*out = reader_screen(r);
 	return 0;
 }
 
-int reader_open(struct tui *t, const char *chapter, const char *lang)
+int reader_open(struct tui *t, const char *chapter, const char *lang, struct screen *out)
 {
-	/* Closed book: no lesson while a test of its chapter runs. */
-	if (quiz_guard_lesson(t, chapter, lang))
-		return 0;
 	struct reader *r = wb_xcalloc(1, sizeof *r);
 	r->chapter = wb_xstrdup(chapter);
 	int rc = load_lesson(r, t->app->content, chapter, lang);
@@ -511,6 +553,6 @@ int reader_open(struct tui *t, const char *chapter, const char *lang)
 	}
 	r->lay = layout_build(r->lesson, text_width());
 	restore_place(t, r);
-	tui_push(t, reader_screen(r));
+	*out = reader_screen(r);
 	return 0;
 }

@@ -15,7 +15,8 @@
 #include "core/quizbank.h"
 #include "core/utf8.h"
 #include "base/wb.h"
-#include "tui/quiz.h"
+#include "tui/stats.h"
+#include "tui/term.h"
 #include "tui/tui.h"
 
 #include <curses.h>
@@ -222,7 +223,7 @@ static void render_due(struct tui *t, struct stats *s, const struct quiz_bank *b
 	add(s, 0, wb_buf_steal(&nums));
 	add(s, A_DIM, wb_buf_steal(&days));
 	add(s, A_DIM,
-	    wb_xasprintf("        ↑ %s (%d)", i18n(L, M_STATS_TODAY), quiz_due_today(t, L)));
+	    wb_xasprintf("        ↑ %s (%d)", i18n(L, M_STATS_TODAY), tui_due_today(t, L)));
 }
 
 static void render(struct tui *t, struct stats *s)
@@ -231,7 +232,7 @@ static void render(struct tui *t, struct stats *s)
 	s->width = COLS;
 	struct quiz_bank *bank;
 	quiz_bank_open(t->app->content, t->app->quizzes, t->app->lang, &bank);
-	add(s, term_attr_heading(), wb_xstrdup(i18n(t->app->lang, M_STATS_TITLE)));
+	add(s, term_attr_heading(t), wb_xstrdup(i18n(t->app->lang, M_STATS_TITLE)));
 	add(s, 0, wb_xstrdup(""));
 	render_mastery(t, s, bank);
 	add(s, 0, wb_xstrdup(""));
@@ -277,7 +278,7 @@ static void stats_key(struct tui *t, void *self, int action, wint_t ch, int is_c
 	case S_DOWN: s->top++; break;
 	case S_PGUP: s->top -= page_rows() - 1; break;
 	case S_PGDN: s->top += page_rows() - 1; break;
-	case S_BACK: tui_pop(t); return;
+	case S_BACK: tui_back(t); return;
 	}
 	clamp_top(s);
 }
@@ -289,17 +290,17 @@ static void stats_free(void *self)
 	free(s);
 }
 
-void stats_open(struct tui *t)
+struct screen stats_screen(struct tui *t)
 {
 	struct stats *s = wb_xcalloc(1, sizeof *s);
 	render(t, s);
-	tui_push(t, (struct screen){
-			    .name = "stats",
-			    .self = s,
-			    .draw = stats_draw,
-			    .key = stats_key,
-			    .free = stats_free,
-			    .keys = stats_keys,
-			    .nkeys = WB_ARRAY_LEN(stats_keys),
-		    });
+	return ((struct screen){
+		.name = "stats",
+		.self = s,
+		.draw = stats_draw,
+		.key = stats_key,
+		.free = stats_free,
+		.keys = stats_keys,
+		.nkeys = WB_ARRAY_LEN(stats_keys),
+	});
 }

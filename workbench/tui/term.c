@@ -3,8 +3,11 @@
  * shares.  The only file that calls initscr()/endwin().
  *
  * It guarantees the terminal is restored on normal exit, on SIGINT/SIGTERM
- * (which end the main loop cleanly) and on a fatal signal.
+ * (which end the main loop cleanly) and on a fatal signal.  Whether curses
+ * is up and whether colours are used live in struct tui; the fatal-signal
+ * handler needs no flag because it is installed only while curses is up.
  */
+#include "tui/term.h"
 #include "tui/tui.h"
 #include "core/i18n.h"
 #include "core/layout.h"
@@ -21,13 +24,12 @@
 
 enum { PAIR_HEADING = 1, PAIR_CODE, PAIR_LAB, PAIR_LINK, PAIR_STATUS, PAIR_DIM };
 
-static int use_color;
-static int started;
+static const int fatal_sigs[] = {SIGSEGV, SIGABRT, SIGBUS};
 
+/* Installed only between initscr() and endwin(). */
 static void on_fatal(int sig)
 {
-	if (started)
-		endwin();
+	endwin();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -42,10 +44,9 @@ int term_init(struct tui *t)
 			setlocale(LC_CTYPE, "en_US.UTF-8");
 	if (!initscr())
 		return -1;
-	started = 1;
-	signal(SIGSEGV, on_fatal);
-	signal(SIGABRT, on_fatal);
-	signal(SIGBUS, on_fatal);
+	t->term_started = 1;
+	for (size_t i = 0; i < sizeof fatal_sigs / sizeof *fatal_sigs; i++)
+		signal(fatal_sigs[i], on_fatal);
 	cbreak();
 	noecho();
 	nonl();
@@ -54,8 +55,8 @@ int term_init(struct tui *t)
 	curs_set(0);
 	mousemask(BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 	const char *nc = getenv("NO_COLOR");
-	use_color = !(nc && *nc) && has_colors();
-	if (use_color) {
+	t->color = !(nc && *nc) && has_colors();
+	if (t->color) {
 		start_color();
 		use_default_colors();
 		init_pair(PAIR_HEADING, COLOR_CYAN, -1);
@@ -65,21 +66,22 @@ int term_init(struct tui *t)
 		init_pair(PAIR_STATUS, COLOR_BLACK, COLOR_CYAN);
 		init_pair(PAIR_DIM, COLOR_WHITE, -1);
 	}
-	t->color = use_color;
 	return 0;
 }
 
-void term_end(void)
+void term_end(struct tui *t)
 {
-	if (started) {
+	if (t->term_started) {
+		for (size_t i = 0; i < sizeof fatal_sigs / sizeof *fatal_sigs; i++)
+			signal(fatal_sigs[i], SIG_DFL);
 		endwin();
-		started = 0;
+		t->term_started = 0;
 	}
 }
 
-int term_attr_heading(void)
+int term_attr_heading(const struct tui *t)
 {
-	return A_BOLD | (use_color ? COLOR_PAIR(PAIR_HEADING) : 0);
+	return A_BOLD | (t->color ? COLOR_PAIR(PAIR_HEADING) : 0);
 }
 
 int term_attr_select(void)
@@ -87,7 +89,7 @@ int term_attr_select(void)
 	return A_REVERSE;
 }
 
-static int style_attr(unsigned st)
+static int style_attr(int color, unsigned st)
 {
 	int a = 0;
 	if (st & (LS_BOLD | LS_H1 | LS_H2 | LS_H3))
@@ -98,7 +100,7 @@ static int style_attr(unsigned st)
 		a |= A_UNDERLINE;
 	if (st & (LS_DIM | LS_QUOTE))
 		a |= A_DIM;
-	if (use_color) {
+	if (color) {
 		if (st & (LS_H1 | LS_H2 | LS_H3))
 			a |= COLOR_PAIR(PAIR_HEADING);
 		else if (st & LS_LAB)
@@ -139,7 +141,7 @@ int term_text(int y, int x, const char *s, int maxw, int attr)
 	return used;
 }
 
-void term_draw_line(int y, int x, const struct lay_line *l, int maxw)
+void term_draw_line(struct tui *t, int y, int x, const struct lay_line *l, int maxw)
 {
 	move(y, x);
 	int used = 0;
@@ -148,7 +150,7 @@ void term_draw_line(int y, int x, const struct lay_line *l, int maxw)
 		char *piece = strndup(l->text + sp->start, sp->len);
 		if (!piece)
 			return;
-		used += term_text(y, x + used, piece, maxw - used, style_attr(sp->style));
+		used += term_text(y, x + used, piece, maxw - used, style_attr(t->color, sp->style));
 		free(piece);
 	}
 }
@@ -168,7 +170,7 @@ void term_draw_hits(int y, int x, const struct lay_line *l, const unsigned (*hit
 void term_status(struct tui *t, const char *left, const char *right)
 {
 	int y = LINES - 1;
-	int attr = use_color ? COLOR_PAIR(PAIR_STATUS) : A_REVERSE;
+	int attr = t->color ? COLOR_PAIR(PAIR_STATUS) : A_REVERSE;
 	attron(attr);
 	mvhline(y, 0, ' ', COLS);
 	attroff(attr);
@@ -218,7 +220,6 @@ int term_too_small(struct tui *t)
 
 int term_prompt(struct tui *t, const char *prompt, char *buf, size_t len)
 {
-	(void)t;
 	size_t n = strlen(buf);
 	curs_set(1);
 	for (;;) {
@@ -235,9 +236,16 @@ int term_prompt(struct tui *t, const char *prompt, char *buf, size_t len)
 		term_text(y, pw, shown, COLS - pw - 1, 0);
 		refresh();
 		wint_t ch;
+		timeout(0);
 		int r = get_wch(&ch);
-		if (r == ERR)
+		if (r == ERR) {
+			/* Other screens go on (a lab under a source view). */
+			if (tui_service(t, 250)) {
+				curs_set(0);
+				return 0;
+			}
 			continue;
+		}
 		if (r == KEY_CODE_YES) {
 			if (ch == KEY_BACKSPACE)
 				goto backspace;

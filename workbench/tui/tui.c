@@ -1,21 +1,42 @@
 /*
  * tui.c - the main loop and the screen stack (kilo-style: one state
- * struct, draw once per iteration, then wait for one key).
+ * struct, draw once per iteration; Redis-ae-style: one poll() over the
+ * keyboard and every descriptor a screen on the stack asks for).
  *
- * SIGINT and SIGTERM set a flag that ends the loop, so screens save the
- * reading position and curses restores the terminal on the way out.
+ * One iteration: tick every screen (top or not), draw the top one, take
+ * a key if one is waiting, else poll() stdin and the screens' descriptors
+ * until something is readable or the shortest wait a tick asked for has
+ * passed.  A key goes to the top screen through its current key table;
+ * a screen change it asks for (tui_go) is carried out by nav.c after the
+ * handler has returned.  The only other key loop, term_prompt's one-line
+ * prompt, waits through tui_service, so nothing stalls while it is open.
+ *
+ * SIGINT, SIGTERM and SIGHUP set a flag that ends the loop (poll() returns
+ * at once on a signal), so screens save the reading position and curses
+ * restores the terminal on the way out.  This file draws nothing but the
+ * help overlay, and knows no screen: tui/nav.c does.
  */
 #include "tui/tui.h"
 #include "app.h"
+#include "core/answers.h"
+#include "core/quiz.h"
 #include "core/store.h"
 #include "base/wb.h"
+#include "tui/help.h"
+#include "tui/nav.h"
+#include "tui/term.h"
 
 #include <curses.h>
+#include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+/* Set by the signal handler; the only file-scope state of the loop. */
 static volatile sig_atomic_t stop_requested;
 
 static void on_stop(int sig)
@@ -26,10 +47,9 @@ static void on_stop(int sig)
 
 void tui_push(struct tui *t, struct screen s)
 {
-	if (t->depth >= (int)WB_ARRAY_LEN(t->stack)) {
-		if (s.free)
-			s.free(s.self);
-		return;
+	if (t->depth == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 8;
+		t->stack = wb_xrealloc(t->stack, (size_t)t->cap * sizeof *t->stack);
 	}
 	t->stack[t->depth++] = s;
 }
@@ -47,6 +67,16 @@ void tui_pop(struct tui *t)
 		t->quit = 1;
 }
 
+void tui_go(struct tui *t, const struct nav *n)
+{
+	t->pending = *n;
+}
+
+void tui_back(struct tui *t)
+{
+	tui_go(t, &(struct nav){.kind = NAV_BACK});
+}
+
 void tui_flash(struct tui *t, const char *fmt, ...)
 {
 	va_list ap;
@@ -55,13 +85,156 @@ void tui_flash(struct tui *t, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Finds the action bound to a key on screen s; -1 when unbound. */
-static int lookup(const struct screen *s, wint_t ch, int is_code)
+int tui_due_today(struct tui *t, const char *lang)
 {
-	for (size_t i = 0; i < s->nkeys; i++)
-		if ((wint_t)s->keys[i].key == ch && s->keys[i].is_code == is_code)
-			return s->keys[i].action;
+	if (!t->due_bank || strcmp(t->due_lang, lang) != 0) {
+		quiz_bank_free(t->due_bank);
+		t->due_bank = NULL;
+		snprintf(t->due_lang, sizeof t->due_lang, "%s", lang);
+		quiz_bank_open(t->app->content, t->app->quizzes, lang, &t->due_bank);
+	}
+	int counts[1] = {0};
+	if (answers_due_days(t->store, t->due_bank, answers_now_ms() / 1000, 1, counts) != 0)
+		return 0;
+	return counts[0];
+}
+
+static struct keymap keymap_of(const struct screen *s)
+{
+	if (s->keymap)
+		return s->keymap(s->self);
+	return (struct keymap){s->keys, s->nkeys, 0};
+}
+
+/* Finds the action bound to a key in m; -1 when unbound. */
+static int lookup(const struct keymap *m, wint_t ch, int is_code)
+{
+	for (size_t i = 0; i < m->nkeys; i++)
+		if ((wint_t)m->keys[i].key == ch && m->keys[i].is_code == is_code)
+			return m->keys[i].action;
 	return -1;
+}
+
+/* Ticks every screen; returns the wait the loop may block for. */
+static int tick_all(struct tui *t)
+{
+	int wait_ms = 250;
+	for (int i = 0; i < t->depth; i++) {
+		struct screen *s = &t->stack[i];
+		if (!s->tick)
+			continue;
+		int want = s->tick(t, s->self);
+		if (want > 0 && want < wait_ms)
+			wait_ms = want;
+	}
+	return wait_ms;
+}
+
+/* Waits up to wait_ms for a key or a screen's descriptor, serves the
+ * descriptors that are ready, and returns 1 when stdin may have a key. */
+static int wait_events(struct tui *t, int wait_ms)
+{
+	struct pollfd *p = wb_xcalloc((size_t)t->depth + 1, sizeof *p);
+	int *owner = wb_xcalloc((size_t)t->depth + 1, sizeof *owner);
+	nfds_t n = 0;
+	p[n].fd = STDIN_FILENO;
+	p[n++].events = POLLIN;
+	for (int i = 0; i < t->depth; i++) {
+		int fd = t->stack[i].poll_fd ? t->stack[i].poll_fd(t->stack[i].self) : -1;
+		if (fd < 0 || !t->stack[i].on_readable)
+			continue;
+		owner[n] = i;
+		p[n].fd = fd;
+		p[n++].events = POLLIN;
+	}
+	int key = 0;
+	int r = poll(p, n, wait_ms);
+	if (r > 0) {
+		key = p[0].revents != 0;
+		/* Handlers do not change the stack: indices stay valid. */
+		for (nfds_t k = 1; k < n; k++)
+			if (p[k].revents)
+				t->stack[owner[k]].on_readable(t, t->stack[owner[k]].self);
+	} else if (r < 0 && errno == EINTR) {
+		key = 1; /* SIGWINCH: curses has a KEY_RESIZE for us */
+	}
+	free(p);
+	free(owner);
+	return key;
+}
+
+int tui_service(struct tui *t, int wait_ms)
+{
+	int want = tick_all(t);
+	wait_events(t, want < wait_ms ? want : wait_ms);
+	return stop_requested != 0;
+}
+
+static void draw_top(struct tui *t)
+{
+	struct screen *s = &t->stack[t->depth - 1];
+	if (term_too_small(t))
+		return;
+	s->draw(t, s->self);
+	if (t->help_open) {
+		struct keymap m = keymap_of(s);
+		help_draw(t, m.keys, m.nkeys, m.wants_text);
+	}
+	refresh();
+}
+
+/* One key for the top screen: resize, help, the too-small notice, or the
+ * screen's own table; then the screen change it asked for, if any. */
+static void dispatch(struct tui *t, wint_t ch, int is_code)
+{
+	struct screen *s = &t->stack[t->depth - 1];
+	/* A flashed message stays until the next key. */
+	t->message[0] = '\0';
+	if (is_code && ch == KEY_RESIZE) {
+		for (int i = 0; i < t->depth; i++)
+			if (t->stack[i].resize)
+				t->stack[i].resize(t, t->stack[i].self);
+		return;
+	}
+	if (t->help_open) {
+		t->help_open = 0;
+		return;
+	}
+	struct keymap m = keymap_of(s);
+	if (COLS < TUI_MIN_COLS || LINES < TUI_MIN_ROWS) {
+		if (!m.wants_text && !is_code && (ch == 'q' || ch == 'Q'))
+			t->quit = 1;
+		return;
+	}
+	if ((!m.wants_text && !is_code && ch == '?') || (is_code && ch == KEY_F(1))) {
+		t->help_open = 1;
+		return;
+	}
+	s->key(t, s->self, lookup(&m, ch, is_code), ch, is_code);
+	if (t->pending.kind != NAV_NONE) {
+		struct nav n = t->pending;
+		t->pending.kind = NAV_NONE;
+		nav_apply(t, &n);
+	}
+}
+
+static void run(struct tui *t)
+{
+	while (!t->quit && !stop_requested && t->depth > 0) {
+		int wait_ms = tick_all(t);
+		draw_top(t);
+		wint_t ch;
+		timeout(0);
+		int r = get_wch(&ch);
+		if (r == ERR) {
+			if (!wait_events(t, wait_ms))
+				continue;
+			r = get_wch(&ch);
+			if (r == ERR)
+				continue;
+		}
+		dispatch(t, ch, r == KEY_CODE_YES);
+	}
 }
 
 int tui_main(struct app *app)
@@ -83,54 +256,13 @@ int tui_main(struct app *app)
 		store_close(t.store);
 		return EXIT_FAIL;
 	}
-	tui_push(&t, home_screen(&t));
-	/* A timeout lets the loop notice a signal while waiting for a key. */
-	while (!t.quit && !stop_requested && t.depth > 0) {
-		struct screen *s = &t.stack[t.depth - 1];
-		int wait_ms = 250;
-		if (s->tick) {
-			int want = s->tick(&t, s->self);
-			if (want > 0)
-				wait_ms = want;
-		}
-		timeout(wait_ms);
-		if (!term_too_small(&t)) {
-			s->draw(&t, s->self);
-			if (t.help_open)
-				help_draw(&t, s);
-			refresh();
-		}
-		wint_t ch;
-		int r = get_wch(&ch);
-		if (r == ERR)
-			continue;
-		/* A flashed message stays until the next key. */
-		t.message[0] = '\0';
-		int is_code = r == KEY_CODE_YES;
-		if (is_code && ch == KEY_RESIZE) {
-			for (int i = 0; i < t.depth; i++)
-				if (t.stack[i].resize)
-					t.stack[i].resize(&t, t.stack[i].self);
-			continue;
-		}
-		if (t.help_open) {
-			t.help_open = 0;
-			continue;
-		}
-		if (COLS < TUI_MIN_COLS || LINES < TUI_MIN_ROWS) {
-			if (!is_code && (ch == 'q' || ch == 'Q'))
-				t.quit = 1;
-			continue;
-		}
-		if (!is_code && ch == '?') {
-			t.help_open = 1;
-			continue;
-		}
-		s->key(&t, s->self, lookup(s, ch, is_code), ch, is_code);
-	}
+	nav_apply(&t, &(struct nav){.kind = NAV_HOME});
+	run(&t);
 	while (t.depth > 0)
 		tui_pop(&t);
-	term_end();
+	free(t.stack);
+	quiz_bank_free(t.due_bank);
+	term_end(&t);
 	store_close(t.store);
 	return EXIT_OK;
 }

@@ -1,0 +1,112 @@
+/*
+ * nav.c - the router: the one file that knows every screen.  Screens ask
+ * for a change with tui_go(t, &(struct nav){...}); the main loop hands the
+ * request here after the key handler returned, and this file builds the
+ * new screen and pushes it (or pops the top one).
+ *
+ * So the include graph of tui/ is a star: this file includes every screen
+ * header, no screen includes another's, and a screen never changes the
+ * stack under its own feet.  It also applies the one rule that decides
+ * between screens: a lesson stays closed while a running self-test asks
+ * questions of its chapter (lesson_closed_by_test).  It draws nothing.
+ */
+#include "tui/nav.h"
+#include "app.h"
+#include "core/answers.h"
+#include "core/i18n.h"
+#include "base/wb.h"
+#include "tui/home.h"
+#include "tui/labscreen.h"
+#include "tui/notice.h"
+#include "tui/quiz.h"
+#include "tui/reader.h"
+#include "tui/stats.h"
+#include "tui/tui.h"
+
+#include <string.h>
+
+/* The closed-book rule: returns 1 and the running test in *run (the
+ * caller frees it) when that test asks questions of chapter, so its
+ * lesson must not open; 0 otherwise.  The one place the decision is made
+ * (a core query can replace the body). */
+static int lesson_closed_by_test(struct tui *t, const char *chapter, struct quiz_test **run)
+{
+	struct quiz_test *r;
+	*run = NULL;
+	if (answers_running_test(t->store, &r) != 0)
+		return 0;
+	if (!quiz_test_covers(r, chapter)) {
+		quiz_test_free(r);
+		return 0;
+	}
+	*run = r;
+	return 1;
+}
+
+/* The lesson, or the "lesson is closed" notice in its place. */
+static int open_lesson(struct tui *t, const struct nav *n, struct screen *out)
+{
+	struct quiz_test *run;
+	if (lesson_closed_by_test(t, n->chapter, &run)) {
+		notice_lesson_closed(t, n->chapter, n->lang, run, out);
+		quiz_test_free(run);
+		return 0;
+	}
+	int rc = reader_open(t, n->chapter, n->lang, out);
+	if (rc)
+		tui_flash(t, i18n(t->app->lang, M_LOAD_FAILED), n->chapter,
+			  rc == WB_ERANGE ? "> 4 MiB" : wb_strerror(rc));
+	return rc;
+}
+
+static int open_source(struct tui *t, const struct nav *n, struct screen *out)
+{
+	int rc = reader_source_open(t, n->arg, n->func, out);
+	if (rc)
+		tui_flash(t, "%s: %s", n->arg, wb_strerror(rc));
+	return rc;
+}
+
+static int open_lab(struct tui *t, const struct nav *n, struct screen *out)
+{
+	int rc = lab_screen_open(t, n->arg, n->chapter, out);
+	if (rc)
+		tui_flash(t, i18n(t->app->lang, M_LAB_NOT_BUILT), n->arg);
+	return rc;
+}
+
+/* A test that replaces a reader reopens it when the learner backs out of
+ * the "another test is running" question. */
+static int open_test(struct tui *t, const struct nav *n, struct screen *out)
+{
+	int over_reader =
+		n->replace_top && t->depth > 0 && !strcmp(t->stack[t->depth - 1].name, "reader");
+	return quiz_open(t, n->kind == NAV_TEST ? n->chapter : NULL, n->lang, over_reader, out);
+}
+
+int nav_apply(struct tui *t, const struct nav *n)
+{
+	struct screen s;
+	int rc = 0;
+	switch (n->kind) {
+	case NAV_NONE: return 0;
+	case NAV_BACK: tui_pop(t); return 0;
+	case NAV_HOME: s = home_screen(t); break;
+	case NAV_READER: rc = open_lesson(t, n, &s); break;
+	case NAV_SOURCE: rc = open_source(t, n, &s); break;
+	case NAV_LAB: rc = open_lab(t, n, &s); break;
+	case NAV_TEST:
+	case NAV_REVIEW: rc = open_test(t, n, &s); break;
+	case NAV_STATS: s = stats_screen(t); break;
+	default: return WB_EINVAL;
+	}
+	if (rc)
+		return rc;
+	if (n->replace_top) {
+		int quit = t->quit; /* an empty stack for a moment is no reason to quit */
+		tui_pop(t);
+		t->quit = quit;
+	}
+	tui_push(t, s);
+	return 0;
+}
