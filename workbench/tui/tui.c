@@ -18,8 +18,9 @@
  */
 #include "tui/tui.h"
 #include "app.h"
-#include "core/answers.h"
-#include "core/quiz.h"
+#include "core/clock.h"
+#include "core/progress.h"
+#include "core/quizbank.h"
 #include "core/store.h"
 #include "base/wb.h"
 #include "tui/help.h"
