@@ -14,6 +14,7 @@
 #include "core/layout.h"
 #include "core/store.h"
 #include "core/labcat.h"
+#include "core/textsafe.h"
 #include "core/quizbank.h"
 #include "base/wb.h"
 #include "lab.h"
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct command *const commands[] = {
 #define WB_COMMAND(sym) &cmd_##sym,
@@ -155,6 +157,25 @@ static int group_error(int n, char **words)
 }
 
 /* Parses the command's arguments by its template and runs it. */
+/* Every command's output goes through the content sanitiser: banks and
+ * lessons are files anyone can write, and what a command prints of them
+ * (titles, questions, lint messages quoting a value) must never act on the
+ * terminal (core/textsafe.h).  A data export (c->data_out) reaches a pipe
+ * or a file byte for byte, and a terminal sanitised.  Not for the TUI:
+ * curses writes to the terminal's descriptor itself and draws content
+ * through the same rules (term.c, layout.c). */
+static void sanitise_output(const struct command *c)
+{
+	int tty = isatty(STDOUT_FILENO);
+	FILE *out =
+		c->data_out && !tty ? NULL : textsafe_stream(STDOUT_FILENO, tty ? _IOLBF : _IOFBF);
+	FILE *err = textsafe_stream(STDERR_FILENO, _IONBF);
+	if (out)
+		stdout = out;
+	if (err)
+		stderr = err;
+}
+
 static int run_command(struct app *app, int n, char **words)
 {
 	int nwords;
@@ -168,6 +189,7 @@ static int run_command(struct app *app, int n, char **words)
 	}
 	struct args a;
 	int rc;
+	sanitise_output(c);
 	if (args_parse(&c->args, n - nwords, words + nwords, &a) != 0)
 		rc = command_usage_error(c, "%s", a.err);
 	else
@@ -232,7 +254,11 @@ int main(int argc, char **argv)
 		rc = EXIT_OK;
 	} else if ((rc = global_options(&g, &app)) < 0) {
 		catalogue = labcat_from_registry();
-		rc = g.argc == 0 ? tui_main(&app) : run_command(&app, g.argc, g.argv);
+		if (g.argc == 0) {
+			rc = tui_main(&app);
+		} else {
+			rc = run_command(&app, g.argc, g.argv);
+		}
 	}
 	args_free(&g);
 	labcat_init(NULL, 0);

@@ -54,8 +54,10 @@ static int record(const char *id)
 	return 1;
 }
 
-static void on_lint(void *arg, enum lint_level level, const char *file, int line, const char *msg)
+static void on_lint(void *arg, enum lint_level level, const char *file, int line, int col,
+		    const char *msg)
 {
+	(void)col;
 	(void)arg;
 	if (level == LINT_ERROR)
 		lint_errors++;

@@ -23,9 +23,11 @@ struct seen {
 	char last[256];
 };
 
-static void collect(void *arg, enum lint_level level, const char *file, int line, const char *msg)
+static void collect(void *arg, enum lint_level level, const char *file, int line, int col,
+		    const char *msg)
 {
 	(void)file;
+	(void)col;
 	struct seen *s = arg;
 	if (level == LINT_ERROR)
 		s->errors++;

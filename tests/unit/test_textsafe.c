@@ -79,6 +79,7 @@ static void test_ordinary_text_unchanged(void **state)
 	(void)state;
 	const char *ok[] = {
 		"plain\ttab\nnew line",
+		"csv,line\r\nnext\r\n", /* CR LF ends a line; it moves nothing */
 		"锁、租约与编号：一次 create 的回复丢了。",
 		"e\xcc\x81 combining, a real \xef\xbf\xbd replacement",
 		"",
@@ -165,6 +166,8 @@ static void test_stream(void **state)
 	fputs("title \033]0;X\007 ", f);
 	fputs("\xe9\x94", f); /* 锁 = e9 94 81, cut after two bytes */
 	fputs("\x81 ok\n", f);
+	fputs("crlf\r", f); /* CR LF cut between two writes stays */
+	fputs("\nlone\rcr\n", f);
 	fputs("tail \xe2\x80", f); /* cut, and never completed */
 	assert_int_equal(fclose(f), 0);
 	close(fds[1]);
@@ -175,6 +178,7 @@ static void test_stream(void **state)
 		n += (size_t)r;
 	close(fds[0]);
 	assert_string_equal(got, "title \xe2\x90\x9b]0;X\xe2\x90\x87 \xe9\x94\x81 ok\n"
+				 "crlf\r\nlone\xe2\x90\x8d" "cr\n"
 				 "tail \xef\xbf\xbd\xef\xbf\xbd");
 }
 

@@ -20,6 +20,9 @@ struct command {
 	const char *usage;     /* argument synopsis, e.g. "[PATH...]" */
 	const char *help;      /* one line for --help */
 	const char *more;      /* further lines for usage messages, or NULL */
+	int data_out;	       /* 1: stdout carries a data format (CSV, JSON) that
+				  a pipe or file gets byte for byte; sanitised
+				  only on a terminal (core/textsafe.h) */
 	/* Runs the command with its parsed arguments; returns an exit code. */
 	int (*run)(struct app *app, const struct args *args);
 };

@@ -15,12 +15,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void print(void *arg, enum lint_level level, const char *file, int line, const char *msg)
+static void print(void *arg, enum lint_level level, const char *file, int line, int col,
+		  const char *msg)
 {
 	int *warnings = arg;
 	if (level == LINT_WARNING)
 		(*warnings)++;
-	fprintf(stderr, "%s:%d: %s%s\n", file, line, level == LINT_WARNING ? "warning: " : "", msg);
+	if (col > 0)
+		fprintf(stderr, "%s:%d:%d: %s%s\n", file, line, col,
+			level == LINT_WARNING ? "warning: " : "", msg);
+	else
+		fprintf(stderr, "%s:%d: %s%s\n", file, line,
+			level == LINT_WARNING ? "warning: " : "", msg);
 }
 
 static int lint_file(const char *path, int strict, int *warnings)

@@ -74,5 +74,6 @@ const struct command cmd_progress_export = {
 	.args = {.opts = "--format= --learner= -o|--output=", .upper = 0},
 	.usage = "[--format csv|json] [--learner NAME] [-o FILE]",
 	.help = "export graded answers (csv/json)",
+	.data_out = 1,
 	.run = progress_export,
 };

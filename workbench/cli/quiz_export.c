@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "core/lesson.h"
 #include "core/quizbank.h"
+#include "core/textsafe.h"
 #include "base/wb.h"
 
 #include <cmark-gfm-core-extensions.h>
@@ -18,12 +19,17 @@
 #include <string.h>
 
 /* Markdown to one-line HTML: newlines become <br> inside <pre>, nothing
- * elsewhere; tabs become spaces so the TSV stays intact. */
+ * elsewhere; tabs become spaces so the TSV stays intact.  Control
+ * characters, escapes and bidi controls of the bank become the visible
+ * placeholders of core/textsafe first: the file is read by Anki and by
+ * whatever terminal someone cats it to. */
 static void md_html(struct wb_buf *out, const char *md)
 {
 	cmark_parser *p = cmark_parser_new(CMARK_OPT_DEFAULT);
 	lesson_attach_extensions(p);
-	cmark_parser_feed(p, md, strlen(md));
+	char *safe = textsafe_str(md ? md : "");
+	cmark_parser_feed(p, safe, strlen(safe));
+	free(safe);
 	cmark_node *doc = cmark_parser_finish(p);
 	char *html =
 		cmark_render_html(doc, CMARK_OPT_DEFAULT, cmark_parser_get_syntax_extensions(p));

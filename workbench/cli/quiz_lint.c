@@ -40,9 +40,14 @@ static int quiz_lint(struct app *app, const struct args *args)
 	struct quizlint_report r;
 	quizlint_run(app->content, app->lang, (const char *const *)targets, nt,
 		     (const char *const *)context, nc, &r);
-	for (size_t i = 0; i < r.n; i++)
-		printf("%s:%d: %s: %s\n", r.m[i].file, r.m[i].line,
-		       r.m[i].is_error ? "error" : "warning", r.m[i].msg);
+	for (size_t i = 0; i < r.n; i++) {
+		const char *kind = r.m[i].is_error ? "error" : "warning";
+		if (r.m[i].col > 0)
+			printf("%s:%d:%d: %s: %s\n", r.m[i].file, r.m[i].line, r.m[i].col, kind,
+			       r.m[i].msg);
+		else
+			printf("%s:%d: %s: %s\n", r.m[i].file, r.m[i].line, kind, r.m[i].msg);
+	}
 	fprintf(stderr, "quiz lint: %zu file%s, %d error%s, %d warning%s\n", nt, nt == 1 ? "" : "s",
 		r.errors, r.errors == 1 ? "" : "s", r.warnings, r.warnings == 1 ? "" : "s");
 	rc = r.errors ? EXIT_FAIL : EXIT_OK;

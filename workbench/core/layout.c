@@ -19,6 +19,7 @@
  *   records instead.
  */
 #include "core/layout.h"
+#include "core/textsafe.h"
 #include "core/labcat.h"
 #include "core/lesson.h"
 #include "core/utf8.h"
@@ -85,7 +86,7 @@ static void run_add(struct run *r, const char *s, size_t n, unsigned style, int 
 		}
 		if (cp == '\r')
 			continue;
-		if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0))
+		if (textsafe_unsafe_cp(cp)) /* controls, C1, bidi: core/textsafe.h */
 			cp = UTF8_REPLACEMENT;
 		char enc[4];
 		size_t elen;

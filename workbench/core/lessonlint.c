@@ -8,6 +8,7 @@
 #include "core/lessonlint.h"
 #include "core/labcat.h"
 #include "core/lesson.h"
+#include "core/textsafe.h"
 #include "base/wb.h"
 
 #include <cmark-gfm.h>
@@ -30,7 +31,15 @@ static void say(struct lint *l, enum lint_level level, int line, const char *fmt
 	snprintf(msg, sizeof msg, fmt, a);
 	if (level == LINT_ERROR)
 		l->errors++;
-	l->report(l->arg, level, l->file, line, msg);
+	l->report(l->arg, level, l->file, line, 0, msg);
+}
+
+/* textsafe_scan's callback: an unsafe character is an error at its column. */
+static void unsafe_char(void *arg, size_t line, size_t col, const char *what)
+{
+	struct lint *l = arg;
+	l->errors++;
+	l->report(l->arg, LINT_ERROR, l->file, (int)line, (int)col, what);
 }
 
 static void check_lab_block(struct lint *l, cmark_node *n)
@@ -77,6 +86,9 @@ int lessonlint_text(const char *file, const char *text, size_t len, lint_lab_bui
 {
 	struct lint l = {file, built, strict_labs, report, arg, 0};
 	struct lesson *lesson = NULL;
+	/* Control characters, escapes and bidi controls would reach the
+	 * terminal of whoever reads the lesson (core/textsafe.h). */
+	textsafe_scan(text, len, unsafe_char, &l);
 	if (lesson_parse("lint", "en", text, len, &lesson) != 0) {
 		say(&l, LINT_ERROR, 1, "%s", "cannot parse the file");
 		return l.errors;

@@ -11,8 +11,10 @@
 
 enum lint_level { LINT_WARNING, LINT_ERROR };
 
+/* One problem: line 1-based; col 1-based, or 0 when the problem has no
+ * column (most have none: they are about a block). */
 typedef void (*lint_report_fn)(void *arg, enum lint_level level, const char *file, int line,
-			       const char *msg);
+			       int col, const char *msg);
 
 /* Returns true when this build can run the lab (set by the caller). */
 typedef int (*lint_lab_built_fn)(const char *id);

@@ -8,6 +8,7 @@
  * This module never reads the progress database.
  */
 #include "core/quizlint.h"
+#include "core/textsafe.h"
 #include "core/quizfile.h"
 #include "base/wb.h"
 
@@ -52,6 +53,33 @@ static void add(struct lint *l, size_t fi, int line, int is_error, const char *f
 		r->errors++;
 	else
 		r->warnings++;
+}
+
+/* textsafe_scan's callback for one target: an unsafe character is an
+ * error at its line and column. */
+struct scan_ctx {
+	struct lint *l;
+	size_t fi;
+};
+
+static void unsafe_char(void *arg, size_t line, size_t col, const char *what)
+{
+	struct scan_ctx *c = arg;
+	add(c->l, c->fi, (int)line, 1, "%s", what);
+	c->l->r->m[c->l->r->n - 1].col = (int)col;
+}
+
+/* Control characters, escapes and bidi controls in a bank would reach
+ * the terminal of every learner who takes the test (core/textsafe.h). */
+static void check_bytes(struct lint *l, size_t fi)
+{
+	char *text = NULL;
+	size_t len = 0;
+	if (wb_read_file(l->files[fi]->path, &text, &len) != 0)
+		return;
+	struct scan_ctx c = {l, fi};
+	textsafe_scan(text, len, unsafe_char, &c);
+	free(text);
 }
 
 static int is_file(const char *p)
@@ -238,6 +266,7 @@ int quizlint_run(const char *content_root, const char *fallback_lang, const char
 			add(&l, i, 1, 1, "cannot read the file: %s", wb_strerror(rc_of[i]));
 			continue;
 		}
+		check_bytes(&l, i);
 		check_target(&l, i, content_root, fallback_lang);
 	}
 	/* Stable sort by (target, line): insertion sort on short lists. */

@@ -15,6 +15,7 @@
 struct quizlint_msg {
 	char *file;   /* path as given */
 	int line;     /* 1-based */
+	int col;      /* 1-based, 0 when the problem has no column */
 	int is_error; /* 0: warning */
 	char *msg;    /* English, one line */
 };

@@ -35,6 +35,11 @@ static enum textsafe_kind classify(uint32_t cp, size_t len)
 	return TEXTSAFE_OK;
 }
 
+int textsafe_unsafe_cp(uint32_t cp)
+{
+	return classify(cp, 3) != TEXTSAFE_OK;
+}
+
 enum textsafe_kind textsafe_next(const char *s, size_t n, size_t *pos, uint32_t *cp, size_t *len)
 {
 	size_t i = *pos;
@@ -42,6 +47,8 @@ enum textsafe_kind textsafe_next(const char *s, size_t n, size_t *pos, uint32_t 
 		uint32_t c;
 		size_t k = utf8_decode(s + i, n - i, &c);
 		enum textsafe_kind kind = classify(c, k);
+		if (c == '\r' && i + 1 < n && s[i + 1] == '\n')
+			kind = TEXTSAFE_OK; /* a CR LF line end moves nothing */
 		if (kind != TEXTSAFE_OK) {
 			*pos = i;
 			*cp = kind == TEXTSAFE_INVALID ? (unsigned char)s[i] : c;
@@ -169,6 +176,8 @@ static int write_all(int fd, const char *p, size_t n)
  * continuation bytes have not arrived yet: 0 to 3. */
 static size_t incomplete_tail(const char *s, size_t n)
 {
+	if (n > 0 && s[n - 1] == '\r')
+		return 1; /* CR LF or a lone CR: the next write tells */
 	for (size_t back = 1; back <= 3 && back <= n; back++) {
 		unsigned char c = (unsigned char)s[n - back];
 		if ((c & 0xc0) == 0x80)

@@ -12,6 +12,7 @@
  * visible placeholders, so an instructor sees that something was there:
  *
  *   C0 controls other than TAB and LF, ESC included  U+2400 + code (␀ .. ␟, ␛)
+ *     (a CR directly before LF is a line end and stays, for CSV)
  *   DEL                                               U+2421 (␡)
  *   C1 controls U+0080-U+009F                         "<U+009B>"
  *   bidi embeddings, overrides and isolates
@@ -44,6 +45,12 @@ enum textsafe_kind {
  * (the byte value for TEXTSAFE_INVALID) and *len at its length in bytes;
  * returns TEXTSAFE_OK with *pos = n when there is none.  Cannot fail. */
 enum textsafe_kind textsafe_next(const char *s, size_t n, size_t *pos, uint32_t *cp, size_t *len);
+
+/* True when the code point cp is one a terminal would act on (C0 but TAB
+ * and LF, DEL, C1, bidi controls).  For drawing code that has decoded the
+ * text already and replaces such a character by one glyph of its own
+ * width.  Cannot fail. */
+int textsafe_unsafe_cp(uint32_t cp);
 
 /* True when s[0..n) holds nothing unsafe.  Cannot fail. */
 int textsafe_clean(const char *s, size_t n);

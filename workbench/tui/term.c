@@ -11,6 +11,7 @@
 #include "tui/tui.h"
 #include "core/i18n.h"
 #include "core/layout.h"
+#include "core/textsafe.h"
 #include "core/utf8.h"
 #include "app.h"
 
@@ -125,7 +126,7 @@ int term_text(int y, int x, const char *s, int maxw, int attr)
 		uint32_t cp;
 		size_t k = utf8_decode(s + i, n - i, &cp);
 		int w = utf8_cp_width(cp);
-		if (cp < 0x20)
+		if (textsafe_unsafe_cp(cp)) /* controls, C1, bidi: core/textsafe.h */
 			cp = UTF8_REPLACEMENT, w = 1;
 		if (used + w > maxw)
 			break;
