@@ -1,5 +1,5 @@
 /*
- * event.h - one lab event as a JSON line (DESIGN.md §4): the format that
+ * event.h - one lab event as a JSON line (docs/architecture.md §5): the format that
  * harness/report.c writes and that the CLI supervisor and the TUI lab
  * screen read back.
  *

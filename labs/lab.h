@@ -1,5 +1,5 @@
 /*
- * lab.h - what a lab is: a descriptor (DESIGN.md §4), built by registry.c
+ * lab.h - what a lab is: a descriptor (docs/architecture.md §5), built by registry.c
  * from the one catalogue labs/catalog.def, and the context its run
  * function receives.
  *

@@ -7,6 +7,7 @@
  * report_cannot and how the run ended.
  */
 #include "harness/report.h"
+#include "base/wb.h"
 #include "event.h"
 
 #include <stdarg.h>
@@ -56,16 +57,7 @@ static void emit(struct report *r, const struct event_line *e)
 
 static char *vfmt(const char *fmt, va_list ap)
 {
-	va_list cp;
-	va_copy(cp, ap);
-	int n = vsnprintf(NULL, 0, fmt, cp);
-	va_end(cp);
-	if (n < 0)
-		return NULL;
-	char *s = malloc((size_t)n + 1);
-	if (s)
-		vsnprintf(s, (size_t)n + 1, fmt, ap);
-	return s;
+	return wb_xvasprintf(fmt, ap); /* the one two-pass vsnprintf (base/wb.h) */
 }
 
 void report_step(struct report *r, const char *fmt, ...)

@@ -1,6 +1,6 @@
 /*
  * report.h - lab events: steps, checks, evidence and the verdict, written
- * as human-readable lines or as JSON lines (DESIGN.md §4), one event per
+ * as human-readable lines or as JSON lines (docs/architecture.md §5), one event per
  * line, flushed at once so a reader sees them live.
  *
  * A check states what was expected and what was observed; the verdict is

@@ -125,7 +125,7 @@ static void test_registry(void **state)
 	(void)state;
 	size_t n;
 	const struct lab *const *labs = lab_all(&n);
-	assert_int_equal(n, 20); /* DESIGN.md §4 */
+	assert_int_equal(n, 20); /* docs/architecture.md §5 */
 	assert_null(labs[n]);
 	for (size_t i = 0; i < n; i++) {
 		const struct lab *l = labs[i];

@@ -1,7 +1,7 @@
 /*
  * labcat.c - the lab catalogue (see labcat.h).  It holds no data of its
  * own: labcat_init installs the application's table.  Ids are fixed by
- * DESIGN.md §4 and embedded in lessons, so nothing here renames them.
+ * docs/architecture.md §5 and embedded in lessons, so nothing here renames them.
  */
 #include "core/labcat.h"
 

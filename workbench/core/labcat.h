@@ -1,5 +1,5 @@
 /*
- * labcat.h - the lab catalogue as the model sees it (DESIGN.md §4): ids,
+ * labcat.h - the lab catalogue as the model sees it (docs/architecture.md §5): ids,
  * chapters and one-line titles in each language, and whether this build
  * can run each lab.
  *

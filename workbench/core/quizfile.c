@@ -2,7 +2,7 @@
  * quizfile.c - parsing one question bank file with cmark-gfm (see
  * quizfile.h).  Banks and grading are in quizbank.c.
  *
- * The format (DESIGN.md §3):
+ * The format (docs/architecture.md §6):
  *
  *     # Self-test: <chapter title>
  *     <!-- chapter: 01-locks-ids-leases -->        (optional)

@@ -1,6 +1,6 @@
 /*
  * quizfile.h - one question bank file: Markdown parsed with cmark-gfm
- * into questions (DESIGN.md §3, format details and design notes in the
+ * into questions (docs/architecture.md §6, format details and design notes in the
  * header of quizfile.c).
  *
  * A file is parsed into a quiz_file that keeps every question it could
