@@ -166,10 +166,12 @@ static int group_error(int n, char **words)
  * through the same rules (term.c, layout.c). */
 static void sanitise_output(const struct command *c)
 {
+	static struct textsafe_stream out_state, err_state;
 	int tty = isatty(STDOUT_FILENO);
-	FILE *out =
-		c->data_out && !tty ? NULL : textsafe_stream(STDOUT_FILENO, tty ? _IOLBF : _IOFBF);
-	FILE *err = textsafe_stream(STDERR_FILENO, _IONBF);
+	FILE *out = c->data_out && !tty
+			    ? NULL
+			    : textsafe_stream(&out_state, STDOUT_FILENO, tty ? _IOLBF : _IOFBF);
+	FILE *err = textsafe_stream(&err_state, STDERR_FILENO, _IONBF);
 	if (out)
 		stdout = out;
 	if (err)

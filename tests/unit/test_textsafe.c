@@ -161,7 +161,8 @@ static void test_stream(void **state)
 	(void)state;
 	int fds[2];
 	assert_int_equal(pipe(fds), 0);
-	FILE *f = textsafe_stream(fds[1], _IONBF);
+	struct textsafe_stream st;
+	FILE *f = textsafe_stream(&st, fds[1], _IONBF);
 	assert_non_null(f);
 	fputs("title \033]0;X\007 ", f);
 	fputs("\xe9\x94", f); /* 锁 = e9 94 81, cut after two bytes */
@@ -178,7 +179,8 @@ static void test_stream(void **state)
 		n += (size_t)r;
 	close(fds[0]);
 	assert_string_equal(got, "title \xe2\x90\x9b]0;X\xe2\x90\x87 \xe9\x94\x81 ok\n"
-				 "crlf\r\nlone\xe2\x90\x8d" "cr\n"
+				 "crlf\r\nlone\xe2\x90\x8d"
+				 "cr\n"
 				 "tail \xef\xbf\xbd\xef\xbf\xbd");
 }
 

@@ -190,7 +190,7 @@ static size_t incomplete_tail(const char *s, size_t n)
 	return 0;
 }
 
-static int sanitise_out(struct stream *st, const char *s, size_t n)
+static int sanitise_out(struct textsafe_stream *st, const char *s, size_t n)
 {
 	char *safe = textsafe_dup(s, n);
 	int rc = write_all(st->fd, safe, strlen(safe));
@@ -200,7 +200,7 @@ static int sanitise_out(struct stream *st, const char *s, size_t n)
 
 static ssize_t stream_write(void *cookie, const char *buf, size_t size)
 {
-	struct stream *st = cookie;
+	struct textsafe_stream *st = cookie;
 	struct wb_buf b = {0};
 	wb_buf_append(&b, st->carry, st->ncarry);
 	wb_buf_append(&b, buf, size);
@@ -214,22 +214,19 @@ static ssize_t stream_write(void *cookie, const char *buf, size_t size)
 
 static int stream_close(void *cookie)
 {
-	struct stream *st = cookie;
+	struct textsafe_stream *st = cookie;
 	int rc = st->ncarry ? sanitise_out(st, st->carry, st->ncarry) : 0;
-	free(st);
+	st->ncarry = 0;
 	return rc;
 }
 
-FILE *textsafe_stream(int fd, int mode)
+FILE *textsafe_stream(struct textsafe_stream *st, int fd, int mode)
 {
-	struct stream *st = wb_xcalloc(1, sizeof *st);
-	st->fd = fd;
+	*st = (struct textsafe_stream){.fd = fd};
 	cookie_io_functions_t io = {.write = stream_write, .close = stream_close};
 	FILE *f = fopencookie(st, "w", io);
-	if (!f) {
-		free(st);
+	if (!f)
 		return NULL;
-	}
 	setvbuf(f, NULL, mode, BUFSIZ);
 	return f;
 }

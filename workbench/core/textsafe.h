@@ -75,14 +75,24 @@ int textsafe_fputs(const char *s, FILE *f);
 size_t textsafe_scan(const char *s, size_t n,
 		     void (*fn)(void *arg, size_t line, size_t col, const char *what), void *arg);
 
-/* A stdio stream that writes to fd through the sanitiser: the CLI replaces
- * stdout and stderr with two of these, so whatever a command prints
- * (content, lint messages that quote it, errors naming a bank's values) is
- * made safe in one place.  A UTF-8 sequence split between two writes is
- * held back until it is complete.  mode is _IOFBF, _IOLBF or _IONBF, as
- * setvbuf takes it.  Returns NULL when the stream cannot be made (the
- * caller keeps the plain stream).  fclose flushes; the fd stays open. */
-FILE *textsafe_stream(int fd, int mode);
+/* The state of one sanitising stream; the caller owns it (a static of
+ * main.c: the CLI's stdout and stderr live until the process ends, and
+ * exit() flushes but never closes them). */
+struct textsafe_stream {
+	int fd;	       /* where sanitised bytes go; not ours to close */
+	char carry[4]; /* the start of a UTF-8 sequence (or a CR) a write cut off */
+	size_t ncarry; /* bytes in carry */
+};
+
+/* A stdio stream that writes to fd through the sanitiser, keeping its
+ * state in *st: the CLI replaces stdout and stderr with two of these, so
+ * whatever a command prints (content, lint messages that quote it, errors
+ * naming a bank's values) is made safe in one place.  A UTF-8 sequence or
+ * a CR split between two writes is held back until the next byte tells.
+ * mode is _IOFBF, _IOLBF or _IONBF, as setvbuf takes it.  Returns NULL when
+ * the stream cannot be made (the caller keeps the plain stream).  fclose
+ * flushes what is held; the fd stays open. */
+FILE *textsafe_stream(struct textsafe_stream *st, int fd, int mode);
 
 /* A short English description for lint messages, e.g. "control character
  * U+001B (ESC)" or "bidi override U+202E".  Writes into buf (room for 64
