@@ -5,11 +5,14 @@
  * flag parsing (after a command word it is passed on, for `zk-lock ... --
  * CMD`).  Every command is a descriptor in its own file under cli/, listed
  * in cli/commands.def; its options are parsed here from its template
- * before it runs, and `workbench CMD --help` prints its usage.
+ * before it runs, and `workbench CMD --help` (or `workbench help CMD`)
+ * prints its usage.  A mistyped command, subcommand or option is a usage
+ * error with a "did you mean" (cli/suggest.c).
  */
 #include "app.h"
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/suggest.h"
 #include "core/content.h"
 #include "core/layout.h"
 #include "core/store.h"
@@ -33,7 +36,7 @@ static const struct command *const commands[] = {
 
 /* The global flags; the rest of argv is command words and their args. */
 static const struct args_spec global_args = {
-	.opts = "-h|--help -V|--version --lang= --content= --quizzes= --db= --width=",
+	.opts = "-h|--help -V|-v|--version --lang= --content= --quizzes= --db= --width=",
 	.lower = 0,
 	.upper = -1,
 	.flags = ARGS_PASS_UNKNOWN,
@@ -89,8 +92,43 @@ static void usage(FILE *f)
 		   "  --db PATH          progress database (default: $WORKBENCH_DB or\n"
 		   "                     $XDG_DATA_HOME/workbench/progress.db)\n"
 		   "  --width N          layout width for `lesson show`\n"
-		   "  -h, --help         this help\n"
-		   "  -V, --version      version\n");
+		   "  -h, --help         this help (also: workbench help [COMMAND])\n"
+		   "  -V, -v, --version  version (also: workbench version)\n");
+}
+
+/* " (did you mean 'x'?)" when one of cands[0..n) is close to word, else
+ * "", into buf. */
+static const char *did_you_mean(char *buf, size_t len, const char *word, const char *const *cands,
+				size_t n)
+{
+	const char *near = suggest_closest(word, cands, n);
+	if (near)
+		snprintf(buf, len, " (did you mean '%s'?)", near);
+	else if (len)
+		buf[0] = '\0';
+	return buf;
+}
+
+/* The command names (group names once), or with group the subcommands of
+ * that group, into names[0..WB_ARRAY_LEN(commands) + 2); returns how many. */
+static size_t command_words(const char *group, const char **names)
+{
+	size_t n = 0;
+	if (!group) {
+		names[n++] = "help";
+		names[n++] = "version";
+	}
+	for (size_t i = 0; i < WB_ARRAY_LEN(commands); i++) {
+		const char *w = group ? commands[i]->sub : commands[i]->name;
+		if (group && (!w || strcmp(commands[i]->name, group) != 0))
+			continue;
+		int seen = 0;
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = !strcmp(names[k], w);
+		if (!seen)
+			names[n++] = w;
+	}
+	return n;
 }
 
 /* The subcommands of a group such as `quiz`. */
@@ -124,8 +162,19 @@ static int is_group(const char *name)
 	return 0;
 }
 
+/* The unknown-command message, with a "did you mean". */
+static int unknown_command(const char *word)
+{
+	const char *names[WB_ARRAY_LEN(commands) + 2];
+	char hint[96];
+	size_t nn = command_words(NULL, names);
+	fprintf(stderr, "workbench: unknown command '%s'%s; see workbench --help\n", word,
+		did_you_mean(hint, sizeof hint, word, names, nn));
+	return EXIT_USAGE;
+}
+
 /* `workbench WORDS... --help`: the command's usage, a group's
- * subcommands, or (for unknown words) the global help. */
+ * subcommands, or for unknown words the unknown-command error. */
 static int command_help(int n, char **words)
 {
 	int nwords;
@@ -134,8 +183,10 @@ static int command_help(int n, char **words)
 		command_print_usage(c, 1, stdout);
 	} else if (is_group(words[0])) {
 		group_usage(stdout, words[0]);
-	} else {
+	} else if (!strcmp(words[0], "help") || !strcmp(words[0], "version")) {
 		usage(stdout);
+	} else {
+		return unknown_command(words[0]);
 	}
 	return EXIT_OK;
 }
@@ -151,7 +202,11 @@ static int group_error(int n, char **words)
 		group_usage(stdout, words[0]);
 		return EXIT_OK;
 	}
-	fprintf(stderr, "workbench %s: unknown subcommand '%s'\n", words[0], words[1]);
+	const char *subs[WB_ARRAY_LEN(commands) + 2];
+	char hint[96];
+	size_t ns = command_words(words[0], subs);
+	fprintf(stderr, "workbench %s: unknown subcommand '%s'%s\n", words[0], words[1],
+		did_you_mean(hint, sizeof hint, words[1], subs, ns));
 	group_usage(stderr, words[0]);
 	return EXIT_USAGE;
 }
@@ -184,15 +239,16 @@ static int run_command(struct app *app, int n, char **words)
 	const struct command *c = find_command(n, words, &nwords);
 	if (!c && is_group(words[0]))
 		return group_error(n, words);
-	if (!c) {
-		fprintf(stderr, "workbench: unknown command '%s%s%s' (see workbench --help)\n",
-			words[0], n > 1 ? " " : "", n > 1 ? words[1] : "");
-		return EXIT_USAGE;
-	}
+	if (!c)
+		return unknown_command(words[0]);
 	struct args a;
 	int rc;
 	sanitise_output(c);
-	if (args_parse(&c->args, n - nwords, words + nwords, &a) != 0)
+	int bad = args_parse(&c->args, n - nwords, words + nwords, &a) != 0;
+	const char *near = bad && a.unknown ? args_suggest(&c->args, a.unknown) : NULL;
+	if (near)
+		rc = command_usage_error(c, "%s (did you mean '%s'?)", a.err, near);
+	else if (bad)
 		rc = command_usage_error(c, "%s", a.err);
 	else
 		rc = c->run(app, &a);
@@ -244,14 +300,18 @@ int main(int argc, char **argv)
 	struct args g;
 	int rc;
 	if (args_parse(&global_args, argc - 1, argv + 1, &g) != 0) {
-		fprintf(stderr, "workbench: %s (see workbench --help)\n", g.err);
+		const char *near = g.unknown ? args_suggest(&global_args, g.unknown) : NULL;
+		fprintf(stderr, "workbench: %s%s%s%s; see workbench --help\n", g.err,
+			near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
 		rc = EXIT_USAGE;
 	} else if (args_has(&g, "--help") && g.argc > 0) {
 		rc = command_help(g.argc, g.argv);
-	} else if (args_has(&g, "--help")) {
+	} else if (args_has(&g, "--help") || (g.argc == 1 && !strcmp(g.argv[0], "help"))) {
 		usage(stdout);
 		rc = EXIT_OK;
-	} else if (args_has(&g, "--version")) {
+	} else if (g.argc > 1 && !strcmp(g.argv[0], "help")) {
+		rc = command_help(g.argc - 1, g.argv + 1);
+	} else if (args_has(&g, "--version") || (g.argc == 1 && !strcmp(g.argv[0], "version"))) {
 		printf("workbench %s\n", WB_VERSION);
 		rc = EXIT_OK;
 	} else if ((rc = global_options(&g, &app)) < 0) {

@@ -18,8 +18,8 @@ grep -q "unknown option '--bogus'" "$T/err" || fail "unknown option message"
 [ $? -eq 2 ] || fail "--width 5 must exit 2"
 grep -q "width must be" "$T/err" || fail "width message"
 "$WB_BIN" --content "$WB_FIXTURES" lesson show 99-missing 2>"$T/err"
-[ $? -eq 1 ] || fail "missing chapter must exit 1"
-grep -q "99-missing.md" "$T/err" || fail "missing chapter message names the file"
+[ $? -eq 2 ] || fail "missing chapter must exit 2"
+grep -q "no chapter '99-missing'; chapters: 00-fixture" "$T/err" || fail "missing chapter message: $(cat "$T/err")"
 "$WB_BIN" --content "$WB_FIXTURES" lesson show ../../etc/passwd 2>"$T/err"
 [ $? -eq 2 ] || fail "path-like id must be refused"
 "$WB_BIN" --content "$T/nowhere" lessons 2>"$T/err"
@@ -61,6 +61,9 @@ out=$("$WB_BIN" lessons --content="$WB_FIXTURES" --lang zh) || fail "global flag
 "$WB_BIN" --content "$WB_FIXTURES" --quizzes "$T/q" quiz export --anki="$T/a.txt" 00-fixture 2>/dev/null ||
 	fail "quiz export --anki=FILE"
 [ "$(wc -l <"$T/a.txt")" -gt 3 ] || fail "quiz export --anki=FILE wrote no notes"
+# progress export never creates the database: an (empty) import does.
+echo '{"answers": []}' >"$T/empty.json"
+"$WB_BIN" --db "$T/p.db" progress import "$T/empty.json" >/dev/null || fail "empty import"
 "$WB_BIN" --db "$T/p.db" progress export --format=json --output "$T/p.json" || fail "progress export --output"
 [ -s "$T/p.json" ] || fail "progress export --output wrote nothing"
 echo ok

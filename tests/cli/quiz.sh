@@ -45,11 +45,15 @@ grep -q "^edited $I/en/00-fixture.md$" "$T/out" || fail "+LINE given to an edito
 head -n 1 "$I/en/00-fixture.md" | grep -q "^# Self-test: Fixture chapter" || fail "no title line"
 env -u EDITOR -u VISUAL $WB quiz new 00-fixture >"$T/out" || fail "second quiz new failed"
 grep -q "new question \[q-00-3\]" "$T/out" || fail "third id not fresh: $(cat "$T/out")"
-# The templates lint clean (only the missing translations are reported).
-$WB quiz lint "$I" >"$T/out" 2>"$T/err" || fail "template does not lint: $(cat "$T/out")"
+# The untouched templates are lint errors (see quiz_new.sh), besides the
+# missing translations.
+$WB quiz lint "$I" >"$T/out" 2>"$T/err"
+[ $? -eq 1 ] || fail "untouched templates must not lint clean: $(cat "$T/out")"
 [ "$(grep -c 'missing translation' "$T/out")" = 3 ] || fail "template warnings: $(cat "$T/out")"
+[ "$(grep -c 'error: .*template' "$T/out")" = 9 ] || fail "template errors: $(cat "$T/out")"
 $WB quiz new 99-nowhere 2>"$T/err"
-[ $? -eq 1 ] || fail "quiz new of an unknown chapter must exit 1"
+[ $? -eq 2 ] || fail "quiz new of an unknown chapter must exit 2"
+grep -q "no chapter '99-nowhere'; chapters: 00-fixture" "$T/err" || fail "quiz new 99: $(cat "$T/err")"
 rm -rf "$I"
 
 # list

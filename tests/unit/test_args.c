@@ -180,6 +180,24 @@ static void pass_unknown(void **state)
 	args_free(&a);
 }
 
+static void unknown_option_suggestions(void **state)
+{
+	(void)state;
+	struct args a;
+	assert_int_equal(PARSE(&lab_run, &a, "zk-cas", "--jsn=1"), WB_EINVAL);
+	assert_string_equal(a.unknown, "--jsn=1");
+	assert_string_equal(args_suggest(&lab_run, a.unknown), "--json");
+	args_free(&a);
+	assert_int_equal(PARSE(&lab_run, &a, "zk-cas", "--zk"), WB_EINVAL);
+	assert_null(a.unknown); /* a missing value, not an unknown option */
+	args_free(&a);
+	const struct args_spec spec = {.opts = "-o|--output= --format=", .upper = 0};
+	assert_string_equal(args_suggest(&spec, "--outptu"), "--output");
+	assert_string_equal(args_suggest(&spec, "--fromat"), "--format");
+	assert_null(args_suggest(&spec, "--frobnicate"));
+	assert_null(args_suggest(&(struct args_spec){0}, "--x"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,6 +207,7 @@ int main(void)
 		cmocka_unit_test(usage_errors),
 		cmocka_unit_test(in_order),
 		cmocka_unit_test(pass_unknown),
+		cmocka_unit_test(unknown_option_suggestions),
 	};
 	return cmocka_run_group_tests_name("args", tests, NULL, NULL);
 }

@@ -34,6 +34,30 @@ static void test_ids(void **state)
 	assert_false(content_valid_chapter_id(NULL));
 }
 
+static void test_find_chapter(void **state)
+{
+	(void)state;
+	struct chapter_info items[] = {{.id = "01-locks-ids-leases"},
+				       {.id = "02-zookeeper-fencing"},
+				       {.id = "02-zz"},
+				       {.id = "03-x"},
+				       {.id = "03-x-more"}};
+	struct chapter_list l = {items, 5};
+	size_t i = 99;
+	assert_int_equal(content_find_chapter(&l, "01", &i), 0);
+	assert_int_equal(i, 0);
+	assert_int_equal(content_find_chapter(&l, "02-zoo", &i), 0);
+	assert_int_equal(i, 1);
+	assert_int_equal(content_find_chapter(&l, "02", &i), WB_EINVAL);
+	assert_int_equal(i, 1);
+	/* An exact id wins over the longer ids it is a prefix of. */
+	assert_int_equal(content_find_chapter(&l, "03-x", &i), 0);
+	assert_int_equal(i, 3);
+	assert_int_equal(content_find_chapter(&l, "04", &i), WB_ENOENT);
+	assert_int_equal(content_find_chapter(&l, "", &i), WB_ENOENT);
+	assert_int_equal(content_find_chapter(&l, "01-locks-ids-leasesX", &i), WB_ENOENT);
+}
+
 static void test_lang(void **state)
 {
 	(void)state;
@@ -70,9 +94,8 @@ static void test_explicit_root(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_list_fixture),
-		cmocka_unit_test(test_ids),
-		cmocka_unit_test(test_lang),
+		cmocka_unit_test(test_list_fixture),  cmocka_unit_test(test_ids),
+		cmocka_unit_test(test_find_chapter),  cmocka_unit_test(test_lang),
 		cmocka_unit_test(test_explicit_root),
 	};
 	return cmocka_run_group_tests_name("content", tests, NULL, NULL);

@@ -54,13 +54,56 @@ static void test_fresh_create(void **state)
 	(void)state;
 	char err[512];
 	struct store *s;
-	/* Parent directories are created too. */
-	const char *p = path_of("a/b/progress.db");
+	const char *p = path_of("progress.db");
 	assert_int_equal(store_open(p, &s, err, sizeof err), 0);
 	assert_int_equal(store_found_version(s), 0);
 	store_close(s);
 	assert_int_equal(user_version(p), STORE_SCHEMA_VERSION);
 	assert_int_equal(access(p, F_OK), 0);
+}
+
+/* Folders are made for the default location only: a mistyped --db is an
+ * error that creates nothing, and store_open_existing never creates. */
+static void test_folders_and_existing(void **state)
+{
+	(void)state;
+	char err[512];
+	struct store *s;
+	char *typo = wb_xstrdup(path_of("typo/x.db"));
+	assert_int_equal(store_open(typo, &s, err, sizeof err), WB_ENOENT);
+	assert_null(s);
+	assert_non_null(strstr(err, "no folder"));
+	assert_int_not_equal(access(path_of("typo"), F_OK), 0);
+
+	char *missing = wb_xstrdup(path_of("missing.db"));
+	assert_int_equal(store_open_existing(missing, &s, err, sizeof err), WB_ENOENT);
+	assert_null(s);
+	char *want = wb_xasprintf("no progress database at %s", missing);
+	assert_string_equal(err, want);
+	assert_int_not_equal(access(missing, F_OK), 0);
+	assert_int_equal(store_open_existing(typo, &s, err, sizeof err), WB_ENOENT);
+	assert_int_not_equal(access(path_of("typo"), F_OK), 0);
+
+	/* The default location: $XDG_DATA_HOME/workbench is made. */
+	char *xdg = wb_xstrdup(path_of("xdg"));
+	char *old = getenv("XDG_DATA_HOME") ? wb_xstrdup(getenv("XDG_DATA_HOME")) : NULL;
+	setenv("XDG_DATA_HOME", xdg, 1);
+	char *def = wb_xasprintf("%s/workbench/progress.db", xdg);
+	assert_int_equal(store_open(def, &s, err, sizeof err), 0);
+	store_close(s);
+	assert_int_equal(access(def, F_OK), 0);
+	assert_int_equal(store_open_existing(def, &s, err, sizeof err), 0);
+	store_close(s);
+	if (old)
+		setenv("XDG_DATA_HOME", old, 1);
+	else
+		unsetenv("XDG_DATA_HOME");
+	free(old);
+	free(def);
+	free(xdg);
+	free(want);
+	free(missing);
+	free(typo);
 }
 
 static void test_migration_from_zero(void **state)
@@ -221,6 +264,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fresh_create),
+		cmocka_unit_test(test_folders_and_existing),
 		cmocka_unit_test(test_migration_from_zero),
 		cmocka_unit_test(test_newer_refused_untouched),
 		cmocka_unit_test(test_not_a_database),

@@ -6,6 +6,7 @@
  * them, and messages are printed by the caller, which knows the usage.
  */
 #include "cli/args.h"
+#include "cli/suggest.h"
 #include "base/wb.h"
 
 #include <stdio.h>
@@ -125,6 +126,7 @@ int args_parse(const struct args_spec *spec, int argc, char **argv, struct args 
 			a->argv[a->argc++] = argv[i];
 		} else if (rc == 1) {
 			snprintf(a->err, sizeof a->err, "unknown option '%s'", arg);
+			a->unknown = arg;
 			return WB_EINVAL;
 		}
 	}
@@ -143,6 +145,31 @@ const char *args_value(const struct args *a, const char *name)
 {
 	int k = find(a, name, strlen(name));
 	return k < 0 ? NULL : a->opt[k].value;
+}
+
+const char *args_suggest(const struct args_spec *spec, const char *word)
+{
+	static char best[64];
+	const char *cands[ARGS_MAX_OPTS * 3];
+	char names[ARGS_MAX_OPTS * 3][64];
+	size_t n = 0, wlen = strcspn(word, "=");
+	char w[64];
+	snprintf(w, sizeof w, "%.*s", (int)(wlen < sizeof w ? wlen : sizeof w - 1), word);
+	for (const char *t = spec->opts; t && *t && n < WB_ARRAY_LEN(names);) {
+		size_t len = strcspn(t, " |=");
+		if (len && len < sizeof names[0]) {
+			snprintf(names[n], sizeof names[n], "%.*s", (int)len, t);
+			cands[n] = names[n];
+			n++;
+		}
+		t += len;
+		t += strspn(t, " |=");
+	}
+	const char *got = suggest_closest(w, cands, n);
+	if (!got)
+		return NULL;
+	snprintf(best, sizeof best, "%s", got);
+	return best;
 }
 
 void args_free(struct args *a)

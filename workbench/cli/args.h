@@ -53,9 +53,11 @@ struct args_opt {
 struct args {
 	struct args_opt opt[ARGS_MAX_OPTS];
 	size_t nopt;
-	int argc;      /* number of operands */
-	char **argv;   /* operands, NULL-terminated (owned array) */
-	char err[192]; /* after a failed parse: what was wrong, no prefix */
+	int argc;	     /* number of operands */
+	char **argv;	     /* operands, NULL-terminated (owned array) */
+	char err[192];	     /* after a failed parse: what was wrong, no prefix */
+	const char *unknown; /* after "unknown option": the word as given, maybe
+				with "=VALUE" (borrowed from argv), else NULL */
 };
 
 /* Parses argv[0..argc) (the words after the command's name) by spec into
@@ -73,6 +75,11 @@ int args_has(const struct args *a, const char *name);
 /* The last value of option name, or NULL when it was not given (or the
  * template does not have it).  Borrowed from argv. */
 const char *args_value(const struct args *a, const char *name);
+
+/* The option of the template that word (an unknown option) most likely
+ * meant, as "--json" (static storage, overwritten by the next call), or
+ * NULL when none is close (cli/suggest.c).  Cannot fail. */
+const char *args_suggest(const struct args_spec *spec, const char *word);
 
 /* Frees the operand array; a may be zeroed or parsed.  Accepts NULL. */
 void args_free(struct args *a);

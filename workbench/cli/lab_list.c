@@ -1,15 +1,38 @@
 /*
  * cli/lab_list.c - `workbench lab list [--json]`: every lab in this build
- * with its chapters, title (in the UI language) and what it needs, as columns or JSON lines.
- * It does not run labs (cli/lab_run.c) or read the lesson catalogue.
+ * with its chapters, whether it accepts --zk, its title (in the UI
+ * language) and what it needs, as columns or JSON lines.
+ * It also holds cli/labcmd.h's helpers.  It does not run labs
+ * (cli/lab_run.c) or read the lesson catalogue.
  */
 #include "app.h"
 #include "cli/commands.h"
+#include "cli/labcmd.h"
+#include "cli/suggest.h"
+#include "base/wb.h"
 #include "lab.h"
 
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+int labcmd_takes_zk(const struct lab *lab)
+{
+	return (lab->needs & LAB_NEEDS_ZK) &&
+	       !(lab->needs & (LAB_NEEDS_PROCCTL | LAB_NEEDS_ENSEMBLE));
+}
+
+const char *labcmd_suggest(const char *id)
+{
+	size_t n;
+	const struct lab *const *labs = lab_all(&n);
+	const char **ids = wb_xcalloc(n + 1, sizeof *ids);
+	for (size_t i = 0; i < n; i++)
+		ids[i] = labs[i]->id;
+	const char *near = suggest_closest(id, ids, n);
+	free(ids);
+	return near;
+}
 
 static const char *needs_text(unsigned needs)
 {
@@ -29,19 +52,24 @@ static int lab_list(struct app *app, const struct args *args)
 	const struct lab *const *labs = lab_all(&n);
 	for (size_t i = 0; i < n; i++) {
 		if (json) {
-			json_t *o =
-				json_pack("{s:s, s:s, s:s, s:s}", "id", labs[i]->id, "chapters",
-					  labs[i]->chapters, "title", lab_title(labs[i], app->lang),
-					  "needs", needs_text(labs[i]->needs));
+			json_t *o = json_pack(
+				"{s:s, s:s, s:s, s:s, s:b}", "id", labs[i]->id, "chapters",
+				labs[i]->chapters, "title", lab_title(labs[i], app->lang), "needs",
+				needs_text(labs[i]->needs), "zk_option", labcmd_takes_zk(labs[i]));
 			char *s = json_dumps(o, JSON_COMPACT);
 			printf("%s\n", s);
 			free(s);
 			json_decref(o);
 		} else {
-			printf("%-22s %-6s %s\n", labs[i]->id, labs[i]->chapters,
+			printf("%-22s %-6s %-4s %s\n", labs[i]->id, labs[i]->chapters,
+			       labcmd_takes_zk(labs[i]) ? "--zk" : "",
 			       lab_title(labs[i], app->lang));
 		}
 	}
+	if (!json)
+		fprintf(stderr, "--zk: the lab can run against your own ZooKeeper "
+				"(workbench lab run ID --zk HOST:PORT); the others start their own "
+				"servers or use none\n");
 	return EXIT_OK;
 }
 

@@ -14,6 +14,7 @@
  */
 #include "app.h"
 #include "cli/commands.h"
+#include "cli/labcmd.h"
 #include "core/content.h"
 #include "core/store.h"
 #include "base/spawn.h"
@@ -146,8 +147,10 @@ static int find_lab(const char *id, const char *zk, const struct lab **out)
 {
 	const struct lab *lab = lab_find(id);
 	if (!lab) {
-		fprintf(stderr, "workbench: no lab '%s' in this build (see `workbench lab list`)\n",
-			id);
+		const char *near = labcmd_suggest(id);
+		fprintf(stderr,
+			"workbench: no lab '%s' in this build%s%s%s; see `workbench lab list`\n",
+			id, near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
 		return EXIT_USAGE;
 	}
 	if (zk && (lab->needs & (LAB_NEEDS_PROCCTL | LAB_NEEDS_ENSEMBLE))) {
@@ -156,6 +159,13 @@ static int find_lab(const char *id, const char *zk, const struct lab **out)
 			"against --zk %s\n",
 			id, zk);
 		return LAB_EXIT_CANNOT;
+	}
+	if (zk && !labcmd_takes_zk(lab)) {
+		fprintf(stderr,
+			"workbench: lab %s does not use ZooKeeper, so --zk %s has nothing to do; "
+			"the labs marked --zk in `workbench lab list` take it\n",
+			id, zk);
+		return EXIT_USAGE;
 	}
 	*out = lab;
 	return -1;

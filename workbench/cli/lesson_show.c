@@ -1,9 +1,10 @@
 /*
  * cli/lesson_show.c - `workbench lesson show ID`: the reader's layout as
  * plain text on stdout, so what the reader shows can be checked by tests,
- * diffed and piped.
+ * diffed and piped.  ID may be a unique prefix ("01"), cli/chapter.c.
  */
 #include "app.h"
+#include "cli/chapter.h"
 #include "cli/commands.h"
 #include "core/content.h"
 #include "core/layout.h"
@@ -17,12 +18,10 @@
 
 static int lesson_show(struct app *app, const struct args *args)
 {
-	const char *id = args->argv[0];
-	if (!content_valid_chapter_id(id)) {
-		fprintf(stderr, "workbench: '%s' is not a chapter id (see `workbench lessons`)\n",
-			id);
-		return EXIT_USAGE;
-	}
+	char *id = NULL;
+	int rc = cli_chapter_lesson(app, "lesson show", args->argv[0], &id);
+	if (rc)
+		return rc;
 	int width = app->width;
 	if (!width) {
 		struct winsize ws;
@@ -33,16 +32,19 @@ static int lesson_show(struct app *app, const struct args *args)
 	}
 	char *path = content_lesson_path(app->content, app->lang, id);
 	struct lesson *lesson = NULL;
-	int rc = lesson_load(path, id, app->lang, &lesson);
+	rc = lesson_load(path, id, app->lang, &lesson);
 	if (rc) {
 		if (rc == WB_ERANGE)
 			fprintf(stderr,
-				"workbench: %s is larger than %u MiB; lessons are limited to "
+				"workbench: lesson %s is larger than %u MiB; lessons are limited "
+				"to "
 				"that\n",
-				path, LESSON_MAX_BYTES >> 20);
+				id, LESSON_MAX_BYTES >> 20);
 		else
-			fprintf(stderr, "workbench: cannot read %s: %s\n", path, wb_strerror(rc));
+			fprintf(stderr, "workbench: cannot read lesson %s (%s): %s\n", id,
+				app->lang, wb_strerror(rc));
 		free(path);
+		free(id);
 		return EXIT_FAIL;
 	}
 	struct layout *lay = layout_build(lesson, width);
@@ -50,6 +52,7 @@ static int lesson_show(struct app *app, const struct args *args)
 	layout_free(lay);
 	lesson_free(lesson);
 	free(path);
+	free(id);
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
 }
 

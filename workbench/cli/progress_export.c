@@ -2,7 +2,8 @@
  * cli/progress_export.c - `workbench progress export`: every graded
  * answer out as CSV or JSON (`progress import`, cli/progress_import.c,
  * merges such an export into a database without duplicates: answers
- * carry a uid).
+ * carry a uid).  It never creates a database: a missing one is "no
+ * progress database at PATH".
  *
  * `--learner NAME` names this learner's answers in the export, so an
  * instructor can import several learners into one database and read
@@ -48,7 +49,7 @@ static int progress_export(struct app *app, const struct args *args)
 		return EXIT_USAGE;
 	}
 	struct store *st;
-	if (quizcmd_open_store(app, &st))
+	if (quizcmd_open_existing(app, &st))
 		return EXIT_FAIL;
 	FILE *out = file && strcmp(file, "-") ? fopen(file, "w") : stdout;
 	if (!out) {

@@ -1,11 +1,13 @@
 /*
  * cli/quiz_export.c - `workbench quiz export --anki FILE [CHAPTER]`: every
  * question as an Anki note, tab-separated front/back/tags with HTML
- * rendered by cmark-gfm ("-" writes to stdout).  It does not talk to Anki
+ * rendered by cmark-gfm ("-" writes to stdout); CHAPTER may be a unique
+ * prefix.  It does not talk to Anki
  * or keep note ids across exports.
  */
 #include "app.h"
 #include "cli/commands.h"
+#include "cli/quizcmd.h"
 #include "core/lesson.h"
 #include "core/quizbank.h"
 #include "core/textsafe.h"
@@ -115,11 +117,15 @@ static void back_html(struct wb_buf *back, const struct quiz_question *q)
 static int quiz_export(struct app *app, const struct args *args)
 {
 	const char *file = args_value(args, "--anki");
-	const char *chapter = args->argc ? args->argv[0] : NULL;
+	const char *chapter = NULL;
 	if (!file)
 		return command_usage_error(&cmd_quiz_export, "%s", "--anki FILE is required");
 	struct quiz_bank *b;
 	quiz_bank_open(app->content, app->quizzes, app->lang, &b);
+	if (args->argc && !(chapter = quizcmd_bank_chapter("quiz export", b, args->argv[0]))) {
+		quiz_bank_free(b);
+		return EXIT_FAIL;
+	}
 	FILE *f = strcmp(file, "-") ? fopen(file, "w") : stdout;
 	if (!f) {
 		fprintf(stderr, "workbench: cannot write %s: %s\n", file, strerror(errno));

@@ -1,11 +1,12 @@
 /*
  * cli/quiz_list.c - `workbench quiz list [CHAPTER]`: id, kind, chapter and
  * question text of every question in the banks, tab-separated, in the
- * bank's order.  Questions with errors are left out and counted; it does
- * not say why (`quiz lint` does).
+ * bank's order; CHAPTER may be a unique prefix.  Questions with errors are left out and counted; it
+ * does not say why (`quiz lint` does).
  */
 #include "app.h"
 #include "cli/commands.h"
+#include "cli/quizcmd.h"
 #include "core/quizbank.h"
 
 #include <stdio.h>
@@ -13,9 +14,13 @@
 
 static int quiz_list(struct app *app, const struct args *args)
 {
-	const char *chapter = args->argc ? args->argv[0] : NULL;
+	const char *chapter = NULL;
 	struct quiz_bank *b;
 	quiz_bank_open(app->content, app->quizzes, app->lang, &b);
+	if (args->argc && !(chapter = quizcmd_bank_chapter("quiz list", b, args->argv[0]))) {
+		quiz_bank_free(b);
+		return EXIT_FAIL;
+	}
 	size_t shown = 0;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct quiz_question *q = b->q[i];

@@ -2,9 +2,12 @@
  * cli/quiz_new.c - `workbench quiz new CHAPTER`: appends a template
  * question with a fresh id to the instructor's bank file of the chapter
  * (made with a title line when new) and opens $VISUAL or $EDITOR at it.
- * It does not check what the instructor writes; `quiz lint` does.
+ * CHAPTER may be a unique prefix ("01").  When the editor returns (or
+ * there is none) it says whether the template text is still there, which
+ * `quiz lint` rejects (core/quizlint.h); the other checks are lint's.
  */
 #include "app.h"
+#include "cli/chapter.h"
 #include "cli/commands.h"
 #include "cli/quizcmd.h"
 #include "core/content.h"
@@ -126,14 +129,13 @@ static int append_template(struct app *app, const char *dir, const char *path, c
 		}
 	}
 	fprintf(f,
-		"\n## [%s] Write the question here, on one line\n"
+		"\n## [%s] " QUIZLINT_TEMPLATE_QUESTION "\n"
 		"kind: recall\n"
 		"\n"
-		"### Answer\n"
-		"Write the reference answer here.\n"
+		"### Answer\n" QUIZLINT_TEMPLATE_ANSWER "\n"
 		"\n"
 		"### Rubric\n"
-		"- 1: one checkable idea the answer must contain\n",
+		"- 1: " QUIZLINT_TEMPLATE_RUBRIC "\n",
 		id);
 	(*line)++;
 	if (fclose(f) != 0) {
@@ -146,26 +148,41 @@ out:
 	return rc;
 }
 
+/* After the editor: says so when question id in path still holds the
+ * template text, which `quiz lint` rejects. */
+static void report_template(struct app *app, const char *path, int line, const char *id)
+{
+	struct quiz_file *f = NULL;
+	int left = 0;
+	if (quiz_load_file(path, app->lang, &f) == 0)
+		for (size_t k = 0; k < f->nq; k++)
+			if (f->q[k].id && !strcmp(f->q[k].id, id))
+				left = quizlint_placeholders(&f->q[k]);
+	quiz_file_free(f);
+	if (left)
+		fprintf(stderr,
+			"workbench quiz new: [%s] still has the template text (%d part%s): "
+			"`workbench "
+			"quiz lint` reports it as an error until you write the question, its "
+			"answer and its rubric at %s:%d\n",
+			id, left, left == 1 ? "" : "s", path, line);
+}
+
 static int quiz_new(struct app *app, const struct args *args)
 {
-	const char *chapter = args->argv[0];
-	if (!content_valid_chapter_id(chapter)) {
-		fprintf(stderr, "workbench: '%s' is not a chapter id (see `workbench lessons`)\n",
-			chapter);
-		return EXIT_USAGE;
-	}
+	char *chapter = NULL;
+	int rc = cli_chapter_lesson(app, "quiz new", args->argv[0], &chapter);
+	if (rc)
+		return rc;
 	char *title = quizcmd_chapter_title(app, app->lang, chapter);
-	if (!title) {
-		fprintf(stderr, "workbench: unknown chapter '%s': no %s/lessons/<lang>/%s.md\n",
-			chapter, app->content, chapter);
-		return EXIT_FAIL;
-	}
+	if (!title)
+		title = wb_xstrdup(chapter);
 	char id[QUIZ_ID_MAX + 1];
 	fresh_id(app, chapter, id);
 	char *dir = wb_xasprintf("%s/%s", app->quizzes, app->lang);
 	char *path = wb_xasprintf("%s/%s.md", dir, chapter);
 	int line = 0;
-	int rc = append_template(app, dir, path, title, id, &line);
+	rc = append_template(app, dir, path, title, id, &line);
 	if (rc)
 		goto out;
 	printf("%s:%d: new question [%s]\n", path, line, id);
@@ -177,7 +194,9 @@ static int quiz_new(struct app *app, const struct args *args)
 		fprintf(stderr, "workbench: the editor (%s) failed\n", ed);
 		rc = EXIT_FAIL;
 	}
+	report_template(app, path, line, id);
 out:
+	free(chapter);
 	free(title);
 	free(dir);
 	free(path);

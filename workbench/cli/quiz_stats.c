@@ -2,8 +2,8 @@
  * cli/quiz_stats.c - `workbench quiz stats`: attempts, mean points and the
  * grade spread per question over every graded answer in the database
  * (imported learners included), with a rough note on questions worth an
- * instructor's look.  The figures come from core (answers_question_stats);
- * this file only prints them.
+ * instructor's look.  It never creates a database.  The figures come
+ * from core (answers_question_stats); this file only prints them.
  */
 #include "app.h"
 #include "cli/commands.h"
@@ -31,7 +31,7 @@ static int quiz_stats(struct app *app, const struct args *args)
 {
 	(void)args;
 	struct store *st;
-	if (quizcmd_open_store(app, &st))
+	if (quizcmd_open_existing(app, &st))
 		return EXIT_FAIL;
 	struct answers_qstat *qs;
 	size_t n;

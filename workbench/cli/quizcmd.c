@@ -4,6 +4,7 @@
  * arguments or banks itself.
  */
 #include "cli/quizcmd.h"
+#include "cli/chapter.h"
 #include "core/content.h"
 #include "core/quizbank.h"
 #include "core/quizlint.h"
@@ -24,6 +25,16 @@ int quizcmd_open_store(struct app *app, struct store **st)
 	return 0;
 }
 
+int quizcmd_open_existing(struct app *app, struct store **st)
+{
+	char err[512];
+	if (store_open_existing(app->db_path, st, err, sizeof err) != 0) {
+		fprintf(stderr, "workbench: %s\n", err);
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
 void quizcmd_bank_files(struct app *app, char ***files, size_t *n)
 {
 	char *dirs[2] = {NULL, NULL};
@@ -32,6 +43,29 @@ void quizcmd_bank_files(struct app *app, char ***files, size_t *n)
 		quizlint_expand(dirs[i], files, n);
 		free(dirs[i]);
 	}
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+const char *quizcmd_bank_chapter(const char *cmd, const struct quiz_bank *b, const char *word)
+{
+	const char **ids = wb_xcalloc(b->n + 1, sizeof *ids);
+	size_t n = 0;
+	for (size_t i = 0; i < b->n; i++) {
+		const char *c = b->q[i]->file->chapter;
+		int seen = 0;
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = !strcmp(ids[k], c);
+		if (!seen)
+			ids[n++] = c;
+	}
+	qsort(ids, n, sizeof *ids, cmp_str);
+	const char *got = cli_chapter_pick(cmd, word, ids, n);
+	free(ids);
+	return got;
 }
 
 char *quizcmd_chapter_title(struct app *app, const char *lang, const char *chapter)

@@ -80,6 +80,26 @@ int content_valid_chapter_id(const char *id)
 	return 1;
 }
 
+int content_find_chapter(const struct chapter_list *l, const char *word, size_t *index)
+{
+	size_t len = strlen(word), found = 0;
+	if (!len)
+		return WB_ENOENT;
+	for (size_t i = 0; i < l->n; i++) {
+		if (!strcmp(l->items[i].id, word)) {
+			*index = i;
+			return 0;
+		}
+	}
+	for (size_t i = l->n; i-- > 0;) {
+		if (!strncmp(l->items[i].id, word, len)) {
+			*index = i;
+			found++;
+		}
+	}
+	return found == 0 ? WB_ENOENT : found == 1 ? 0 : WB_EINVAL;
+}
+
 char *content_lesson_path(const char *root, const char *lang, const char *id)
 {
 	return wb_xasprintf("%s/lessons/%s/%s.md", root, lang, id);

@@ -31,6 +31,13 @@ char *content_root(const char *explicit_dir);
 int content_list_chapters(const char *root, const char *lang, struct chapter_list *out);
 void chapter_list_free(struct chapter_list *l);
 
+/* The chapter of l that word names: its id, or a prefix of exactly one
+ * id ("01" or "01-locks" for "01-locks-ids-leases").  Returns 0 with
+ * *index set, WB_ENOENT when no id starts with word (or word is empty),
+ * WB_EINVAL when several do (*index is the first of them).  Cannot fail
+ * otherwise. */
+int content_find_chapter(const struct chapter_list *l, const char *word, size_t *index);
+
 /* True when id looks like a chapter id: "NN-" then [a-z0-9-]+. */
 int content_valid_chapter_id(const char *id);
 

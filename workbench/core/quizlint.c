@@ -182,6 +182,40 @@ static void compare_translation(struct lint *l, size_t fi, const struct quiz_que
 		    q->max_points, t->max_points, ol);
 }
 
+/* Adds an error for each part of q that still holds template text. */
+static int check_placeholders(struct lint *l, size_t fi, const struct quiz_question *q)
+{
+	static const char hint[] = "left from `workbench quiz new`: write";
+	int n = 0;
+	if (q->text && strstr(q->text, QUIZLINT_TEMPLATE_QUESTION)) {
+		if (l)
+			add(l, fi, q->line, 1,
+			    "[%s] has the template question text %s the question", q->id, hint);
+		n++;
+	}
+	if (q->answer && strstr(q->answer, QUIZLINT_TEMPLATE_ANSWER)) {
+		if (l)
+			add(l, fi, q->answer_line ? q->answer_line + 1 : q->line, 1,
+			    "[%s] has the template reference answer %s the answer", q->id, hint);
+		n++;
+	}
+	for (size_t k = 0; k < q->nrubric; k++) {
+		if (!q->rubric[k].text || !strstr(q->rubric[k].text, QUIZLINT_TEMPLATE_RUBRIC))
+			continue;
+		if (l)
+			add(l, fi, q->rubric[k].line, 1,
+			    "[%s] has the template rubric point %s what the answer must contain",
+			    q->id, hint);
+		n++;
+	}
+	return n;
+}
+
+int quizlint_placeholders(const struct quiz_question *q)
+{
+	return check_placeholders(NULL, 0, q);
+}
+
 static void check_target(struct lint *l, size_t fi, const char *content_root,
 			 const char *fallback_lang)
 {
@@ -211,6 +245,7 @@ static void check_target(struct lint *l, size_t fi, const char *content_root,
 		const struct quiz_question *q = &f->q[k];
 		if (!q->id)
 			continue;
+		check_placeholders(l, fi, q);
 		const struct quiz_question *dup = find_id(l, f->lang, q->id, q);
 		if (dup)
 			add(l, fi, q->line, 1, "duplicate id '%s' (also at %s:%d)", q->id,

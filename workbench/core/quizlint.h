@@ -4,8 +4,9 @@
  * Per-file problems come from the parser (quizfile.h); this module adds what
  * needs more than one file: duplicate ids within a language, questions
  * present in one language only (a warning), the same question differing
- * between languages (kind, number, options), and chapters that have no
- * lesson.  It prints nothing: the CLI formats the report.
+ * between languages (kind, number, options), chapters that have no
+ * lesson, and the template text of `quiz new` left in a question.  It prints nothing: the CLI
+ * formats the report.
  */
 #ifndef WB_QUIZLINT_H
 #define WB_QUIZLINT_H
@@ -26,6 +27,20 @@ struct quizlint_report {
 	int errors;
 	int warnings;
 };
+
+/* The template text `workbench quiz new` writes.  Each part still in a
+ * question is an error of quizlint_run, at its line: the question is not
+ * ready for learners until the instructor has written it. */
+#define QUIZLINT_TEMPLATE_QUESTION "Write the question here, on one line"
+#define QUIZLINT_TEMPLATE_ANSWER   "Write the reference answer here."
+#define QUIZLINT_TEMPLATE_RUBRIC   "one checkable idea the answer must contain"
+
+struct quiz_question;
+
+/* How many parts of q (question line, reference answer, rubric items)
+ * still hold the template text above; 0 once all are written.  Cannot
+ * fail. */
+int quizlint_placeholders(const struct quiz_question *q);
 
 /* Lints every target file.  context files (other banks of both
  * languages) are read for the cross-file checks only; one that is also

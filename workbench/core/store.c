@@ -8,6 +8,8 @@
  *   with the user_version bump, so a crash leaves the file at a version it
  *   really has.
  * - reading.furthest_permille never decreases (MAX() in the upsert).
+ * - Folders are made only for the default location, and
+ *   store_open_existing makes nothing: a mistyped --db is an error.
  *
  * Opening, the WAL set-up, BEGIN IMMEDIATE and the result-code map are
  * base/sqlitex's; this file keeps only the store's own order (version
@@ -21,7 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 struct store {
 	sqlite3 *db;	   /* open connection */
@@ -103,6 +107,17 @@ static const char *migrations[] = {
 	"CREATE INDEX quiz_schedule_due ON quiz_schedule (due);",
 };
 
+/* The default location without $WORKBENCH_DB: the only path whose
+ * folders store_open creates. */
+static char *xdg_path(void)
+{
+	const char *xdg = getenv("XDG_DATA_HOME");
+	if (xdg && *xdg)
+		return wb_xasprintf("%s/workbench/progress.db", xdg);
+	const char *home = getenv("HOME");
+	return wb_xasprintf("%s/.local/share/workbench/progress.db", home && *home ? home : ".");
+}
+
 char *store_default_path(const char *explicit_path)
 {
 	if (explicit_path && *explicit_path)
@@ -110,11 +125,39 @@ char *store_default_path(const char *explicit_path)
 	const char *env = getenv("WORKBENCH_DB");
 	if (env && *env)
 		return wb_xstrdup(env);
-	const char *xdg = getenv("XDG_DATA_HOME");
-	if (xdg && *xdg)
-		return wb_xasprintf("%s/workbench/progress.db", xdg);
-	const char *home = getenv("HOME");
-	return wb_xasprintf("%s/.local/share/workbench/progress.db", home && *home ? home : ".");
+	return xdg_path();
+}
+
+static int is_dir(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Checks the file's folder: made (with its parents) for the default
+ * location, else it must exist.  Returns 0 or WB_ENOENT (message in
+ * errbuf). */
+static int check_folder(const char *path, char *errbuf, size_t errlen)
+{
+	char *dir = wb_xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	int err = 0;
+	if (slash && slash != dir) {
+		*slash = '\0';
+		char *xdg = xdg_path();
+		if (!strcmp(path, xdg))
+			wb_mkdir_p(dir, 0700);
+		else if (!is_dir(dir)) {
+			snprintf(errbuf, errlen,
+				 "no folder %s for the progress database %s: folders are made only "
+				 "for the default location; check --db (or $WORKBENCH_DB)",
+				 dir, path);
+			err = WB_ENOENT;
+		}
+		free(xdg);
+	}
+	free(dir);
+	return err;
 }
 
 static int read_version(sqlite3 *db, int *version)
@@ -149,24 +192,26 @@ static int migrate(sqlite3 *db, const char *path, int v, char *errbuf, size_t er
 	return err;
 }
 
-int store_open(const char *path, struct store **out, char *errbuf, size_t errlen)
+/* store_open and store_open_existing: existing says never create. */
+static int open_store(const char *path, int existing, struct store **out, char *errbuf,
+		      size_t errlen)
 {
 	*out = NULL;
 	sqlite3 *db = NULL;
-
-	char *dir = wb_xstrdup(path);
-	char *slash = strrchr(dir, '/');
-	if (slash && slash != dir) {
-		*slash = '\0';
-		wb_mkdir_p(dir, 0700);
-	}
-	free(dir);
+	int err = existing ? 0 : check_folder(path, errbuf, errlen);
+	if (err)
+		goto out;
 
 	/* The default synchronous level of SQLite (FULL), as before the
 	 * store used sqlitex: a graded answer survives a power cut. */
-	const struct sqlitex_opts opts = {.busy_timeout_ms = 5000, .synchronous = 2};
+	const struct sqlitex_opts opts = {
+		.busy_timeout_ms = 5000, .synchronous = 2, .no_create = existing};
 	char why[512];
-	int err = sqlitex_connect(path, &opts, &db, why, sizeof why);
+	err = sqlitex_connect(path, &opts, &db, why, sizeof why);
+	if (err && existing && access(path, F_OK) != 0) {
+		snprintf(errbuf, errlen, "no progress database at %s", path);
+		goto out;
+	}
 	if (err) {
 		snprintf(errbuf, errlen, "cannot open progress database %s", why);
 		goto out;
@@ -212,6 +257,16 @@ out:
 	if (db)
 		sqlite3_close(db);
 	return err;
+}
+
+int store_open(const char *path, struct store **out, char *errbuf, size_t errlen)
+{
+	return open_store(path, 0, out, errbuf, errlen);
+}
+
+int store_open_existing(const char *path, struct store **out, char *errbuf, size_t errlen)
+{
+	return open_store(path, 1, out, errbuf, errlen);
 }
 
 void store_close(struct store *s)

@@ -22,16 +22,25 @@ struct store;
  * Caller frees. */
 char *store_default_path(const char *explicit_path);
 
-/* Opens (creating if needed, with parent directories) and migrates.
- * Returns 0; WB_ENEWER for a newer schema (file untouched); WB_ECORRUPT
- * for a file that is not a database; WB_ENOENT when the file cannot be
- * opened or created (SQLITE_CANTOPEN); WB_EBUSY when another process
- * holds it past the busy timeout during a migration; WB_EIO when it
- * cannot be written (a read-only file or folder: the message says so and
+/* Opens (creating the file if needed) and migrates.  Missing parent
+ * folders are made only for the default location ($XDG_DATA_HOME/workbench
+ * or ~/.local/share/workbench, not --db or $WORKBENCH_DB): for any other
+ * path a missing folder is WB_ENOENT ("no folder DIR for the progress
+ * database PATH ...") and nothing is created, so a mistyped --db is an
+ * error, not a new empty database.  Returns 0; WB_ENEWER for a newer schema (file untouched);
+ * WB_ECORRUPT for a file that is not a database; WB_ENOENT when the file cannot be opened or
+ * created (SQLITE_CANTOPEN); WB_EBUSY when another process holds it past the busy timeout during a
+ * migration; WB_EIO when it cannot be written (a read-only file or folder: the message says so and
  * nothing was changed).  On failure *out is NULL and a message is in
  * errbuf.  Close with store_close (accepts NULL). */
 int store_open(const char *path, struct store **out, char *errbuf, size_t errlen);
 void store_close(struct store *s);
+
+/* store_open for read-only commands (`quiz stats`, `progress export`):
+ * never creates a file or folder.  A missing file is WB_ENOENT with "no
+ * progress database at PATH" in errbuf; otherwise as store_open (an old
+ * schema is still migrated). */
+int store_open_existing(const char *path, struct store **out, char *errbuf, size_t errlen);
 
 /* The schema version found in the file when it was opened. */
 int store_found_version(const struct store *s);

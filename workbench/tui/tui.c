@@ -12,7 +12,9 @@
  * prompt, waits through tui_service, so nothing stalls while it is open.
  *
  * SIGINT, SIGTERM and SIGHUP set a flag that ends the loop (poll() returns
- * at once on a signal), so screens save the reading position and curses
+ * at once on a signal), and so does a hang-up on stdin (EOF: no key can
+ * come); without a terminal (stdin or stdout not one, TERM=dumb) it does
+ * not start at all.  So screens save the reading position and curses
  * restores the terminal on the way out.  This file draws nothing but the
  * help overlay, and knows no screen: tui/nav.c does.
  */
@@ -152,6 +154,10 @@ static int wait_events(struct tui *t, int wait_ms)
 	int r = poll(p, n, wait_ms);
 	if (r > 0) {
 		key = p[0].revents != 0;
+		/* The terminal went away (hang-up, closed pty): no key will
+		 * ever come, so stop as on SIGHUP instead of spinning. */
+		if (p[0].revents & (POLLHUP | POLLERR | POLLNVAL))
+			stop_requested = 1;
 		/* Handlers do not change the stack: indices stay valid. */
 		for (nfds_t k = 1; k < n; k++)
 			if (p[k].revents)
@@ -238,6 +244,18 @@ static void run(struct tui *t)
 	}
 }
 
+/* Why the interactive workbench cannot run here, or NULL: it needs a
+ * terminal on stdin and stdout and a TERM that can address the screen. */
+static const char *no_terminal(void)
+{
+	const char *term = getenv("TERM");
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		return "stdin and stdout are not both a terminal";
+	if (!term || !*term || !strcmp(term, "dumb"))
+		return "TERM is dumb or not set";
+	return NULL;
+}
+
 int tui_main(struct app *app)
 {
 	char err[512] = "";
@@ -246,6 +264,16 @@ int tui_main(struct app *app)
 	if (rc) {
 		fprintf(stderr, "workbench: %s\n", err);
 		return EXIT_FAIL;
+	}
+	const char *why = no_terminal();
+	if (why) {
+		fprintf(stderr,
+			"workbench: the interactive workbench needs a terminal (%s).\n"
+			"For scripts use the commands: workbench lessons, lesson show ID, "
+			"quiz run CHAPTER --plain, lab run ID (see workbench --help).\n",
+			why);
+		store_close(t.store);
+		return EXIT_USAGE;
 	}
 	struct sigaction sa = {0};
 	sa.sa_handler = on_stop;

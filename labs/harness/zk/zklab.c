@@ -111,7 +111,14 @@ int zklab_client(struct zklab *z, struct zkc **out)
 {
 	int rc = zkc_connect(z->connect, ZKLAB_CLIENT_SESSION_MS, ZKLAB_WAIT_MS, z->ctx->run_dir,
 			     out);
-	if (rc)
+	/* zkc_connect's WB_EUNAVAIL means nothing answered in time, not a
+	 * missing program. */
+	if (rc == WB_EUNAVAIL)
+		report_cannot(z->ctx->report,
+			      "cannot connect to ZooKeeper at %s within %d ms: it is unreachable "
+			      "(no server answered there)",
+			      z->connect, ZKLAB_WAIT_MS);
+	else if (rc)
 		report_cannot(z->ctx->report, "cannot connect to ZooKeeper at %s within %d ms (%s)",
 			      z->connect, ZKLAB_WAIT_MS, wb_strerror(rc));
 	return rc;
