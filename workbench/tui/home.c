@@ -9,6 +9,7 @@
 #include "tui/tui.h"
 #include "app.h"
 #include "core/answers.h"
+#include "core/session.h"
 #include "core/content.h"
 #include "core/i18n.h"
 #include "core/labcat.h"

@@ -13,6 +13,7 @@
 #include "tui/nav.h"
 #include "app.h"
 #include "core/answers.h"
+#include "core/session.h"
 #include "core/i18n.h"
 #include "base/wb.h"
 #include "tui/home.h"

@@ -8,6 +8,8 @@
 #include "tui/notice.h"
 #include "app.h"
 #include "core/answers.h"
+#include "core/clock.h"
+#include "core/session.h"
 #include "core/i18n.h"
 #include "core/layout.h"
 #include "base/wb.h"
