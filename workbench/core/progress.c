@@ -272,8 +272,7 @@ int answers_next_intervals(struct store *s, const char *question, int64_t now_s,
 	return err == WB_ENOENT ? 0 : err;
 }
 
-/* One interval as the grade keys show it: tomorrow, 9 d, 2.5 mo, 1.2 y. */
-static void interval_text(const char *lang, int days, char *buf, size_t size)
+void answers_interval_text(const char *lang, int days, char *buf, size_t size)
 {
 	if (days <= 1)
 		snprintf(buf, size, "%s", i18n(lang, M_IVL_TOMORROW));
@@ -292,7 +291,7 @@ void answers_intervals_text(const char *lang, const int days[4], char *buf, size
 	buf[0] = '\0';
 	for (int g = GRADE_AGAIN; g <= GRADE_GOT && used < size; g++) {
 		char ivl[32];
-		interval_text(lang, days[g], ivl, sizeof ivl);
+		answers_interval_text(lang, days[g], ivl, sizeof ivl);
 		int w = snprintf(buf + used, size - used, i18n(lang, M_IVL_ITEM),
 				 g > GRADE_AGAIN ? " · " : "", i18n(lang, names[g]), ivl);
 		used += w > 0 ? (size_t)w : 0;

@@ -81,6 +81,11 @@ int64_t answers_day_start(int64_t t_s, int days);
  * then hold a new question's intervals). */
 int answers_next_intervals(struct store *s, const char *question, int64_t now_s, int days[4]);
 
+/* One interval of `days` days as the grade keys show it, in lang:
+ * "tomorrow", "9 d", "2.5 mo", "1.2 y" (buf always terminated).  Cannot
+ * fail. */
+void answers_interval_text(const char *lang, int days, char *buf, size_t size);
+
 /* "Again: tomorrow · Partly: 3 d · Got it: 9 d" in lang for days as
  * answers_next_intervals fills it, into buf (always terminated).  Cannot
  * fail. */
