@@ -379,8 +379,10 @@ static int read_run_opts(const struct args *args, struct run_opts *o)
 	char *end = NULL;
 	long n = npd ? strtol(npd, &end, 10) : 0;
 	if (npd && (!*npd || *end || answers_set_new_per_day(n < 0 || n > 100000 ? -1 : (int)n))) {
-		fprintf(stderr, "workbench: --new-per-day must be a whole number from 0 to 100000, "
-				"got '%s'\n", npd);
+		fprintf(stderr,
+			"workbench: --new-per-day must be a whole number from 0 to 100000, "
+			"got '%s'\n",
+			npd);
 		return EXIT_USAGE;
 	}
 	if (!args_has(args, "--plain") || (!o->chapter == !o->due) || o->limit < 0) {

@@ -107,7 +107,8 @@ static void review_line(struct tui *t, int y)
 	}
 	int due = tui_due_today(t, L), fresh = 0;
 	if (t->due_bank)
-		answers_due_today(t->store, t->due_bank, NULL, answers_now_ms() / 1000, &due, &fresh);
+		answers_due_today(t->store, t->due_bank, NULL, answers_now_ms() / 1000, &due,
+				  &fresh);
 	snprintf(buf, sizeof buf, i18n(L, M_HOME_DUE_NEW), due, fresh);
 	term_text(y, 2, buf, COLS - 4, A_DIM);
 }
@@ -150,8 +151,8 @@ static void home_draw(struct tui *t, void *self)
 			strcat(due, "  ");
 		}
 		if (total)
-			snprintf(right, sizeof right, "%s%s %d/%d  %3d%% %s", due, i18n(lang, M_LABS),
-				 passed, total, pct, i18n(lang, M_READ));
+			snprintf(right, sizeof right, "%s%s %d/%d  %3d%% %s", due,
+				 i18n(lang, M_LABS), passed, total, pct, i18n(lang, M_READ));
 		else
 			snprintf(right, sizeof right, "%s%3d%% %s", due, pct, i18n(lang, M_READ));
 		int rw = utf8_width(right, strlen(right));
