@@ -5,8 +5,9 @@
  * scheduler behind Anki's FSRS option) with its published default weights,
  * no per-learner optimisation and no fuzz.  Reference: ts-fsrs 4.7.1
  * (src/fsrs/algorithm.ts, "using FSRS-5.0", enable_short_term = true, the
- * default), whose formulas fsrs-rs 1.x shares.  Each question has a memory
- * state:
+ * default; FSRSAlgorithm.next_state and the basic scheduler's interval
+ * order; fsrs-rs was not compared line by line).  Each question has a
+ * memory state:
  *
  *   S  stability, in days: the time after which the chance of recall has
  *      fallen to 90 %; 0.01 <= S <= 36500;
