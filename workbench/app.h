@@ -16,6 +16,8 @@ struct app {
 	char *db_path;	   /* progress database path */
 	char *quizzes;	   /* instructor's question banks: <dir>/<lang>/NN-slug.md */
 	int width;	   /* --width, 0 when not given */
+	int new_per_day;   /* --new-per-day: new questions a review brings per day */
+	int day_starts;	   /* --day-starts: local hour a new day starts at */
 };
 
 /* Exit codes of every command. */

@@ -15,6 +15,8 @@
 #include "cli/suggest.h"
 #include "core/content.h"
 #include "core/layout.h"
+#include "core/progress.h"
+#include "core/sched.h"
 #include "core/store.h"
 #include "core/labcat.h"
 #include "core/textsafe.h"
@@ -36,7 +38,8 @@ static const struct command *const commands[] = {
 
 /* The global flags; the rest of argv is command words and their args. */
 static const struct args_spec global_args = {
-	.opts = "-h|--help -V|-v|--version --lang= --content= --quizzes= --db= --width=",
+	.opts = "-h|--help -V|-v|--version --lang= --content= --quizzes= --db= --width= "
+		"--new-per-day= --day-starts=",
 	.lower = 0,
 	.upper = -1,
 	.flags = ARGS_PASS_UNKNOWN,
@@ -92,6 +95,8 @@ static void usage(FILE *f)
 		   "  --db PATH          progress database (default: $WORKBENCH_DB or\n"
 		   "                     $XDG_DATA_HOME/workbench/progress.db)\n"
 		   "  --width N          layout width for `lesson show`\n"
+		   "  --new-per-day N    new questions a review may bring in per day (default 20)\n"
+		   "  --day-starts HOUR  local hour at which a new day starts (default 4)\n"
 		   "  -h, --help         this help (also: workbench help [COMMAND])\n"
 		   "  -V, -v, --version  version (also: workbench version)\n");
 }
@@ -256,11 +261,45 @@ static int run_command(struct app *app, int n, char **words)
 	return rc;
 }
 
+/* A whole number lo..hi from a flag's value into *out; 0, or -1 with a
+ * message. */
+static int int_flag(const char *flag, const char *v, long lo, long hi, int *out)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+	if (!*v || *end || n < lo || n > hi) {
+		fprintf(stderr, "workbench: %s must be a whole number from %ld to %ld, got '%s'\n",
+			flag, lo, hi, v);
+		return -1;
+	}
+	*out = (int)n;
+	return 0;
+}
+
+/* --new-per-day and --day-starts into app and the review policy (core's
+ * progress.h and sched.h).  Returns 0, or -1 after a message. */
+static int schedule_options(const struct args *g, struct app *app)
+{
+	const char *v;
+	app->new_per_day = ANSWERS_NEW_PER_DAY;
+	app->day_starts = SCHED_DAY_START_DEF;
+	if ((v = args_value(g, "--new-per-day")) &&
+	    int_flag("--new-per-day", v, 0, 100000, &app->new_per_day) != 0)
+		return -1;
+	if ((v = args_value(g, "--day-starts")) &&
+	    int_flag("--day-starts", v, 0, 23, &app->day_starts) != 0)
+		return -1;
+	answers_set_new_per_day(app->new_per_day);
+	sched_set_day_start(app->day_starts);
+	return 0;
+}
+
 /* Checks the global flags' values and fills app.  Returns -1 to go on,
  * or the exit code of a usage error. */
 static int global_options(const struct args *g, struct app *app)
 {
-	static const char *const valued[] = {"--lang", "--content", "--quizzes", "--db", "--width"};
+	static const char *const valued[] = {"--lang",	"--content",	 "--quizzes",	"--db",
+					     "--width", "--new-per-day", "--day-starts"};
 	for (size_t i = 0; i < WB_ARRAY_LEN(valued); i++) {
 		const char *v = args_value(g, valued[i]);
 		if (args_has(g, valued[i]) && !*v) {
@@ -280,6 +319,8 @@ static int global_options(const struct args *g, struct app *app)
 		}
 		app->width = (int)w;
 	}
+	if (schedule_options(g, app) != 0)
+		return EXIT_USAGE;
 	const char *lang = args_value(g, "--lang");
 	if (lang && !content_lang_ok(lang)) {
 		fprintf(stderr, "workbench: --lang must be 'en' or 'zh', got '%s'\n", lang);

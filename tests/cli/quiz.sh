@@ -87,10 +87,12 @@ grep -q "another self-test is in progress" "$T/err" || fail "refusal message: $(
 $WB quiz run 00-fixture --plain --abandon >/dev/null || fail "--abandon"
 [ "$(q "SELECT COUNT(*) FROM quiz_test WHERE state='running'")" = 0 ] || fail "still running"
 
-# Due review: nothing due today; in ten days everything graded is due.
-$WB quiz run --due --plain </dev/null | grep -q "No questions are due" || fail "nothing due today"
+# Due review: nothing due today (without new questions, --new-per-day 0);
+# in ten days everything graded is due.
+$WB quiz run --due --plain --new-per-day 0 </dev/null | grep -q "No questions are due" ||
+	fail "nothing due today"
 later=$(($(date +%s) + 10 * 86400))
-printf ':quit\n' | WORKBENCH_NOW=$later $WB quiz run --due --plain >"$T/out"
+printf ':quit\n' | WORKBENCH_NOW=$later $WB --new-per-day 0 quiz run --due --plain >"$T/out"
 due=$(q "SELECT COUNT(*) FROM quiz_schedule")
 grep -q "Question 1 of $due " "$T/out" || fail "review of $due due questions: $(cat "$T/out")"
 $WB quiz run --due --plain --abandon >/dev/null || fail "abandon review"

@@ -396,6 +396,49 @@ static void test_grade_numeric(void **state)
 	quiz_file_free(f);
 }
 
+/* Numeric answers are compared exactly, as written: no hidden relative
+ * slack (it once accepted 2147483648 and 2147483649 for 2^31 - 1). */
+static void test_grade_numeric_exact(void **state)
+{
+	(void)state;
+	struct quiz_file *f =
+		parse("/x/en/01-x.md",
+		      "# T\n\n## [big] 2^31 - 1?\nkind: numeric\nanswer: 2147483647\n\n### Answer\n"
+		      "a\n\n## [snow] id?\nkind: numeric\nanswer: 4194332672\n\n### Answer\nb\n\n"
+		      "## [long] int64 max?\nkind: numeric\nanswer: 9223372036854775807\n\n### "
+		      "Answer\nc\n\n## [dec] 0.1 + 0.2?\nkind: numeric\nanswer: 0.3\ntolerance: "
+		      "0.1\n\n### Answer\nd\n\n## [small] tiny?\nkind: numeric\nanswer: 1.5e-7\n\n"
+		      "### Answer\ne\n");
+	assert_int_equal(count_errors(f), 0);
+	const struct quiz_question *big = &f->q[0], *snow = &f->q[1], *lng = &f->q[2],
+				   *dec = &f->q[3], *small = &f->q[4];
+	assert_int_equal(quiz_grade_numeric(big, "2147483647", NULL), 1);
+	assert_int_equal(quiz_grade_numeric(big, "2 147 483 647", NULL), 1);
+	assert_int_equal(quiz_grade_numeric(big, "2147483648", NULL), 0);
+	assert_int_equal(quiz_grade_numeric(big, "2147483649", NULL), 0);
+	assert_int_equal(quiz_grade_numeric(big, "2147483646", NULL), 0);
+	assert_int_equal(quiz_grade_numeric(big, "2147483647.0000001", NULL), 0);
+	assert_int_equal(quiz_grade_numeric(big, "2.147483647e9", NULL), 1);
+	assert_int_equal(quiz_grade_numeric(snow, "4194332672", NULL), 1);
+	assert_int_equal(quiz_grade_numeric(snow, "4194332676", NULL), 0);
+	assert_int_equal(quiz_grade_numeric(snow, "4194332668", NULL), 0);
+	/* Beyond the 53 bits of a double: still exact. */
+	assert_int_equal(quiz_grade_numeric(lng, "9223372036854775807", NULL), 1);
+	assert_int_equal(quiz_grade_numeric(lng, "9223372036854775808", NULL), 0);
+	assert_int_equal(quiz_grade_numeric(lng, "9223372036854775806", NULL), 0);
+	/* The tolerance's edges are exact in decimal (0.4 - 0.3 is 0.1). */
+	assert_int_equal(quiz_grade_numeric(dec, "0.4", NULL), 1);
+	assert_int_equal(quiz_grade_numeric(dec, "0.2", NULL), 1);
+	assert_int_equal(quiz_grade_numeric(dec, "0.4000001", NULL), 0);
+	assert_int_equal(quiz_grade_numeric(dec, "0.1999999", NULL), 0);
+	assert_int_equal(quiz_grade_numeric(dec, "-0.3", NULL), 0);
+	assert_int_equal(quiz_grade_numeric(small, "0.00000015", NULL), 1);
+	assert_int_equal(quiz_grade_numeric(small, "0.000000150", NULL), 1);
+	assert_int_equal(quiz_grade_numeric(small, "0.00000016", NULL), 0);
+	assert_int_equal(quiz_grade_numeric(small, "1.5000000000000001e-7", NULL), 0);
+	quiz_file_free(f);
+}
+
 static void test_suggest_grade(void **state)
 {
 	(void)state;
@@ -446,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_instructor_dir),
 		cmocka_unit_test(test_grade_choice),
 		cmocka_unit_test(test_grade_numeric),
+		cmocka_unit_test(test_grade_numeric_exact),
 		cmocka_unit_test(test_suggest_grade),
 		cmocka_unit_test(test_grade_names),
 	};

@@ -235,6 +235,50 @@ static void test_translation_mismatch_warns(void **state)
 	free(paths[1]);
 }
 
+/* Lints one bank written to <tmp>/en/00-fixture.md (its own context). */
+static void lint_text(const char *text, struct quizlint_report *r, char *dir, size_t dirsz)
+{
+	assert_int_equal(testlib_tmpdir("lint", dir, dirsz), 0);
+	char *sub = wb_xasprintf("%s/en", dir);
+	assert_int_equal(wb_mkdir_p(sub, 0700), 0);
+	char *path = wb_xasprintf("%s/00-fixture.md", sub);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	const char *paths[] = {path};
+	assert_int_equal(quizlint_run(WB_TEST_FIXTURES, "en", paths, 1, paths, 1, r), 0);
+	free(path);
+	free(sub);
+}
+
+/* A tolerance that accepts an off-by-one of an integer answer warns;
+ * one below 1, or a decimal answer, does not. */
+static void test_off_by_one_tolerance_warns(void **state)
+{
+	(void)state;
+	char dir[256];
+	struct quizlint_report r;
+	lint_text("# T\n\n## [max-suffix] Largest?\nkind: numeric\nanswer: 2147483647\n"
+		  "tolerance: 1\n\n### Answer\nX.\n\n## [half] Half?\nkind: numeric\nanswer: 12\n"
+		  "tolerance: 0.5\n\n### Answer\nY.\n\n## [ratio] Ratio?\nkind: numeric\nanswer: "
+		  "2.5\ntolerance: 1\n\n### Answer\nZ.\n",
+		  &r, dir, sizeof dir);
+	assert_int_equal(r.errors, 0);
+	int hits = 0;
+	for (size_t i = 0; i < r.n; i++)
+		if (strstr(r.m[i].msg, "off-by-one")) {
+			hits++;
+			assert_int_equal(r.m[i].line, 3);
+			assert_false(r.m[i].is_error);
+			assert_non_null(strstr(r.m[i].msg, "'max-suffix'"));
+			assert_non_null(strstr(r.m[i].msg, "2147483648"));
+		}
+	assert_int_equal(hits, 1);
+	quizlint_report_free(&r);
+	assert_int_equal(testlib_rmtree(dir), 0);
+}
+
 static void test_expand(void **state)
 {
 	(void)state;
@@ -255,6 +299,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_missing_id),
+		cmocka_unit_test(test_off_by_one_tolerance_warns),
 		cmocka_unit_test(test_malformed_id),
 		cmocka_unit_test(test_duplicate_id),
 		cmocka_unit_test(test_duplicate_across_files),

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/progress.h"
 #include "core/quizbank.h"
 #include "core/session.h"
 #include "core/store.h"
@@ -152,9 +153,13 @@ static void test_nothing_to_ask(void **state)
 	assert_int_equal(o.step, QUIZ_OPEN_START);
 	assert_null(o.ss);
 	assert_null(o.bank);
-	req = req_for(NULL, "en"); /* a review with nothing graded: nothing due */
+	/* A review with nothing graded and no new questions allowed
+	 * (--new-per-day 0): nothing due. */
+	assert_int_equal(answers_set_new_per_day(0), 0);
+	req = req_for(NULL, "en");
 	assert_int_equal(quiz_session_open(s, &req, &o), WB_ENOENT);
 	assert_int_equal(o.step, QUIZ_OPEN_START);
+	assert_int_equal(answers_set_new_per_day(ANSWERS_NEW_PER_DAY), 0);
 	struct quiz_test *run = NULL;
 	assert_int_equal(answers_running_test(s, &run), WB_ENOENT);
 	store_close(s);

@@ -176,13 +176,19 @@ static int tick_rubric(struct plain *p, const struct quiz_question *q, unsigned 
 	}
 }
 
-/* Asks for the grade; an empty line takes the suggested one. */
-static int choose_grade(struct plain *p, int suggested, int *grade)
+/* Asks for the grade of q, with the next interval each grade gives; an
+ * empty line takes the suggested one. */
+static int choose_grade(struct plain *p, const struct quiz_question *q, int suggested, int *grade)
 {
 	const char *L = p->lang;
-	int in;
+	int in, days[4];
+	char ivl[256];
+	answers_next_intervals(p->st, q->id, answers_now_ms() / 1000, days);
+	answers_intervals_text(L, days, ivl, sizeof ivl);
 	*grade = 0;
 	while (!*grade) {
+		printf(i18n(L, M_IVL_NEXT), ivl);
+		printf("\n");
 		printf(i18n(L, M_PLAIN_GRADE), grade_name(L, suggested));
 		printf("\n");
 		if ((in = read_in(p)) != IN_LINE)
@@ -222,7 +228,7 @@ static int ask_recall(struct plain *p, const struct quiz_question *q, struct ans
 	printf(i18n(L, M_QUIZ_SUGGESTED), grade_name(L, suggested), pts, q->max_points);
 	printf("\n  %s\n  %s\n  %s\n", i18n(L, M_GRADE_AGAIN_MEANS), i18n(L, M_GRADE_PARTLY_MEANS),
 	       i18n(L, M_GRADE_GOT_MEANS));
-	if ((in = choose_grade(p, suggested, &grade)) != IN_LINE)
+	if ((in = choose_grade(p, q, suggested, &grade)) != IN_LINE)
 		goto out;
 	a->ticked = marks_text(ticked, q->nrubric);
 	a->points = pts;
@@ -369,6 +375,16 @@ static int read_run_opts(const struct args *args, struct run_opts *o)
 		.abandon = args_has(args, "--abandon"),
 		.limit = limit ? strtol(limit, NULL, 10) : 0,
 	};
+	const char *npd = args_value(args, "--new-per-day");
+	char *end = NULL;
+	long n = npd ? strtol(npd, &end, 10) : 0;
+	if (npd && (!*npd || *end || answers_set_new_per_day(n < 0 || n > 100000 ? -1 : (int)n))) {
+		fprintf(stderr,
+			"workbench: --new-per-day must be a whole number from 0 to 100000, "
+			"got '%s'\n",
+			npd);
+		return EXIT_USAGE;
+	}
 	if (!args_has(args, "--plain") || (!o->chapter == !o->due) || o->limit < 0) {
 		command_print_usage(&cmd_quiz_run, 0, stderr);
 		return EXIT_USAGE;
@@ -661,8 +677,8 @@ static int quiz_run(struct app *app, const struct args *args)
 const struct command cmd_quiz_run = {
 	.name = "quiz",
 	.sub = "run",
-	.args = {.opts = "--plain --due --open-book --abandon --limit=", .upper = 1},
-	.usage = "CHAPTER|--due --plain [--limit N] [--open-book] [--abandon]",
+	.args = {.opts = "--plain --due --open-book --abandon --limit= --new-per-day=", .upper = 1},
+	.usage = "CHAPTER|--due --plain [--limit N] [--new-per-day N] [--open-book] [--abandon]",
 	.help = "a self-test on stdin/stdout, for scripts",
 	.more = "(the interactive self-test is in `workbench`: s on a chapter)\n",
 	.run = quiz_run,

@@ -8,6 +8,7 @@
  * writing answers (answers.c) or tests (session.c).
  */
 #include "core/progress.h"
+#include "core/i18n.h"
 #include "core/quizbank.h"
 #include "core/sched.h"
 #include "core/store.h"
@@ -15,6 +16,7 @@
 #include "base/wb.h"
 
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -114,15 +116,98 @@ int answers_schedule_get(struct store *s, const char *question, struct sched_sta
 	return rc == SQLITE_DONE ? WB_ENOENT : sqlitex_err(rc);
 }
 
-int answers_due(struct store *s, const struct quiz_bank *bank, int64_t until_s,
-		const struct quiz_question ***out, size_t *n)
+/* ---- what is due: the review queue ---- */
+
+static int new_per_day = ANSWERS_NEW_PER_DAY;
+
+int answers_set_new_per_day(int n)
+{
+	if (n < 0 || n > 100000)
+		return WB_EINVAL;
+	new_per_day = n;
+	return 0;
+}
+
+int answers_new_per_day(void)
+{
+	return new_per_day;
+}
+
+int64_t answers_day_start(int64_t t_s, int days)
+{
+	return sched_day_begin(sched_day(t_s) + days);
+}
+
+/* How many new questions the day ending at until_s still allows: the
+ * daily limit minus the questions this learner graded for the first time
+ * that day. */
+static int allowance(sqlite3 *db, int64_t until_s, int *left)
+{
+	*left = 0;
+	long day = sched_day(until_s - 1);
+	sqlite3_stmt *st;
+	int err =
+		sqlitex_prepare(db,
+				"SELECT COUNT(*) FROM (SELECT MIN(graded_at) AS first FROM "
+				"quiz_answer WHERE learner = '' GROUP BY question) WHERE first >= "
+				"?1 AND first < ?2",
+				&st);
+	if (err)
+		return err;
+	sqlite3_bind_int64(st, 1, sched_day_begin(day) * 1000);
+	sqlite3_bind_int64(st, 2, sched_day_begin(day + 1) * 1000);
+	int rc = sqlite3_step(st);
+	int seen = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return sqlitex_err(rc);
+	*left = new_per_day > seen ? new_per_day - seen : 0;
+	return 0;
+}
+
+static void push(const struct quiz_question ***out, size_t *n, const struct quiz_question *q)
+{
+	*out = wb_xrealloc(*out, (*n + 1) * sizeof **out);
+	(*out)[(*n)++] = q;
+}
+
+/* Appends up to `left` questions of bank with no schedule, in bank order. */
+static int add_new(sqlite3 *db, const struct quiz_bank *bank, int left,
+		   const struct quiz_question ***out, size_t *n)
+{
+	sqlite3_stmt *st;
+	int err = sqlitex_prepare(db, "SELECT 1 FROM quiz_schedule WHERE question = ?1", &st);
+	if (err)
+		return err;
+	int rc = SQLITE_DONE;
+	for (size_t i = 0; i < bank->n && left > 0; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, bank->q[i]->id, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_DONE) {
+			push(out, n, bank->q[i]);
+			left--;
+		} else if (rc != SQLITE_ROW) {
+			break;
+		}
+		rc = SQLITE_DONE;
+	}
+	sqlite3_finalize(st);
+	return sqlitex_err(rc);
+}
+
+/* The review queue (answers_due); *ndue of its first entries are due,
+ * the rest new. */
+static int review_queue(struct store *s, const struct quiz_bank *bank, int64_t until_s,
+			const struct quiz_question ***out, size_t *n, size_t *ndue)
 {
 	*out = NULL;
-	*n = 0;
+	*n = *ndue = 0;
+	sqlite3 *db = store_db(s);
 	sqlite3_stmt *st;
 	int err = sqlitex_prepare(
-		store_db(s),
-		"SELECT question FROM quiz_schedule WHERE due < ?1 ORDER BY due, question", &st);
+		db, "SELECT question FROM quiz_schedule WHERE due < ?1 ORDER BY due, question",
+		&st);
 	if (err)
 		return err;
 	sqlite3_bind_int64(st, 1, until_s);
@@ -130,24 +215,87 @@ int answers_due(struct store *s, const struct quiz_bank *bank, int64_t until_s,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const struct quiz_question *q =
 			quiz_bank_find(bank, (const char *)sqlite3_column_text(st, 0));
-		if (!q)
-			continue;
-		*out = wb_xrealloc(*out, (*n + 1) * sizeof **out);
-		(*out)[(*n)++] = q;
+		if (q)
+			push(out, n, q);
 	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : sqlitex_err(rc);
+	*ndue = *n;
+	if (rc != SQLITE_DONE)
+		return sqlitex_err(rc);
+	int left;
+	err = allowance(db, until_s, &left);
+	return err ? err : add_new(db, bank, left, out, n);
 }
 
-int64_t answers_day_start(int64_t t_s, int days)
+int answers_due(struct store *s, const struct quiz_bank *bank, int64_t until_s,
+		const struct quiz_question ***out, size_t *n)
 {
-	time_t t = (time_t)t_s;
-	struct tm tm;
-	localtime_r(&t, &tm);
-	tm.tm_mday += days;
-	tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
-	tm.tm_isdst = -1;
-	return (int64_t)mktime(&tm);
+	size_t ndue;
+	return review_queue(s, bank, until_s, out, n, &ndue);
+}
+
+int answers_due_today(struct store *s, const struct quiz_bank *bank, const char *chapter,
+		      int64_t now_s, int *due, int *fresh)
+{
+	const struct quiz_question **qs;
+	size_t n, ndue;
+	int err = review_queue(s, bank, answers_day_start(now_s, 1), &qs, &n, &ndue);
+	int d = 0, f = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (chapter && strcmp(qs[i]->file->chapter, chapter) != 0)
+			continue;
+		if (i < ndue)
+			d++;
+		else
+			f++;
+	}
+	free(qs);
+	if (due)
+		*due = d;
+	if (fresh)
+		*fresh = f;
+	return err;
+}
+
+/* ---- the next intervals, for the grade keys ---- */
+
+int answers_next_intervals(struct store *s, const char *question, int64_t now_s, int days[4])
+{
+	struct sched_state st, next[4];
+	int err = answers_schedule_get(s, question, &st);
+	if (err)
+		memset(&st, 0, sizeof st);
+	sched_preview(&st, now_s, next);
+	days[0] = 0;
+	for (int g = GRADE_AGAIN; g <= GRADE_GOT; g++)
+		days[g] = next[sched_rating_of_grade(g) - 1].interval;
+	return err == WB_ENOENT ? 0 : err;
+}
+
+void answers_interval_text(const char *lang, int days, char *buf, size_t size)
+{
+	if (days <= 1)
+		snprintf(buf, size, "%s", i18n(lang, M_IVL_TOMORROW));
+	else if (days < 31)
+		snprintf(buf, size, i18n(lang, M_IVL_DAYS), days);
+	else if (days < 365)
+		snprintf(buf, size, i18n(lang, M_IVL_MONTHS), days / 30.4);
+	else
+		snprintf(buf, size, i18n(lang, M_IVL_YEARS), days / 365.25);
+}
+
+void answers_intervals_text(const char *lang, const int days[4], char *buf, size_t size)
+{
+	static const enum msg names[] = {M_GRADE_AGAIN, M_GRADE_AGAIN, M_GRADE_PARTLY, M_GRADE_GOT};
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int g = GRADE_AGAIN; g <= GRADE_GOT && used < size; g++) {
+		char ivl[32];
+		answers_interval_text(lang, days[g], ivl, sizeof ivl);
+		int w = snprintf(buf + used, size - used, i18n(lang, M_IVL_ITEM),
+				 g > GRADE_AGAIN ? " · " : "", i18n(lang, names[g]), ivl);
+		used += w > 0 ? (size_t)w : 0;
+	}
 }
 
 int answers_due_days(struct store *s, const struct quiz_bank *bank, int64_t now_s, int days,

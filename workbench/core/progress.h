@@ -44,16 +44,52 @@ void answers_summary_free(struct answers_summary *sum);
  * when never graded, or a WB_E* code (WB_EBUSY, WB_EIO). */
 int answers_schedule_get(struct store *s, const char *question, struct sched_state *st);
 
-/* Questions of bank due before until_s (unix seconds), most overdue
- * first.  Returns 0 with *out a malloc'd array of n pointers borrowed
- * from bank (NULL when none), or a WB_E* code with what was read so far;
- * the caller frees *out either way. */
+/* The review policy: how many questions never graded before a review may
+ * bring in per day (default ANSWERS_NEW_PER_DAY, like Anki's "new cards
+ * per day"; 0 brings none).  Returns 0, or WB_EINVAL for n < 0 or
+ * n > 100000.  Not thread-safe: set once at start (--new-per-day). */
+#define ANSWERS_NEW_PER_DAY 20
+int answers_set_new_per_day(int n);
+int answers_new_per_day(void);
+
+/* The questions of a review before until_s (unix seconds; callers pass
+ * the end of today, answers_day_start(now, 1)): those of bank due before
+ * it, most overdue first, then questions of bank this learner has never
+ * graded, in bank order, as many as today's allowance leaves (the daily
+ * limit minus the questions first graded today, in any test or review;
+ * "today" is the day ending at until_s).  Returns 0 with *out a malloc'd
+ * array of n pointers borrowed from bank (NULL when none), or a WB_E*
+ * code with what was read so far; the caller frees *out either way. */
 int answers_due(struct store *s, const struct quiz_bank *bank, int64_t until_s,
 		const struct quiz_question ***out, size_t *n);
 
-/* Start (unix seconds) of the local day `days` days after the one
- * holding t_s.  Cannot fail. */
+/* Today's review load in bank at now_s: *due scheduled questions due by
+ * the end of today, *fresh the new questions today's allowance still
+ * brings in (see answers_due); only questions of `chapter` when it is not
+ * NULL.  Either pointer may be NULL.  Returns 0 or a WB_E* code. */
+int answers_due_today(struct store *s, const struct quiz_bank *bank, const char *chapter,
+		      int64_t now_s, int *due, int *fresh);
+
+/* Start (unix seconds) of the learner's day `days` days after the one
+ * holding t_s: days start at the rollover hour (sched_day_start, 4 am by
+ * default), so 02:00 still belongs to the day before.  Cannot fail. */
 int64_t answers_day_start(int64_t t_s, int days);
+
+/* The interval each grade would give the question now: days[GRADE_AGAIN],
+ * days[GRADE_PARTLY], days[GRADE_GOT] (days[0] unused), from its schedule
+ * (a new question when it has none).  Returns 0 or a WB_E* code (days
+ * then hold a new question's intervals). */
+int answers_next_intervals(struct store *s, const char *question, int64_t now_s, int days[4]);
+
+/* One interval of `days` days as the grade keys show it, in lang:
+ * "tomorrow", "9 d", "2.5 mo", "1.2 y" (buf always terminated).  Cannot
+ * fail. */
+void answers_interval_text(const char *lang, int days, char *buf, size_t size);
+
+/* "Again: tomorrow · Partly: 3 d · Got it: 9 d" in lang for days as
+ * answers_next_intervals fills it, into buf (always terminated).  Cannot
+ * fail. */
+void answers_intervals_text(const char *lang, const int days[4], char *buf, size_t size);
 
 /* Due counts per local day: counts[0] is today (overdue included),
  * counts[k] the k-th day after, for counts[0..days).  Only questions in

@@ -12,6 +12,7 @@
 #include "core/content.h"
 #include "base/wb.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -210,6 +211,154 @@ int quiz_grade_choice(const struct quiz_question *q, const unsigned char *picked
 	return 1;
 }
 
+/* ---- exact decimals (numeric grading) ---- */
+
+/* A decimal number held exactly: (-1)^neg * d[0..n) * 10^exp, with no
+ * leading or trailing zeros in d (zero: n = 0).  Answers, tolerances and
+ * learners' inputs are compared in this form, never in binary floating
+ * point, so 2147483648 is not 2147483647 and 0.3 - 0.2 is 0.1. */
+enum { DEC_DIGITS = 80, DEC_SPAN = 400 };
+struct dec {
+	int neg, n;
+	long exp;
+	unsigned char d[DEC_DIGITS];
+};
+
+/* Reads the exponent of "e[+-]digits" at *s into *e (magnitude capped).
+ * Returns 0 when no digit follows. */
+static int dec_exponent(const char **s, long *e)
+{
+	const char *p = *s + 1;
+	int neg = *p == '-';
+	if (*p == '+' || *p == '-')
+		p++;
+	if (!isdigit((unsigned char)*p))
+		return 0;
+	long v = 0;
+	for (; isdigit((unsigned char)*p); p++)
+		if (v < 100000)
+			v = v * 10 + (*p - '0');
+	*e = neg ? -v : v;
+	*s = p;
+	return 1;
+}
+
+/* Parses [+-]digits[.digits][e[+-]digits] (surrounding blanks allowed)
+ * exactly into *x.  Returns 0 when s is not such a number or has more
+ * than DEC_DIGITS significant digits. */
+static int dec_parse(const char *s, struct dec *x)
+{
+	memset(x, 0, sizeof *x);
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '+' || *s == '-')
+		x->neg = *s++ == '-';
+	int digits = 0, point = 0;
+	long frac = 0;
+	for (; isdigit((unsigned char)*s) || (*s == '.' && !point); s++) {
+		if (*s == '.') {
+			point = 1;
+			continue;
+		}
+		digits++;
+		frac += point;
+		if (x->n == 0 && *s == '0')
+			continue;
+		if (x->n == DEC_DIGITS)
+			return 0;
+		x->d[x->n++] = (unsigned char)(*s - '0');
+	}
+	long e = 0;
+	if (!digits || ((*s == 'e' || *s == 'E') && !dec_exponent(&s, &e)))
+		return 0;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s)
+		return 0;
+	x->exp = e - frac;
+	while (x->n && x->d[x->n - 1] == 0) {
+		x->n--;
+		x->exp++;
+	}
+	if (!x->n)
+		x->neg = 0, x->exp = 0;
+	return 1;
+}
+
+/* The shortest decimal that reads back as v (exact for any value written
+ * with at most 15 significant digits). */
+static void dec_of_double(double v, struct dec *x)
+{
+	char buf[40];
+	for (int p = 1; p <= 17; p++) {
+		snprintf(buf, sizeof buf, "%.*e", p - 1, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	dec_parse(buf, x);
+}
+
+/* x's digits at weights 10^lo .. 10^(lo+w-1), least significant first. */
+static void dec_spread(const struct dec *x, long lo, int w, unsigned char *out)
+{
+	memset(out, 0, (size_t)w);
+	for (int i = 0; i < x->n; i++)
+		out[x->exp + (x->n - 1 - i) - lo] = x->d[i];
+}
+
+static int mag_cmp(const unsigned char *a, const unsigned char *b, int w)
+{
+	for (int i = w - 1; i >= 0; i--)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return 0;
+}
+
+/* r = a + b (sign 1) or a - b (sign -1, a >= b), w digits. */
+static void mag_addsub(const unsigned char *a, const unsigned char *b, int sign, int w,
+		       unsigned char *r)
+{
+	int carry = 0;
+	for (int i = 0; i < w; i++) {
+		int v = a[i] + sign * b[i] + carry;
+		carry = v >= 10 ? 1 : v < 0 ? -1 : 0;
+		r[i] = (unsigned char)(v - 10 * carry);
+	}
+}
+
+/* 1 when |a - b| <= t, 0 when not, -1 when the numbers are too far apart
+ * in scale to compare digit by digit. */
+static int dec_within(const struct dec *a, const struct dec *b, const struct dec *t)
+{
+	const struct dec *all[] = {a, b, t};
+	long lo = 0, hi = 0;
+	int any = 0;
+	for (int i = 0; i < 3; i++) {
+		if (!all[i]->n)
+			continue;
+		long l = all[i]->exp, h = all[i]->exp + all[i]->n;
+		lo = !any || l < lo ? l : lo;
+		hi = !any || h > hi ? h : hi;
+		any = 1;
+	}
+	if (!any)
+		return 1;
+	if (hi - lo + 1 > DEC_SPAN)
+		return -1;
+	int w = (int)(hi - lo + 1);
+	unsigned char A[DEC_SPAN], B[DEC_SPAN], T[DEC_SPAN], D[DEC_SPAN];
+	dec_spread(a, lo, w, A);
+	dec_spread(b, lo, w, B);
+	dec_spread(t, lo, w, T);
+	if (a->neg != b->neg)
+		mag_addsub(A, B, 1, w, D);
+	else if (mag_cmp(A, B, w) >= 0)
+		mag_addsub(A, B, -1, w, D);
+	else
+		mag_addsub(B, A, -1, w, D);
+	return mag_cmp(D, T, w) <= 0;
+}
+
 int quiz_grade_numeric(const struct quiz_question *q, const char *input, double *value)
 {
 	struct wb_buf b = {0};
@@ -218,15 +367,22 @@ int quiz_grade_numeric(const struct quiz_question *q, const char *input, double 
 			wb_buf_append(&b, s, 1);
 	char *clean = wb_buf_steal(&b);
 	double v;
+	struct dec given, want, tol;
 	int ok = quiz_parse_number(clean, &v);
+	int exact = ok && dec_parse(clean, &given);
 	free(clean);
 	if (!ok)
 		return WB_EINVAL;
 	if (value)
 		*value = v;
-	/* A hair of slack for decimal answers that binary cannot hold exactly. */
-	double slack = 1e-9 * fmax(1.0, fabs(q->number));
-	return fabs(v - q->number) <= q->tolerance + slack;
+	/* Only the tolerance the bank gives: no hidden slack.  The answer is
+	 * compared as written; the tolerance is a short decimal, read back
+	 * from its double exactly. */
+	if (!q->num_text || !dec_parse(q->num_text, &want))
+		dec_of_double(q->number, &want);
+	dec_of_double(q->tolerance, &tol);
+	int r = exact ? dec_within(&given, &want, &tol) : -1;
+	return r >= 0 ? r : fabs(v - q->number) <= q->tolerance;
 }
 
 int quiz_suggest_grade(const struct quiz_question *q, const unsigned char *ticked, int *points)

@@ -67,8 +67,12 @@ char *quiz_instructor_dir(const char *explicit_dir);
 int quiz_grade_choice(const struct quiz_question *q, const unsigned char *picked);
 
 /* Numeric: parses the learner's input (spaces, commas and underscores
- * between digits are ignored) into *value.  Returns 1 when within the
- * tolerance, 0 when not, WB_EINVAL when the input is not a number. */
+ * between digits are ignored) into *value.  Returns 1 when the input
+ * differs from the answer by at most the question's tolerance, 0 when
+ * not, WB_EINVAL when the input is not a number.  The comparison is exact
+ * in decimal, as written: without a tolerance only the answer itself
+ * counts (2147483648 is not 2147483647; 1.50 is 1.5), and there is no
+ * hidden slack. */
 int quiz_grade_numeric(const struct quiz_question *q, const char *input, double *value);
 
 /* Recall: points of the ticked rubric items (ticked[i] nonzero) and the

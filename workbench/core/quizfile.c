@@ -430,9 +430,11 @@ static void parse_meta(struct parser *p, cmark_node *para)
 			if (p->answer_key_line)
 				problem(p, ln, 1, "answer is given twice");
 			p->answer_key_line = ln;
-			if (quiz_parse_number(val, &q->number))
+			if (quiz_parse_number(val, &q->number)) {
 				q->has_number = 1;
-			else
+				free(q->num_text);
+				q->num_text = wb_xstrdup(val);
+			} else
 				problem(p, ln, 1, "answer '%s' is not a number", val);
 		} else if (!strcmp(key, "tolerance")) {
 			if (seen_tol)
@@ -835,6 +837,7 @@ void quiz_file_free(struct quiz_file *f)
 		free(q->text);
 		free(q->body);
 		free(q->answer);
+		free(q->num_text);
 		for (size_t k = 0; k < q->noptions; k++)
 			free(q->options[k].text);
 		free(q->options);

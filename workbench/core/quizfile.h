@@ -56,6 +56,7 @@ struct quiz_question {
 	struct quiz_option *options;
 	size_t noptions;
 	double number;	  /* numeric: the answer */
+	char *num_text;	  /* numeric: the answer as written (graded exactly); NULL if none */
 	double tolerance; /* numeric: accepted absolute difference, >= 0 */
 	int has_number;	  /* numeric: answer: parsed */
 	char *answer;	  /* reference answer, Markdown; NULL when missing */

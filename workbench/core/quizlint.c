@@ -159,9 +159,7 @@ static void compare_translation(struct lint *l, size_t fi, const struct quiz_que
 		    t->line);
 		return;
 	}
-	if (q->kind == QK_NUMERIC &&
-	    (fabs(q->number - t->number) > 1e-9 * fmax(1, fabs(q->number)) ||
-	     fabs(q->tolerance - t->tolerance) > 1e-12))
+	if (q->kind == QK_NUMERIC && (q->number != t->number || q->tolerance != t->tolerance))
 		add(l, fi, q->line, 0,
 		    "question '%s': answer %g (tolerance %g) here but %g (tolerance %g) in the %s "
 		    "bank",
@@ -216,6 +214,20 @@ int quizlint_placeholders(const struct quiz_question *q)
 	return check_placeholders(NULL, 0, q);
 }
 
+/* A tolerance of 1 or more on an integer answer marks the classic
+ * off-by-one (2^31 versus 2^31 - 1) correct: worth a warning. */
+static void check_off_by_one(struct lint *l, size_t fi, const struct quiz_question *q)
+{
+	if (q->kind != QK_NUMERIC || !q->has_number || q->errors || q->tolerance < 1 ||
+	    q->number != floor(q->number) || fabs(q->number) >= 9007199254740992.0)
+		return;
+	add(l, fi, q->line, 0,
+	    "question '%s': tolerance %g accepts %.0f and %.0f, off-by-one answers to the "
+	    "integer %s; give a tolerance below 1, or none, unless near misses should count",
+	    q->id, q->tolerance, q->number - 1, q->number + 1,
+	    q->num_text ? q->num_text : "answer");
+}
+
 static void check_target(struct lint *l, size_t fi, const char *content_root,
 			 const char *fallback_lang)
 {
@@ -250,6 +262,7 @@ static void check_target(struct lint *l, size_t fi, const char *content_root,
 		if (dup)
 			add(l, fi, q->line, 1, "duplicate id '%s' (also at %s:%d)", q->id,
 			    dup->file->path, dup->line);
+		check_off_by_one(l, fi, q);
 		if (!translated)
 			continue;
 		const struct quiz_question *t = find_id(l, ol, q->id, NULL);

@@ -1,13 +1,17 @@
 /*
  * home.c - the home screen: chapters of the current language with the
  * share read, Enter opens one, L switches the language; below the list
- * the review line (the test in progress, or the questions due today).
+ * the review line (the test in progress, or the questions due today and
+ * the new ones a review brings in); each chapter shows its due count.
  * It opens other screens only by asking nav.c (tui_go).
  */
 #include "tui/home.h"
 #include "tui/term.h"
 #include "tui/tui.h"
 #include "app.h"
+#include "core/answers.h"
+#include "core/clock.h"
+#include "core/progress.h"
 #include "core/session.h"
 #include "core/content.h"
 #include "core/i18n.h"
@@ -74,6 +78,18 @@ static int chapter_labs(struct tui *t, const char *chapter, int *passed)
 	return total;
 }
 
+/* Questions of a chapter due today (scheduled ones, overdue included),
+ * like Anki's due count per deck. */
+static int chapter_due(struct tui *t, const char *chapter)
+{
+	int due = 0;
+	tui_due_today(t, t->app->lang); /* loads t->due_bank for this language */
+	if (t->due_bank)
+		answers_due_today(t->store, t->due_bank, chapter, answers_now_ms() / 1000, &due,
+				  NULL);
+	return due;
+}
+
 /* The review line at row y: the test in progress, or how many questions
  * are due today. */
 static void review_line(struct tui *t, int y)
@@ -89,7 +105,11 @@ static void review_line(struct tui *t, int y)
 		term_text(y, 2, buf, COLS - 4, A_BOLD);
 		return;
 	}
-	snprintf(buf, sizeof buf, i18n(L, M_HOME_DUE), tui_due_today(t, L));
+	int due = tui_due_today(t, L), fresh = 0;
+	if (t->due_bank)
+		answers_due_today(t->store, t->due_bank, NULL, answers_now_ms() / 1000, &due,
+				  &fresh);
+	snprintf(buf, sizeof buf, i18n(L, M_HOME_DUE_NEW), due, fresh);
 	term_text(y, 2, buf, COLS - 4, A_DIM);
 }
 
@@ -124,12 +144,17 @@ static void home_draw(struct tui *t, void *self)
 		if (store_get_position(t->store, c->id, lang, &pos) == 0)
 			pct = pos.furthest_permille / 10;
 		int passed, total = chapter_labs(t, c->id, &passed);
-		char right[64];
+		char right[96], due[32] = "";
+		int ndue = chapter_due(t, c->id);
+		if (ndue > 0) {
+			snprintf(due, sizeof due - 2, i18n(lang, M_HOME_CHAPTER_DUE), ndue);
+			strcat(due, "  ");
+		}
 		if (total)
-			snprintf(right, sizeof right, "%s %d/%d  %3d%% %s", i18n(lang, M_LABS),
-				 passed, total, pct, i18n(lang, M_READ));
+			snprintf(right, sizeof right, "%s%s %d/%d  %3d%% %s", due,
+				 i18n(lang, M_LABS), passed, total, pct, i18n(lang, M_READ));
 		else
-			snprintf(right, sizeof right, "%3d%% %s", pct, i18n(lang, M_READ));
+			snprintf(right, sizeof right, "%s%3d%% %s", due, pct, i18n(lang, M_READ));
 		int rw = utf8_width(right, strlen(right));
 		int y = 2 + i - first;
 		int attr = i == h->sel ? term_attr_select() : 0;

@@ -718,8 +718,12 @@ static void draw_reveal(struct tui *t, struct quizscr *s)
 	term_text(LINES - 1 - grade_rows, 1, buf, COLS - 2, A_BOLD);
 	static const int means[] = {M_GRADE_AGAIN_MEANS, M_GRADE_PARTLY_MEANS, M_GRADE_GOT_MEANS};
 	static const char keys[] = {'a', 'p', 'g'};
+	int days[4]; /* the next interval each grade gives, before its meaning */
+	answers_next_intervals(t->store, s->q->id, answers_now_ms() / 1000, days);
 	for (int g = 0; g < 3; g++) {
-		snprintf(buf, sizeof buf, "%c  %s", keys[g], i18n(L, (enum msg)means[g]));
+		char ivl[32];
+		answers_interval_text(L, days[g + 1], ivl, sizeof ivl);
+		snprintf(buf, sizeof buf, "%c  %s · %s", keys[g], ivl, i18n(L, (enum msg)means[g]));
 		term_text(LINES - grade_rows + g, 3, buf, COLS - 4,
 			  g + 1 == suggested ? term_attr_select() : (int)A_DIM);
 	}
