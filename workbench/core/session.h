@@ -188,24 +188,23 @@ int quiz_session_is_same(const struct quiz_test *run, const char *chapter);
  * out->step says where an error came from.  The caller owns what out
  * holds and frees it with quiz_session_opened_clear.
  *
- * How today's callers map onto it (they switch after the merge):
- * - TUI, tui/quiz.c start() with resume_running()/start_fresh():
- *   req = {chapter (NULL for a review), lang = the lesson's or the app's,
- *   closed_book 1, limit 0, resume 1, t->app->content, t->app->quizzes};
- *   0 -> s->ss = out.ss, s->bank = out.bank, s->lang = out.bank->lang,
- *   note M_QUIZ_RESUMED when out.resumed; ECONFLICT with conflict ->
- *   s->other = conflict, QS_CONFLICT; ENOENT at START -> flash
- *   M_QUIZ_NO_QUESTIONS / M_QUIZ_NONE_DUE; EBUSY -> flash M_QUIZ_BUSY;
- *   step LOOK -> flash store_errmsg; anything else -> drop the screen.
- * - CLI, cli/quiz.c quiz_run: req = {chapter (NULL with --due), app->lang,
- *   closed_book = !--open-book, limit = --limit, resume 1, app->content,
- *   app->quizzes}; `while (err == WB_EBUSY && busy_ask(...))` calls it
- *   again; ECONFLICT with conflict -> "another self-test is in progress
- *   (...)"; ENOENT at START -> M_QUIZ_NONE_DUE (exit 0) or "chapter %s has
- *   no questions in %s"; step LOOK -> "cannot read the progress
- *   database", RESUME -> "cannot resume the test", START -> "cannot start
- *   the test"; 0 -> print M_QUIZ_RESUMED when out.resumed, p.lang =
- *   out.bank->lang.  --abandon keeps answers_running_test +
+ * The two callers (and nothing else decides resume or start):
+ * - TUI, tui/quiz.c open_session: req = {chapter (NULL for a review),
+ *   lang = the lesson's or the app's, closed_book 1, limit 0, resume 1,
+ *   t->app->content, t->app->quizzes}; 0 -> the screen takes out.ss and
+ *   out.bank (its language), notes M_QUIZ_RESUMED when out.resumed;
+ *   ECONFLICT with conflict -> QS_CONFLICT naming it; ENOENT at START ->
+ *   flash M_QUIZ_NO_QUESTIONS / M_QUIZ_NONE_DUE; EBUSY -> flash
+ *   M_QUIZ_BUSY; step LOOK -> flash store_errmsg; the screen is dropped
+ *   on any error.
+ * - CLI, cli/quiz_run.c resume_or_start: req = {chapter (NULL with
+ *   --due), app->lang, closed_book = !--open-book, limit = --limit,
+ *   resume 1, app->content, app->quizzes}; `while (err == WB_EBUSY &&
+ *   busy_ask(...))` calls it again; ECONFLICT with conflict -> "another
+ *   self-test is in progress (...)"; ENOENT at START -> M_QUIZ_NONE_DUE
+ *   (exit 0) or "chapter %s has no questions in %s"; step LOOK -> "cannot
+ *   read the progress database", RESUME / START -> "cannot resume / start
+ *   the test".  --abandon keeps answers_running_test +
  *   quiz_session_is_same + answers_abandon_running. */
 int quiz_session_open(struct store *s, const struct quiz_session_req *req,
 		      struct quiz_session_opened *out);
@@ -222,9 +221,9 @@ void quiz_session_opened_clear(struct quiz_session_opened *out);
  * the database cannot be read (*test NULL; the TUI then opens the
  * lesson).  Like the TUI's quiz_guard_lesson today, an open-book test
  * (`quiz run --open-book`) closes the lesson too.
- * The TUI (tui/quiz.c quiz_guard_lesson) maps onto it directly: a test
- * -> push the "lesson is closed" notice with it; NULL or an error ->
- * open the reader. */
+ * The TUI's router (tui/nav.c lesson_closed_by_test) maps onto it
+ * directly: a test -> the "lesson is closed" notice with it; NULL or an
+ * error -> open the reader. */
 int quiz_session_blocks_lesson(struct store *s, const char *chapter, struct quiz_test **test);
 
 #endif

@@ -44,7 +44,8 @@
  *
  * "back" and "the lesson" are requests to nav.c (tui_go); they happen
  * after the handler returns.  Whether to resume, start, or ask about
- * another running test is decided in resume_or_start.
+ * another running test is core's policy (quiz_session_open); this file
+ * only words its outcome (open_session).
  *
  * This file draws and turns keys into model calls; it does not touch SQL
  * or parse bank files itself.
@@ -863,29 +864,35 @@ static void go_reader(struct tui *t, const char *chapter, const char *lang)
 	tui_go(t, &n);
 }
 
-static int start_fresh(struct tui *t, struct quizscr *s);
-static int resume_running(struct tui *t, struct quizscr *s);
+static int open_session(struct tui *t, struct quizscr *s, const char *chapter);
 
 static void conflict_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 {
 	(void)ch;
 	switch (action) {
-	case A_CONTINUE:
+	case A_CONTINUE: {
+		/* The other test, resumed (or, ended meanwhile, what comes). */
+		char *chapter = s->other->chapter ? wb_xstrdup(s->other->chapter) : NULL;
+		int review = !strcmp(s->other->kind, "review");
 		quiz_test_free(s->other);
 		s->other = NULL;
-		if (resume_running(t, s) == 0)
+		s->st = QS_ANSWER;
+		if (open_session(t, s, review ? NULL : chapter) != 0)
+			tui_back(t);
+		else if (s->st != QS_CONFLICT)
 			begin_question(t, s);
-		else
-			tui_back(t); /* the test ended meanwhile */
+		free(chapter);
 		break;
+	}
 	case A_ABANDON:
 		answers_abandon_running(t->store, answers_now_ms());
 		quiz_test_free(s->other);
 		s->other = NULL;
-		if (start_fresh(t, s) == 0)
+		s->st = QS_ANSWER;
+		if (open_session(t, s, s->want_chapter) != 0)
+			tui_back(t); /* nothing to ask: open_session said why */
+		else if (s->st != QS_CONFLICT)
 			begin_question(t, s);
-		else
-			tui_back(t); /* nothing to ask: start_fresh said why */
 		break;
 	case A_QUIT:
 	case A_NO:
@@ -1119,110 +1126,64 @@ static void quiz_free(void *self)
 
 /* ---- starting ---- */
 
-static void load_bank(struct tui *t, struct quizscr *s, const char *lang)
-{
-	snprintf(s->lang, sizeof s->lang, "%s", !strcmp(lang, "zh") ? "zh" : "en");
-	quiz_bank_free(s->bank);
-	s->bank = NULL;
-	quiz_bank_open(t->app->content, t->app->quizzes, s->lang, &s->bank);
-}
-
 static void set_title(struct tui *t, struct quizscr *s)
 {
 	free(s->title);
 	s->title = s->ss->test->chapter ? lesson_title(t, s->lang, s->ss->test->chapter) : NULL;
 }
 
-static int resume_running(struct tui *t, struct quizscr *s)
+/* Opens the session asked for through core's one resume-or-start policy
+ * (quiz_session_open): `chapter` (NULL: a review) in want_lang.  On 0 the
+ * screen has a test (resumed or started), or is in QS_CONFLICT with the
+ * other running test in s->other.  Otherwise says why on the status line
+ * and returns the WB_E* code. */
+static int open_session(struct tui *t, struct quizscr *s, const char *chapter)
 {
-	struct quiz_test *run;
-	if (answers_running_test(t->store, &run) != 0)
-		return WB_ENOENT;
-	load_bank(t, s, run->lang);
-	quiz_test_free(run);
-	quiz_session_free(s->ss);
-	s->ss = NULL;
-	int err = quiz_session_resume(t->store, s->bank, &s->ss);
-	if (err)
-		return err;
-	set_title(t, s);
-	note(s, i18n(s->lang, M_QUIZ_RESUMED), quiz_session_answered(s->ss), s->ss->test->n);
-	return 0;
-}
-
-/* Starts what the learner asked for (want_chapter, or review). */
-static int start_fresh(struct tui *t, struct quizscr *s)
-{
-	load_bank(t, s, s->want_lang);
-	const struct quiz_question **qs = NULL;
-	size_t n;
-	if (s->want_chapter) {
-		n = quiz_bank_chapter(s->bank, s->want_chapter, &qs);
-	} else {
-		int64_t now = answers_now_ms() / 1000;
-		answers_due(t->store, s->bank, answers_day_start(now, 1), &qs, &n);
-	}
-	if (n == 0) {
-		free(qs);
-		if (s->want_chapter)
-			tui_flash(t, i18n(s->lang, M_QUIZ_NO_QUESTIONS), s->want_chapter);
+	struct quiz_session_req req = {
+		.chapter = chapter,
+		.lang = s->want_lang,
+		.closed_book = 1,
+		.resume = 1,
+		.content_root = t->app->content,
+		.instructor_dir = t->app->quizzes,
+	};
+	struct quiz_session_opened o = {0};
+	int err = quiz_session_open(t->store, &req, &o);
+	if (err == WB_ECONFLICT && o.conflict) {
+		quiz_test_free(s->other);
+		s->other = o.conflict;
+		o.conflict = NULL;
+		s->st = QS_CONFLICT;
+		snprintf(s->lang, sizeof s->lang, "%s", s->want_lang);
+		err = 0;
+	} else if (err == 0) {
+		quiz_session_free(s->ss);
+		quiz_bank_free(s->bank);
+		s->ss = o.ss;
+		s->bank = o.bank;
+		o.ss = NULL;
+		o.bank = NULL;
+		snprintf(s->lang, sizeof s->lang, "%s", s->bank->lang);
+		set_title(t, s);
+		if (o.resumed)
+			note(s, i18n(s->lang, M_QUIZ_RESUMED), quiz_session_answered(s->ss),
+			     s->ss->test->n);
+	} else if (err == WB_ENOENT && o.step == QUIZ_OPEN_START) {
+		const char *L = !strcmp(s->want_lang, "zh") ? "zh" : "en";
+		if (chapter)
+			tui_flash(t, i18n(L, M_QUIZ_NO_QUESTIONS), chapter);
 		else
-			tui_flash(t, "%s", i18n(s->lang, M_QUIZ_NONE_DUE));
-		return WB_ENOENT;
+			tui_flash(t, "%s", i18n(L, M_QUIZ_NONE_DUE));
+	} else if (err == WB_EBUSY) {
+		tui_flash(t, "%s %s", i18n(s->want_lang, M_QUIZ_BUSY),
+			  i18n(s->want_lang, M_QUIZ_BUSY_NOTHING));
+	} else if (o.step == QUIZ_OPEN_LOOK) {
+		tui_flash(t, "%s", store_errmsg(t->store));
+	} else if (err != WB_ECONFLICT && !(err == WB_ENOENT && o.step == QUIZ_OPEN_RESUME)) {
+		tui_flash(t, i18n(s->want_lang, M_QUIZ_SAVE_FAILED), store_errmsg(t->store));
 	}
-	uint64_t seed = answers_random_seed();
-	int err = quiz_session_start(t->store, s->want_chapter ? "chapter" : "review",
-				     s->want_chapter, s->lang, 1, qs, n, 0, seed, answers_now_ms(),
-				     &s->ss);
-	free(qs);
-	if (err == WB_ECONFLICT)
-		return err; /* another window started a test a moment ago: start() looks again */
-	if (err == WB_EBUSY) {
-		tui_flash(t, "%s %s", i18n(s->lang, M_QUIZ_BUSY),
-			  i18n(s->lang, M_QUIZ_BUSY_NOTHING));
-		return err;
-	}
-	if (err) {
-		note(s, i18n(s->lang, M_QUIZ_SAVE_FAILED), store_errmsg(t->store));
-		return err;
-	}
-	set_title(t, s);
-	return 0;
-}
-
-/* The resume-or-start policy, in one place (a core call can replace it):
- * look for the running test; the same test as asked for is resumed,
- * another one leaves the screen in QS_CONFLICT (continue or abandon it),
- * none starts the test asked for.  Another window may start or end a test
- * between the look and the start: that start reports WB_ECONFLICT (or a
- * resume WB_ENOENT) and we look again, at most three more times.
- * Returns 0 (the screen has a test, or is in conflict) or a WB_E code
- * after saying why on the status line. */
-static int resume_or_start(struct tui *t, struct quizscr *s)
-{
-	const char *chapter = s->want_chapter;
-	for (int attempt = 0;; attempt++) {
-		struct quiz_test *run = NULL;
-		int err = answers_running_test(t->store, &run);
-		if (err && err != WB_ENOENT) {
-			tui_flash(t, "%s", store_errmsg(t->store));
-			return err;
-		}
-		int same = run && (chapter ? run->chapter && !strcmp(run->chapter, chapter)
-					   : !strcmp(run->kind, "review"));
-		if (run && !same) {
-			s->other = run;
-			s->st = QS_CONFLICT;
-			snprintf(s->lang, sizeof s->lang, "%s", s->want_lang);
-			return 0;
-		}
-		int resuming = run != NULL;
-		quiz_test_free(run);
-		err = resuming ? resume_running(t, s) : start_fresh(t, s);
-		if ((err == WB_ECONFLICT || (resuming && err == WB_ENOENT)) && attempt < 3)
-			continue;
-		return err;
-	}
+	quiz_session_opened_clear(&o);
+	return err;
 }
 
 int quiz_open(struct tui *t, const char *chapter, const char *lang, int over_reader,
@@ -1233,7 +1194,7 @@ int quiz_open(struct tui *t, const char *chapter, const char *lang, int over_rea
 	snprintf(s->want_lang, sizeof s->want_lang, "%s", lang);
 	s->reopen_reader = over_reader;
 	s->st = QS_ANSWER;
-	int err = resume_or_start(t, s);
+	int err = open_session(t, s, s->want_chapter);
 	if (err) {
 		quiz_free(s);
 		return err;
