@@ -16,31 +16,37 @@
  *
  *   state     key                      handler       next state
  *   CONFLICT  c                        conflict_key  EDIT/ANSWER (resumed), or back
- *             A                        conflict_key  EDIT/ANSWER (new test), or back
+ *             A, then y                conflict_key  EDIT/ANSWER (new test), or back
  *             q n                      conflict_key  back (the reader again, if replaced)
  *   EDIT      Tab, Enter on a number   edit_done     REVEAL (recall), RESULT (graded),
- *                                                    EDIT (not a number)
- *             Esc                      edit_leave    ANSWER
+ *                                                    EDIT (not a number, not saved)
+ *             Esc                      edit_key      EDIT, the command keys shown/hidden
+ *             ^P                       leave_paused  back (paused, the text kept as a draft)
+ *             ^R                       undo          the undone question's state
+ *             ^X                       edit_key      ABANDON
  *             text, editing keys       edit_key      EDIT
- *   ANSWER    Enter Tab (written)      answer_key    EDIT
- *             Tab (recall)             answer_key    REVEAL
- *             j k Space x 1-9          mark_key      ANSWER
- *             Enter (choice)           submit_choice RESULT
- *             q                        leave_paused  back (test paused)
+ *   ANSWER    j k Space x 1-9          mark_key      ANSWER (choice questions only)
+ *             Enter                    submit_choice RESULT
+ *             q ^P                     leave_paused  back (test paused)
  *   REVEAL    j k Space x 1-9          mark_key      REVEAL
  *             a p g Enter              grade_recall  next question (EDIT/ANSWER) or SUMMARY
- *             q                        leave_paused  back (test paused)
+ *             q ^P                     leave_paused  back (test paused)
  *   RESULT    Enter Space j            result_key    next question or SUMMARY
- *             q                        leave_paused  back (test paused)
+ *             q ^P                     leave_paused  back (test paused)
  *   ANSWER REVEAL RESULT
- *             A                        question_key  ABANDON
- *             u                        undo          the undone question's state
+ *             A ^X                     question_key  ABANDON
+ *             u ^R                     undo          the undone question's state (a
+ *                                                    number: EDIT, typing works again)
  *             PgUp PgDn                question_key  same
  *   ABANDON   y                        abandon_key   back (test abandoned)
  *             n Esc q                  abandon_key   the state before
  *   SUMMARY   j k                      summary_key   SUMMARY
  *             Enter r                  summary_key   the weakest question's lesson
  *             q                        summary_key   back
+ *
+ * Letters typed into an answer never become commands: written questions
+ * stay in EDIT until they are done, Esc there only shows the command keys
+ * (control keys) on the status line, and every abandon asks y/n first.
  *
  * "back" and "the lesson" are requests to nav.c (tui_go); they happen
  * after the handler returns.  Whether to resume, start, or ask about
@@ -146,8 +152,13 @@ static const struct keybind quiz_keys[] = {
 	{'n', 0, "n", A_NO, "no", "否"},
 	{'q', 0, "q", A_QUIT, "pause the test (s resumes it) / back",
 	 "暂停测验（按 s 继续）/ 返回"},
-	{'A', 0, "A", A_ABANDON, "abandon the test (graded answers are kept)",
-	 "放弃测验（已评分的回答保留）"},
+	{16, 0, "^P", A_QUIT, "pause the test (s resumes it) / back",
+	 "暂停测验（按 s 继续）/ 返回"},
+	{18, 0, "^R", A_UNDO, "undo the last grade", "撤销上一次评分"},
+	{'A', 0, "A", A_ABANDON, "abandon the test (asks first; graded answers are kept)",
+	 "放弃测验（先确认；已评分的回答保留）"},
+	{24, 0, "^X", A_ABANDON, "abandon the test (asks first; graded answers are kept)",
+	 "放弃测验（先确认；已评分的回答保留）"},
 };
 
 /* The summary: the weakest questions, and the lesson to reread. */
@@ -167,9 +178,16 @@ static const struct keybind summary_keys[] = {
 };
 
 /* Text entry (QS_EDIT): every key the table does not bind is text, '?'
- * and 'q' included; F1 opens help. */
+ * and 'q' included; F1 opens help.  No key turns later typing into
+ * commands: the commands are control keys, and Esc only shows them (the
+ * box keeps taking letters). */
 enum {
 	E_DONE,
+	E_PAUSE,
+	E_UNDO,
+	E_ABANDON,
+	E_PGUP,
+	E_PGDN,
 	E_ENTER,
 	E_ESC,
 	E_LEFT,
@@ -191,7 +209,8 @@ static const struct keybind edit_keys[] = {
 	{'\r', 0, "Enter", E_ENTER, "new line (a number: submit)", "换行（数字题：提交）"},
 	{'\n', 0, "Enter", E_ENTER, "new line (a number: submit)", "换行（数字题：提交）"},
 	{KEY_ENTER, 1, "Enter", E_ENTER, "new line (a number: submit)", "换行（数字题：提交）"},
-	{27, 0, "Esc", E_ESC, "leave the text box (more keys)", "离开文本框（更多按键）"},
+	{27, 0, "Esc", E_ESC, "show or hide the command keys (letters still type)",
+	 "显示或隐藏命令键（字母照常输入）"},
 	{KEY_LEFT, 1, "←", E_LEFT, "cursor left", "光标左移"},
 	{2, 0, "^B", E_LEFT, "cursor left", "光标左移"},
 	{KEY_RIGHT, 1, "→", E_RIGHT, "cursor right", "光标右移"},
@@ -210,6 +229,12 @@ static const struct keybind edit_keys[] = {
 	{11, 0, "^K", E_KILL_END, "erase to the end of the line", "删除到行尾"},
 	{21, 0, "^U", E_KILL_START, "erase to the start of the line", "删除到行首"},
 	{23, 0, "^W", E_KILL_WORD, "erase the word before the cursor", "删除光标前的词"},
+	{16, 0, "^P", E_PAUSE, "pause the test; the answer is kept as a draft",
+	 "暂停测验；回答作为草稿保留"},
+	{18, 0, "^R", E_UNDO, "undo the last grade", "撤销上一次评分"},
+	{24, 0, "^X", E_ABANDON, "abandon the test (asks first)", "放弃测验（先确认）"},
+	{KEY_PPAGE, 1, "PgUp", E_PGUP, "scroll the question up", "向上滚动题目"},
+	{KEY_NPAGE, 1, "PgDn", E_PGDN, "scroll the question down", "向下滚动题目"},
 };
 
 struct quizscr {
@@ -228,6 +253,8 @@ struct quizscr {
 	int sel;		       /* selected option / rubric item */
 	int scroll;		       /* first content line shown */
 	int correct;		       /* QS_RESULT: the auto-graded outcome */
+	int show_cmds;		       /* QS_EDIT: the status line shows the command keys */
+	int confirm;		       /* QS_CONFLICT: asking before abandoning the other */
 	size_t pos;		       /* position of q in the test */
 	unsigned shown;		       /* questions begun so far: tells a new one */
 	char note[256];		       /* status message until the next key */
@@ -481,7 +508,8 @@ static void undo(struct tui *t, struct quizscr *s)
 	} else {
 		if (s->q->kind == QK_CHOICE)
 			marks_from(s, a.text);
-		s->st = QS_ANSWER;
+		/* A number goes back into its box: typing works again. */
+		s->st = s->q->kind == QK_CHOICE ? QS_ANSWER : QS_EDIT;
 	}
 	answer_clear(&a);
 	note(s, "%s", i18n(s->lang, M_QUIZ_UNDONE));
@@ -635,8 +663,8 @@ static void draw_answer(struct tui *t, struct quizscr *s)
 			curs_set(1);
 		}
 		textbox_rows_free(&r);
-		hint = s->st == QS_EDIT ? i18n(L, single ? M_QUIZ_NUMERIC_HINT : M_QUIZ_EDIT_HINT)
-					: i18n(L, M_QUIZ_CMD_HINT);
+		hint = s->show_cmds ? i18n(L, M_QUIZ_CMD_HINT)
+				    : i18n(L, single ? M_QUIZ_NUMERIC_HINT : M_QUIZ_EDIT_HINT);
 	}
 	page_free(&p);
 	/* The status line must not move the cursor away from the box. */
@@ -821,7 +849,7 @@ static void draw_conflict(struct tui *t, struct quizscr *s)
 	for (size_t i = 0; i < n; i++)
 		term_text(3 + (int)i, 2, lines[i], COLS - 4, A_BOLD);
 	layout_wrap_free(lines, n);
-	term_status(t, i18n(L, M_QUIZ_OTHER_KEYS), "");
+	term_status(t, i18n(L, s->confirm ? M_QUIZ_ABANDON_OTHER_ASK : M_QUIZ_OTHER_KEYS), "");
 }
 
 static void quiz_draw(struct tui *t, void *self)
@@ -868,6 +896,16 @@ static int open_session(struct tui *t, struct quizscr *s, const char *chapter);
 
 static void conflict_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 {
+	if (s->confirm) { /* "Abandon that test?": only y goes on */
+		s->confirm = 0;
+		if (action != A_YES)
+			return;
+		action = A_ABANDON;
+		ch = 0;
+	} else if (action == A_ABANDON) {
+		s->confirm = 1;
+		return;
+	}
 	(void)ch;
 	switch (action) {
 	case A_CONTINUE: {
@@ -904,13 +942,6 @@ static void conflict_key(struct tui *t, struct quizscr *s, int action, wint_t ch
 	}
 }
 
-/* Leaves the text box: the cursor goes, the command keys come back. */
-static void edit_leave(struct quizscr *s)
-{
-	s->st = QS_ANSWER;
-	curs_set(0);
-}
-
 /* Tab (or Enter on a number): recall reveals; a number is graded, or the
  * box keeps the keys when it is not a number. */
 static void edit_done(struct tui *t, struct quizscr *s)
@@ -920,14 +951,19 @@ static void edit_done(struct tui *t, struct quizscr *s)
 		reveal(s);
 		return;
 	}
-	unsigned shown = s->shown;
-	if (submit_numeric(t, s) == WB_EINVAL)
-		return;
-	curs_set(0);
-	/* Not saved (busy, failed): the commands, and the note says why.  A
-	 * question begun meanwhile (graded elsewhere) keeps its own state. */
-	if (s->st == QS_EDIT && s->shown == shown)
-		s->st = QS_ANSWER;
+	/* Not a number, or not saved (busy, failed: the note says why): the
+	 * box keeps the keys, so Enter tries again. */
+	if (submit_numeric(t, s) == 0 && s->st != QS_EDIT)
+		curs_set(0);
+}
+
+/* Scrolls the content half a screen down (down 1) or up. */
+static void scroll_page(struct quizscr *s, int down)
+{
+	int step = (LINES - 6) / 2 > 1 ? (LINES - 6) / 2 : 1;
+	s->scroll += down ? step : -step;
+	if (s->scroll < 0)
+		s->scroll = 0;
 }
 
 static void edit_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
@@ -942,7 +978,16 @@ static void edit_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 		else
 			textbox_insert(b, '\n');
 		break;
-	case E_ESC: edit_leave(s); break;
+	case E_ESC: s->show_cmds = !s->show_cmds; break;
+	case E_PAUSE: leave_paused(t, s); break;
+	case E_UNDO: undo(t, s); break;
+	case E_ABANDON:
+		curs_set(0);
+		s->before_abandon = QS_EDIT;
+		s->st = QS_ABANDON;
+		break;
+	case E_PGUP:
+	case E_PGDN: scroll_page(s, action == E_PGDN); break;
 	case E_LEFT: b->cur -= b->cur > 0; break;
 	case E_RIGHT: b->cur += b->cur < b->len; break;
 	case E_UP: textbox_vertical(b, box_width(), -1); break;
@@ -991,10 +1036,7 @@ static void answer_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 			submit_choice(t, s);
 		return;
 	}
-	if (action == A_REVEAL && s->q->kind == QK_RECALL)
-		reveal(s);
-	else if (action == A_ENTER || action == A_REVEAL)
-		s->st = QS_EDIT;
+	s->st = QS_EDIT; /* a written question is always typed into */
 }
 
 static void reveal_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
@@ -1061,13 +1103,7 @@ static int question_key(struct tui *t, struct quizscr *s, int action)
 		return 1;
 	case A_UNDO: undo(t, s); return 1;
 	case A_PGDN:
-	case A_PGUP: {
-		int step = (LINES - 6) / 2 > 1 ? (LINES - 6) / 2 : 1;
-		s->scroll += action == A_PGDN ? step : -step;
-		if (s->scroll < 0)
-			s->scroll = 0;
-		return 1;
-	}
+	case A_PGUP: scroll_page(s, action == A_PGDN); return 1;
 	}
 	return 0;
 }
