@@ -403,6 +403,9 @@ int quiz_session_grade(struct quiz_session *ss, struct answer *a)
 	}
 	if (err)
 		return err;
+	/* The answer is saved; its draft, if any, has served (a stale one
+	 * left by a failure here is never shown: the question is graded). */
+	quiz_session_save_draft(ss, NULL, 0);
 	ss->grade[ss->cur] = a->grade;
 	set_str(&ss->last_uid, a->uid);
 	t->answered++;
@@ -528,6 +531,62 @@ int quiz_session_abandon(struct quiz_session *ss, int64_t now_ms)
 int answers_abandon_running(struct store *s, int64_t now_ms)
 {
 	return end_test(store_db(s), NULL, "abandoned", now_ms);
+}
+
+static int blank(const char *s)
+{
+	for (; s && *s; s++)
+		if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
+			return 0;
+	return 1;
+}
+
+int quiz_session_save_draft(struct quiz_session *ss, const char *text, int64_t now_ms)
+{
+	const struct quiz_question *q = quiz_session_current(ss);
+	if (!q)
+		return WB_EINVAL;
+	sqlite3 *db = store_db(ss->store);
+	sqlite3_stmt *st = NULL;
+	int keep = !blank(text);
+	int err = sqlitex_prepare(
+		db,
+		keep ? "INSERT INTO quiz_draft (test_uid, question, text, saved_at) "
+		       "VALUES (?1, ?2, ?3, ?4) ON CONFLICT (test_uid, question) "
+		       "DO UPDATE SET text = ?3, saved_at = ?4"
+		     : "DELETE FROM quiz_draft WHERE test_uid = ?1 AND question = ?2",
+		&st);
+	if (err)
+		return err;
+	sqlite3_bind_text(st, 1, ss->test->uid, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, ss->test->questions[ss->cur], -1, SQLITE_STATIC);
+	if (keep) {
+		sqlite3_bind_text(st, 3, text, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 4, now_ms);
+	}
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : sqlitex_err(rc);
+}
+
+int quiz_session_draft(struct quiz_session *ss, char **text)
+{
+	*text = NULL;
+	if (!quiz_session_current(ss))
+		return 0;
+	sqlite3_stmt *st = NULL;
+	int err = sqlitex_prepare(
+		store_db(ss->store),
+		"SELECT text FROM quiz_draft WHERE test_uid = ?1 AND question = ?2", &st);
+	if (err)
+		return err;
+	sqlite3_bind_text(st, 1, ss->test->uid, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, ss->test->questions[ss->cur], -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*text = sqlitex_column_dup(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sqlitex_err(rc);
 }
 
 void quiz_session_free(struct quiz_session *ss)

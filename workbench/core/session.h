@@ -120,6 +120,19 @@ int quiz_session_abandon(struct quiz_session *ss, int64_t now_ms);
  * WB_EBUSY or WB_EIO. */
 int answers_abandon_running(struct store *s, int64_t now_ms);
 
+/* Drafts: the unfinished answer to a question of the test, kept when the
+ * learner pauses and given back on resume.  A draft is never graded and
+ * never touches quiz_answer or a schedule; grading a question removes
+ * its draft.
+ * Keeps text as the draft of the current question (NULL or only blanks:
+ * removes it).  Returns 0, WB_EINVAL when the test is done, WB_EBUSY or
+ * WB_EIO. */
+int quiz_session_save_draft(struct quiz_session *ss, const char *text, int64_t now_ms);
+
+/* The draft of the current question into *text (malloc'd; NULL when
+ * there is none).  Returns 0 or a WB_E* code (*text NULL). */
+int quiz_session_draft(struct quiz_session *ss, char **text);
+
 /* Frees a session and its test; ss may be NULL.  Cannot fail. */
 void quiz_session_free(struct quiz_session *ss);
 

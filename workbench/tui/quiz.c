@@ -367,8 +367,18 @@ static void begin_question(struct tui *t, struct quizscr *s)
 	set_marks(s, s->q->kind == QK_CHOICE ? s->q->noptions : s->q->nrubric);
 	s->sel = 0;
 	s->scroll = 0;
-	if (s->q->kind != QK_CHOICE)
-		s->st = QS_EDIT;
+	if (s->q->kind == QK_CHOICE)
+		return;
+	s->st = QS_EDIT;
+	/* The answer this question had when the test was paused. */
+	char *draft = NULL;
+	if (quiz_session_draft(s->ss, &draft) == 0 && draft) {
+		textbox_set(&s->box, draft);
+		size_t len = strlen(s->note);
+		snprintf(s->note + len, sizeof s->note - len, "%s%s", len ? " · " : "",
+			 i18n(s->lang, M_QUIZ_DRAFT_RESTORED));
+	}
+	free(draft);
 }
 
 static void reveal(struct quizscr *s)
@@ -876,10 +886,26 @@ static void quiz_draw(struct tui *t, void *self)
 
 /* ---- keys: one handler per state (the table in the file comment) ---- */
 
-/* Leaves the screen with the test paused (s resumes it). */
+/* Leaves the screen with the test paused (s resumes it); the answer
+ * being written is kept as the question's draft (quiz_session_save_draft;
+ * a blank box removes an old one).  When the draft cannot be written the
+ * screen stays, so nothing typed is lost. */
 static void leave_paused(struct tui *t, struct quizscr *s)
 {
-	tui_flash(t, "%s", i18n(s->lang, M_QUIZ_PAUSED));
+	int written = s->q && s->q->kind != QK_CHOICE &&
+		      (s->st == QS_EDIT || s->st == QS_REVEAL || s->st == QS_ABANDON);
+	if (written) {
+		char *text = textbox_text(&s->box);
+		int err = quiz_session_save_draft(s->ss, text, answers_now_ms());
+		free(text);
+		if (err) {
+			note(s, "%s %s", i18n(s->lang, M_QUIZ_BUSY),
+			     i18n(s->lang, M_QUIZ_BUSY_NOTHING));
+			return;
+		}
+		written = !textbox_blank(&s->box);
+	}
+	tui_flash(t, "%s", i18n(s->lang, written ? M_QUIZ_DRAFT_KEPT : M_QUIZ_PAUSED));
 	tui_back(t);
 }
 
