@@ -113,6 +113,7 @@ enum {
 	A_REREAD,
 	A_YES,
 	A_NO,
+	A_MOUSE,
 };
 
 static const struct keybind quiz_keys[] = {
@@ -134,6 +135,7 @@ static const struct keybind quiz_keys[] = {
 	{KEY_DOWN, 1, "↓", A_DOWN, "next option or rubric point", "下一个选项或要点"},
 	{KEY_PPAGE, 1, "PgUp", A_PGUP, "scroll up", "向上滚动"},
 	{KEY_NPAGE, 1, "PgDn", A_PGDN, "scroll down", "向下滚动"},
+	{KEY_MOUSE, 1, "wheel", A_MOUSE, "scroll", "滚动"},
 	{'1', 0, "1-9", A_DIGIT, "tick point N / choose option N", "勾选第 N 个要点 / 选择第 N 项"},
 	{'2', 0, "", A_DIGIT, "tick point N / choose option N", "勾选第 N 个要点 / 选择第 N 项"},
 	{'3', 0, "", A_DIGIT, "tick point N / choose option N", "勾选第 N 个要点 / 选择第 N 项"},
@@ -254,6 +256,7 @@ struct quizscr {
 	int scroll;		       /* first content line shown */
 	int correct;		       /* QS_RESULT: the auto-graded outcome */
 	int show_cmds;		       /* QS_EDIT: the status line shows the command keys */
+	int follow;		       /* the selection moved: bring it into view once */
 	int confirm;		       /* QS_CONFLICT: asking before abandoning the other */
 	size_t pos;		       /* position of q in the test */
 	unsigned shown;		       /* questions begun so far: tells a new one */
@@ -387,6 +390,7 @@ static void reveal(struct quizscr *s)
 	s->revealed_at = answers_now_ms();
 	s->sel = 0;
 	s->scroll = 0;
+	s->follow = 0; /* the reveal opens at the top: the reference answer first */
 }
 
 static int save(struct tui *t, struct quizscr *s, struct answer *a)
@@ -643,7 +647,9 @@ static void draw_answer(struct tui *t, struct quizscr *s)
 		int rows = bottom - top + 1;
 		int f, l;
 		page_tag_span(&p, s->sel + 1, &f, &l);
-		scroll_to(s, f, l, rows);
+		if (s->follow)
+			scroll_to(s, f, l, rows);
+		s->follow = 0;
 		clamp_scroll(s, (int)p.n, rows);
 		page_draw(t, &p, top, 1, rows, w, s->scroll, s->sel + 1);
 		hint = i18n(L, M_QUIZ_CHOICE_HINT);
@@ -708,14 +714,17 @@ static void draw_reveal(struct tui *t, struct quizscr *s)
 	const char *L = s->lang;
 	int suggested_pts;
 	int suggested = quiz_suggest_grade(s->q, s->marks, &suggested_pts);
-	/* Question text: at most three lines at the top. */
+	/* Question text: at most three lines at the top (one on a short
+	 * screen, where the grade meanings also give way to the answer). */
+	int small = LINES < 20;
 	struct page qp = {0};
 	page_text(&qp, s->q->text, COLS - 2, A_BOLD, 0, 0);
-	int qrows = qp.n > 3 ? 3 : (int)qp.n;
+	int qmax = small ? 1 : 3;
+	int qrows = (int)qp.n > qmax ? qmax : (int)qp.n;
 	page_draw(t, &qp, 1, 1, qrows, COLS - 2, 0, 0);
 	page_free(&qp);
 
-	int grade_rows = 4;
+	int grade_rows = small ? 1 : 4;
 	int top = 1 + qrows + 1, bottom = LINES - 2 - grade_rows;
 	int rows = bottom - top + 1;
 	int side = COLS >= 72;
@@ -736,7 +745,9 @@ static void draw_reveal(struct tui *t, struct quizscr *s)
 	struct page *main = side ? &right : &left;
 	int f, l;
 	page_tag_span(main, s->sel + 1, &f, &l);
-	scroll_to(s, f, l, rows);
+	if (s->follow) /* only when the selection moved: PgUp, k, the wheel stay */
+		scroll_to(s, f, l, rows);
+	s->follow = 0;
 	int total = (int)(side && left.n > right.n ? left.n : main->n);
 	clamp_scroll(s, total, rows);
 	if (rows > 0) {
@@ -746,6 +757,11 @@ static void draw_reveal(struct tui *t, struct quizscr *s)
 				term_text(top + r, 1 + lw, "│", 1, A_DIM);
 			page_draw(t, &right, top, 2 + lw, rows, rw, s->scroll, s->sel + 1);
 		}
+		/* The selected point scrolled out of view stays visible, pinned
+		 * to the edge it left by. */
+		if (f >= 0 && rows > 1 && (l < s->scroll || f >= s->scroll + rows))
+			page_draw(t, main, f < s->scroll ? top : top + rows - 1, side ? 2 + lw : 1,
+				  1, side ? rw : lw, f, s->sel + 1);
 	}
 	page_free(&left);
 	page_free(&right);
@@ -757,7 +773,7 @@ static void draw_reveal(struct tui *t, struct quizscr *s)
 	term_text(LINES - 1 - grade_rows, 1, buf, COLS - 2, A_BOLD);
 	static const int means[] = {M_GRADE_AGAIN_MEANS, M_GRADE_PARTLY_MEANS, M_GRADE_GOT_MEANS};
 	static const char keys[] = {'a', 'p', 'g'};
-	for (int g = 0; g < 3; g++) {
+	for (int g = 0; g < 3 && !small; g++) {
 		snprintf(buf, sizeof buf, "%c  %s", keys[g], i18n(L, (enum msg)means[g]));
 		term_text(LINES - grade_rows + g, 3, buf, COLS - 4,
 			  g + 1 == suggested ? term_attr_select() : (int)A_DIM);
@@ -990,6 +1006,7 @@ static void scroll_page(struct quizscr *s, int down)
 	s->scroll += down ? step : -step;
 	if (s->scroll < 0)
 		s->scroll = 0;
+	s->follow = 0;
 }
 
 static void edit_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
@@ -1032,23 +1049,44 @@ static void edit_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 }
 
 /* Option or rubric selection shared by the question and the reveal:
- * returns 1 when the action was one of them. */
+ * returns 1 when the action was one of them.  k above the first item and
+ * j below the last scroll the page by a line instead (the reference
+ * answer above the rubric comes into view); a moved selection is brought
+ * into view once (follow), so scrolling is never undone by the next
+ * frame. */
 static int mark_key(struct quizscr *s, int action, wint_t ch)
 {
 	int n = (int)s->nmarks;
-	if (action == A_UP && s->sel > 0)
-		s->sel--;
-	else if (action == A_DOWN && s->sel + 1 < n)
-		s->sel++;
-	else if (action == A_TOGGLE && n)
-		s->marks[s->sel] ^= 1;
-	else if (action == A_DIGIT && ch - '1' < (wint_t)n) {
-		s->sel = (int)(ch - '1');
-		s->marks[s->sel] ^= 1;
-	} else
-		return action == A_UP || action == A_DOWN || action == A_TOGGLE ||
-		       action == A_DIGIT;
-	return 1;
+	switch (action) {
+	case A_UP:
+		if (s->sel > 0) {
+			s->sel--;
+			s->follow = 1;
+		} else if (s->scroll > 0) {
+			s->scroll--;
+		}
+		return 1;
+	case A_DOWN:
+		if (s->sel + 1 < n) {
+			s->sel++;
+			s->follow = 1;
+		} else {
+			s->scroll++; /* clamped when drawn */
+		}
+		return 1;
+	case A_TOGGLE:
+		if (n)
+			s->marks[s->sel] ^= 1;
+		return 1;
+	case A_DIGIT:
+		if (ch - '1' < (wint_t)n) {
+			s->sel = (int)(ch - '1');
+			s->marks[s->sel] ^= 1;
+			s->follow = 1;
+		}
+		return 1;
+	}
+	return 0;
 }
 
 static void answer_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
@@ -1130,6 +1168,15 @@ static int question_key(struct tui *t, struct quizscr *s, int action)
 	case A_UNDO: undo(t, s); return 1;
 	case A_PGDN:
 	case A_PGUP: scroll_page(s, action == A_PGDN); return 1;
+	case A_MOUSE: {
+		MEVENT ev;
+		if (getmouse(&ev) == OK && (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED))) {
+			s->scroll += ev.bstate & BUTTON4_PRESSED ? -3 : 3;
+			s->scroll = s->scroll < 0 ? 0 : s->scroll;
+			s->follow = 0;
+		}
+		return 1;
+	}
 	}
 	return 0;
 }
