@@ -13,6 +13,10 @@ q() { sqlite3 "$DB" "$1"; }
 tui_start 80 24 "$ARGS"
 wait_for "0 due today"
 keys s
+# A new test asks how long first (6 questions: only all of them).
+wait_for "1. all 6 questions"
+screen | grep -q "The lesson closes once you grade the first answer" || fail "the length question does not say what starting means"
+keys Enter
 wait_for "Question 1 of 6"
 
 # Recall and numeric questions keep the text box taking the keys: the
@@ -163,6 +167,8 @@ wait_for "EXITED:0"
 tui_start 80 24 "--content $WB_FIXTURES --db $DB --quizzes $T/instructor --lang zh"
 wait_for "今天到期"
 keys s
+wait_for "Enter 开始"
+keys Enter
 wait_for "第 1 题，共 6 题"
 id=$(current_id)
 case $(screen | head -n 1) in

@@ -362,15 +362,21 @@ struct run_opts {
 static int read_run_opts(const struct args *args, struct run_opts *o)
 {
 	const char *limit = args_value(args, "--limit");
+	char *end = NULL;
 	*o = (struct run_opts){
 		.chapter = args->argc ? args->argv[0] : NULL,
 		.due = args_has(args, "--due"),
 		.open_book = args_has(args, "--open-book"),
 		.abandon = args_has(args, "--abandon"),
-		.limit = limit ? strtol(limit, NULL, 10) : 0,
+		.limit = limit ? strtol(limit, &end, 10) : 0,
 	};
-	if (!args_has(args, "--plain") || (!o->chapter == !o->due) || o->limit < 0) {
+	if (!args_has(args, "--plain") || (!o->chapter == !o->due)) {
 		command_print_usage(&cmd_quiz_run, 0, stderr);
+		return EXIT_USAGE;
+	}
+	if (limit && (end == limit || *end || o->limit < 1)) {
+		fprintf(stderr, "workbench: --limit takes a number of questions, 1 or more: '%s'\n",
+			limit);
 		return EXIT_USAGE;
 	}
 	if (o->chapter && !content_valid_chapter_id(o->chapter)) {
@@ -438,7 +444,13 @@ static int resume_or_start(struct plain *p, const struct run_opts *o, struct qui
 		.instructor_dir = p->app->quizzes,
 	};
 	struct quiz_session_opened op = {0};
-	int err;
+	size_t pool = 0;
+	int err = quiz_session_pool(p->st, &req, &pool);
+	if (!err && o->limit && pool && (size_t)o->limit > pool) {
+		fprintf(stderr, "workbench: --limit %ld: %s %zu questions (--limit 1 to %zu)\n",
+			o->limit, o->due ? "there are only" : "the chapter has", pool, pool);
+		return EXIT_USAGE;
+	}
 	while ((err = quiz_session_open(p->st, &req, &op)) == WB_EBUSY &&
 	       busy_ask(p, M_PLAIN_BUSY_CHOICE_STOP))
 		quiz_session_opened_clear(&op);
@@ -450,11 +462,14 @@ static int resume_or_start(struct plain *p, const struct run_opts *o, struct qui
 		op.ss = NULL;
 		op.bank = NULL;
 		p->lang = (*bank)->lang;
-		if (op.resumed) {
+		if (op.trimmed)
+			printf(i18n(p->lang, M_QUIZ_TRIMMED), quiz_session_answered(p->ss),
+			       p->ss->test->n, (size_t)o->limit, (size_t)o->limit);
+		else if (op.resumed)
 			printf(i18n(p->lang, M_QUIZ_RESUMED), quiz_session_answered(p->ss),
 			       p->ss->test->n);
+		if (op.resumed)
 			printf("\n");
-		}
 		rc = -1;
 	} else if (err == WB_ECONFLICT && run) {
 		const char *ch = run->chapter;

@@ -15,8 +15,11 @@
  * the transitions, and the function that makes each:
  *
  *   state     key                      handler       next state
+ *   LENGTH    j k 1-3                  length_key    LENGTH (12, 24 or all questions)
+ *             Enter                    length_key    EDIT/ANSWER (the test starts)
+ *             q Esc                    length_key    back (nothing started)
  *   CONFLICT  c                        conflict_key  EDIT/ANSWER (resumed), or back
- *             A, then y                conflict_key  EDIT/ANSWER (new test), or back
+ *             A, then y                conflict_key  LENGTH (for the new test), or back
  *             q n                      conflict_key  back (the reader again, if replaced)
  *   EDIT      Tab, Enter on a number   edit_done     REVEAL (recall), RESULT (graded),
  *                                                    EDIT (not a number, not saved)
@@ -92,6 +95,7 @@ enum qstate {
 	QS_RESULT,   /* choice/numeric: graded, reference shown */
 	QS_ABANDON,  /* confirm abandoning */
 	QS_SUMMARY,  /* the end */
+	QS_LENGTH,   /* before a new test: how long, and Enter to start */
 };
 
 enum {
@@ -179,6 +183,22 @@ static const struct keybind summary_keys[] = {
 	{'q', 0, "q", A_QUIT, "back", "返回"},
 };
 
+/* The length question (QS_LENGTH): pick a size, Enter starts. */
+static const struct keybind length_keys[] = {
+	{'k', 0, "k", A_UP, "previous length", "上一个长度"},
+	{KEY_UP, 1, "↑", A_UP, "previous length", "上一个长度"},
+	{'j', 0, "j", A_DOWN, "next length", "下一个长度"},
+	{KEY_DOWN, 1, "↓", A_DOWN, "next length", "下一个长度"},
+	{'1', 0, "1-3", A_DIGIT, "choose length N", "选择第 N 个长度"},
+	{'2', 0, "", A_DIGIT, "choose length N", "选择第 N 个长度"},
+	{'3', 0, "", A_DIGIT, "choose length N", "选择第 N 个长度"},
+	{'\r', 0, "Enter", A_ENTER, "start the test", "开始测验"},
+	{'\n', 0, "Enter", A_ENTER, "start the test", "开始测验"},
+	{KEY_ENTER, 1, "Enter", A_ENTER, "start the test", "开始测验"},
+	{'q', 0, "q", A_QUIT, "back: no test is started", "返回：不开始测验"},
+	{27, 0, "Esc", A_QUIT, "back: no test is started", "返回：不开始测验"},
+};
+
 /* Text entry (QS_EDIT): every key the table does not bind is text, '?'
  * and 'q' included; F1 opens help.  No key turns later typing into
  * commands: the commands are control keys, and Esc only shows them (the
@@ -256,6 +276,9 @@ struct quizscr {
 	int scroll;		       /* first content line shown */
 	int correct;		       /* QS_RESULT: the auto-graded outcome */
 	int show_cmds;		       /* QS_EDIT: the status line shows the command keys */
+	size_t len_opts[3];	       /* QS_LENGTH: test sizes on offer, the last is all */
+	size_t nlen;		       /* sizes on offer */
+	int len_sel;		       /* the size selected */
 	int follow;		       /* the selection moved: bring it into view once */
 	int confirm;		       /* QS_CONFLICT: asking before abandoning the other */
 	size_t pos;		       /* position of q in the test */
@@ -878,12 +901,49 @@ static void draw_conflict(struct tui *t, struct quizscr *s)
 	term_status(t, i18n(L, s->confirm ? M_QUIZ_ABANDON_OTHER_ASK : M_QUIZ_OTHER_KEYS), "");
 }
 
+/* The length question: the sizes on offer, what starting means. */
+static void draw_length(struct tui *t, struct quizscr *s)
+{
+	const char *L = s->lang;
+	char buf[512];
+	snprintf(buf, sizeof buf, i18n(L, M_QUIZ_LENGTH_TITLE),
+		 s->title ? s->title : i18n(L, M_QUIZ_REVIEW_TITLE));
+	term_text(1, 2, buf, COLS - 4, term_attr_heading(t) | A_BOLD);
+	int y = 3;
+	for (size_t i = 0; i < s->nlen && y < LINES - 2; i++, y++) {
+		enum msg m = i + 1 == s->nlen ? M_QUIZ_LENGTH_ALL
+			     : i == 0	      ? M_QUIZ_LENGTH_SHORT
+					      : M_QUIZ_LENGTH_MEDIUM;
+		char opt[256];
+		snprintf(opt, sizeof opt, i18n(L, m), s->len_opts[i]);
+		snprintf(buf, sizeof buf, "%zu. %s", i + 1, opt);
+		int attr = (int)i == s->len_sel ? term_attr_select() : 0;
+		if (attr) {
+			attron(attr);
+			mvhline(y, 2, ' ', COLS - 4);
+			attroff(attr);
+		}
+		term_text(y, 3, buf, COLS - 6, attr);
+	}
+	y++;
+	char **lines;
+	size_t n = layout_wrap(i18n(L, M_QUIZ_LENGTH_WHY), COLS - 4, &lines);
+	for (size_t i = 0; i < n && y < LINES - 1; i++)
+		term_text(y++, 2, lines[i], COLS - 4, A_DIM);
+	layout_wrap_free(lines, n);
+	term_status(t, i18n(L, M_QUIZ_LENGTH_KEYS), "");
+}
+
 static void quiz_draw(struct tui *t, void *self)
 {
 	struct quizscr *s = self;
 	erase();
 	if (s->st == QS_CONFLICT) {
 		draw_conflict(t, s);
+		return;
+	}
+	if (s->st == QS_LENGTH) {
+		draw_length(t, s);
 		return;
 	}
 	draw_header(t, s);
@@ -934,7 +994,8 @@ static void go_reader(struct tui *t, const char *chapter, const char *lang)
 	tui_go(t, &n);
 }
 
-static int open_session(struct tui *t, struct quizscr *s, const char *chapter);
+static int open_session(struct tui *t, struct quizscr *s, const char *chapter, size_t limit,
+			int no_start);
 
 static void conflict_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 {
@@ -957,9 +1018,9 @@ static void conflict_key(struct tui *t, struct quizscr *s, int action, wint_t ch
 		quiz_test_free(s->other);
 		s->other = NULL;
 		s->st = QS_ANSWER;
-		if (open_session(t, s, review ? NULL : chapter) != 0)
+		if (open_session(t, s, review ? NULL : chapter, 0, 1) != 0)
 			tui_back(t);
-		else if (s->st != QS_CONFLICT)
+		else if (s->st != QS_CONFLICT && s->st != QS_LENGTH)
 			begin_question(t, s);
 		free(chapter);
 		break;
@@ -969,9 +1030,9 @@ static void conflict_key(struct tui *t, struct quizscr *s, int action, wint_t ch
 		quiz_test_free(s->other);
 		s->other = NULL;
 		s->st = QS_ANSWER;
-		if (open_session(t, s, s->want_chapter) != 0)
+		if (open_session(t, s, s->want_chapter, 0, 1) != 0)
 			tui_back(t); /* nothing to ask: open_session said why */
-		else if (s->st != QS_CONFLICT)
+		else if (s->st != QS_CONFLICT && s->st != QS_LENGTH)
 			begin_question(t, s);
 		break;
 	case A_QUIT:
@@ -1136,6 +1197,29 @@ static void abandon_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 	}
 }
 
+static void length_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
+{
+	if (action == A_UP && s->len_sel > 0) {
+		s->len_sel--;
+	} else if (action == A_DOWN && s->len_sel + 1 < (int)s->nlen) {
+		s->len_sel++;
+	} else if (action == A_DIGIT && ch - '1' < (wint_t)s->nlen) {
+		s->len_sel = (int)(ch - '1');
+	} else if (action == A_ENTER) {
+		size_t limit = (size_t)s->len_sel + 1 < s->nlen ? s->len_opts[s->len_sel] : 0;
+		s->st = QS_ANSWER;
+		if (open_session(t, s, s->want_chapter, limit, 0) != 0)
+			tui_back(t); /* open_session said why */
+		else if (s->st != QS_CONFLICT && s->st != QS_LENGTH)
+			begin_question(t, s);
+	} else if (action == A_QUIT) {
+		if (s->reopen_reader && s->want_chapter)
+			go_reader(t, s->want_chapter, s->want_lang);
+		else
+			tui_back(t);
+	}
+}
+
 static void summary_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 {
 	(void)ch;
@@ -1186,7 +1270,7 @@ typedef void (*state_key_fn)(struct tui *t, struct quizscr *s, int action, wint_
 static const state_key_fn state_keys[] = {
 	[QS_CONFLICT] = conflict_key, [QS_ANSWER] = answer_key, [QS_EDIT] = edit_key,
 	[QS_REVEAL] = reveal_key,     [QS_RESULT] = result_key, [QS_ABANDON] = abandon_key,
-	[QS_SUMMARY] = summary_key,
+	[QS_SUMMARY] = summary_key,   [QS_LENGTH] = length_key,
 };
 
 static void quiz_key(struct tui *t, void *self, int action, wint_t ch, int is_code)
@@ -1209,6 +1293,8 @@ static struct keymap quiz_keymap(void *self)
 		return (struct keymap){edit_keys, WB_ARRAY_LEN(edit_keys), 1};
 	if (s->st == QS_SUMMARY)
 		return (struct keymap){summary_keys, WB_ARRAY_LEN(summary_keys), 0};
+	if (s->st == QS_LENGTH)
+		return (struct keymap){length_keys, WB_ARRAY_LEN(length_keys), 0};
 	return (struct keymap){quiz_keys, WB_ARRAY_LEN(quiz_keys), 0};
 }
 
@@ -1241,18 +1327,51 @@ static void set_title(struct tui *t, struct quizscr *s)
 	s->title = s->ss->test->chapter ? lesson_title(t, s->lang, s->ss->test->chapter) : NULL;
 }
 
+/* The length question before a new test: the sizes on offer for the
+ * questions req would draw from (12 and 24 when the pool is larger, and
+ * always all of them).  Returns 0 (QS_LENGTH), or WB_ENOENT after saying
+ * there is nothing to ask. */
+static int ask_length(struct tui *t, struct quizscr *s, const struct quiz_session_req *req)
+{
+	size_t n = 0;
+	const char *L = !strcmp(s->want_lang, "zh") ? "zh" : "en";
+	quiz_session_pool(t->store, req, &n);
+	if (n == 0) {
+		if (req->chapter)
+			tui_flash(t, i18n(L, M_QUIZ_NO_QUESTIONS), req->chapter);
+		else
+			tui_flash(t, "%s", i18n(L, M_QUIZ_NONE_DUE));
+		return WB_ENOENT;
+	}
+	snprintf(s->lang, sizeof s->lang, "%s", L);
+	s->nlen = 0;
+	static const size_t sizes[] = {12, 24};
+	for (size_t i = 0; i < 2; i++)
+		if (n > sizes[i])
+			s->len_opts[s->nlen++] = sizes[i];
+	s->len_opts[s->nlen++] = n;
+	s->len_sel = 0;
+	free(s->title);
+	s->title = req->chapter ? lesson_title(t, L, req->chapter) : NULL;
+	s->st = QS_LENGTH;
+	return 0;
+}
+
 /* Opens the session asked for through core's one resume-or-start policy
  * (quiz_session_open): `chapter` (NULL: a review) in want_lang.  On 0 the
  * screen has a test (resumed or started), or is in QS_CONFLICT with the
  * other running test in s->other.  Otherwise says why on the status line
  * and returns the WB_E* code. */
-static int open_session(struct tui *t, struct quizscr *s, const char *chapter)
+static int open_session(struct tui *t, struct quizscr *s, const char *chapter, size_t limit,
+			int no_start)
 {
 	struct quiz_session_req req = {
 		.chapter = chapter,
 		.lang = s->want_lang,
 		.closed_book = 1,
+		.limit = limit,
 		.resume = 1,
+		.no_start = no_start,
 		.content_root = t->app->content,
 		.instructor_dir = t->app->quizzes,
 	};
@@ -1277,6 +1396,8 @@ static int open_session(struct tui *t, struct quizscr *s, const char *chapter)
 		if (o.resumed)
 			note(s, i18n(s->lang, M_QUIZ_RESUMED), quiz_session_answered(s->ss),
 			     s->ss->test->n);
+	} else if (err == WB_ENOENT && o.step == QUIZ_OPEN_START && no_start) {
+		err = ask_length(t, s, &req); /* none runs: how long a new test? */
 	} else if (err == WB_ENOENT && o.step == QUIZ_OPEN_START) {
 		const char *L = !strcmp(s->want_lang, "zh") ? "zh" : "en";
 		if (chapter)
@@ -1303,12 +1424,12 @@ int quiz_open(struct tui *t, const char *chapter, const char *lang, int over_rea
 	snprintf(s->want_lang, sizeof s->want_lang, "%s", lang);
 	s->reopen_reader = over_reader;
 	s->st = QS_ANSWER;
-	int err = open_session(t, s, s->want_chapter);
+	int err = open_session(t, s, s->want_chapter, 0, 1);
 	if (err) {
 		quiz_free(s);
 		return err;
 	}
-	if (s->st != QS_CONFLICT)
+	if (s->st != QS_CONFLICT && s->st != QS_LENGTH)
 		begin_question(t, s);
 	*out = (struct screen){
 		.name = "quiz",
