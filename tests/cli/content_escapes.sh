@@ -121,6 +121,8 @@ keys q
 wait_for "due today"
 keys g
 keys s
+wait_for "Enter start" # the test-length choice
+keys Enter
 wait_for "Question 1 of"
 tmux -L "$SOCK" capture-pane -e -p -t wb >"$T/pane"
 # Only SGR sequences (ESC [ ... m) may remain in the captured pane.

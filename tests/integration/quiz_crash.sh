@@ -35,6 +35,7 @@ answer_one() {
 		keys Tab
 		wait_for "Suggested grade"
 		keys g
+		wait_for "Saved:"
 		;;
 	choice)
 		keys 1 Enter
@@ -60,6 +61,8 @@ tui_start 80 24 "$ARGS"
 unset WORKBENCH_TEST_KILL_IN_SAVE
 wait_for "due today"
 keys s
+wait_for "Enter start" # a new test asks how long first
+keys Enter
 answer_one 0
 next_after
 answer_one 1

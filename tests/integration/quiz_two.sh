@@ -231,8 +231,7 @@ wait_for "The progress database is busy: another workbench is writing to it." 30
 wait_for "Question 1 of $N"
 release "$T/h"
 wait_out "$T/a.out" "Saved: Got it, 1/1 points"
-keys Enter # back into the answer box: the typed 2 is still there
-keys Enter
+keys Enter # the answer box kept the keys and the typed 2: submit again
 wait_for "[$first] was already graded in another window (Got it); this answer was not saved."
 wait_for "Question 2 of $N"
 [ "$(q "SELECT COUNT(*) || ' ' || MIN(grade) FROM quiz_answer")" = "1 3" ] || fail "the TUI's grade was stored"

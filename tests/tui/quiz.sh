@@ -13,17 +13,20 @@ q() { sqlite3 "$DB" "$1"; }
 tui_start 80 24 "$ARGS"
 wait_for "0 due today"
 keys s
+# A new test asks how long first (6 questions: only all of them).
+wait_for "1. all 6 questions"
+screen | grep -q "The lesson closes once you grade the first answer" || fail "the length question does not say what starting means"
+keys Enter
 wait_for "Question 1 of 6"
 
-# Recall and numeric questions open with the text box taking the keys:
-# Escape leaves it (wait until the screen shows the other keys, HINT).
-leave_text_box() {
+# Recall and numeric questions keep the text box taking the keys: the
+# commands there are control keys (^P pause, ^X abandon); a choice
+# question takes q and A.  command CHOICE_KEY BOX_KEY sends the one that
+# fits the question on screen.
+command() {
 	case $(screen | head -n 1) in
-	*choice* | *选择题*) ;;
-	*)
-		keys Escape
-		wait_for "$1"
-		;;
+	*choice* | *选择题*) keys "$1" ;;
+	*) keys "$2" ;;
 	esac
 }
 
@@ -113,8 +116,7 @@ for i in 1 2 3 4 5 6; do
 	if [ $i = 3 ] && [ $paused = 0 ]; then
 		paused=1
 		wait_for "Question 4 of 6"
-		leave_text_box "q pause"
-		keys q
+		command q C-p
 		wait_for "Self-test in progress: 00-fixture, 3 of 6 answered"
 		keys Enter
 		wait_for "A closed-book self-test of this chapter is in progress (3 of 6 answered)"
@@ -165,6 +167,8 @@ wait_for "EXITED:0"
 tui_start 80 24 "--content $WB_FIXTURES --db $DB --quizzes $T/instructor --lang zh"
 wait_for "今天到期"
 keys s
+wait_for "Enter 开始"
+keys Enter
 wait_for "第 1 题，共 6 题"
 id=$(current_id)
 case $(screen | head -n 1) in
@@ -174,12 +178,11 @@ case $(screen | head -n 1) in
 	wait_for "部分掌握：想起了一部分要点"
 	keys g
 	wait_for "第 2 题，共 6 题"
-	leave_text_box "q 暂停" # the next question's text box
 	;;
 *选择题*) keys 1 Enter; wait_for "正确" ;;
 *) keys -l '1'; keys Enter; wait_for "正确答案" ;;
 esac
-keys A
+command A C-x
 wait_for "放弃本次测验"
 keys y
 wait_for "今天到期"

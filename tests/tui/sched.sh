@@ -28,6 +28,8 @@ wait_for "EXITED:0"
 tui_start 80 24 "$ARGS --lang en --new-per-day 0"
 wait_for "1 due today, 0 new"
 keys r
+wait_for "Enter start" # the test-length choice
+keys Enter
 wait_for "Question 1 of 1"
 screen | head -n 1 | grep -q "fixture-notify" || fail "not the due question"
 keys -l 'a snapshot'
@@ -51,6 +53,8 @@ tui_start 80 24 "$ARGS --lang zh --new-per-day 1"
 wait_for "今天到期 0 题，新题 1 道"
 wait_for "新题 1 道"
 keys r
+wait_for "Enter 开始" # the test-length choice
+keys Enter
 wait_for "第 1 题"
 keys -l '快照'
 keys Tab

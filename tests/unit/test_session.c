@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/answers.h"
 #include "core/clock.h"
 #include "core/progress.h"
 #include "core/quizbank.h"
@@ -165,6 +166,105 @@ static void test_nothing_to_ask(void **state)
 	store_close(s);
 }
 
+/* Grades the current question Again. */
+static void grade_current(struct quiz_session *ss)
+{
+	struct answer a = {0};
+	a.text = wb_xstrdup("1");
+	a.grade = GRADE_AGAIN;
+	a.shown_at = a.revealed_at = a.graded_at = answers_now_ms();
+	assert_int_equal(quiz_session_grade(ss, &a), 0);
+	answer_clear(&a);
+}
+
+/* A shorter chapter test: one question from each run of the bank order
+ * (the fixture's 6 in 3 runs of 2), weakest first; on resume a limit cuts
+ * what is still to ask; the pool is the chapter's size. */
+static void test_limit_draws_and_trims(void **state)
+{
+	(void)state;
+	struct store *s = open_db("limit.db");
+	struct quiz_session_req req = req_for(CHAPTER, "en");
+	size_t pool = 0;
+	assert_int_equal(quiz_session_pool(s, &req, &pool), 0);
+	assert_int_equal(pool, 6);
+	struct quiz_bank *bank = NULL;
+	assert_int_equal(quiz_bank_open(WB_TEST_FIXTURES, NULL, "en", &bank), 0);
+	const struct quiz_question **qs = NULL;
+	size_t n = quiz_bank_chapter(bank, CHAPTER, &qs);
+	assert_int_equal(n, 6);
+	/* Make the second question weak: graded Again in an earlier test. */
+	struct quiz_session *ss;
+	assert_int_equal(quiz_session_start(s, "chapter", CHAPTER, "en", 1, qs + 1, 1, 0, 1,
+					    answers_now_ms(), &ss),
+			 0);
+	grade_current(ss);
+	assert_int_equal(quiz_session_finish(ss, answers_now_ms()), 0);
+	quiz_session_free(ss);
+	for (uint64_t seed = 1; seed <= 8; seed++) {
+		assert_int_equal(quiz_session_start(s, "chapter", CHAPTER, "en", 1, qs, n, 3, seed,
+						    answers_now_ms(), &ss),
+				 0);
+		assert_int_equal(ss->test->n, 3);
+		assert_string_equal(ss->test->questions[0], qs[1]->id); /* the weak one, first */
+		int runs[3] = {0, 0, 0}; /* one from each later run, in either order */
+		for (size_t j = 1; j < 3; j++)
+			for (size_t i = 2; i < 6; i++)
+				if (!strcmp(ss->test->questions[j], qs[i]->id))
+					runs[i / 2]++;
+		assert_int_equal(runs[1], 1);
+		assert_int_equal(runs[2], 1);
+		assert_int_equal(quiz_session_abandon(ss, answers_now_ms()), 0);
+		quiz_session_free(ss);
+	}
+	/* A whole test, one graded, resumed with limit 2: 1 + 2 are left. */
+	struct quiz_session_opened o;
+	assert_int_equal(quiz_session_open(s, &req, &o), 0);
+	grade_current(o.ss);
+	quiz_session_opened_clear(&o);
+	req.limit = 2;
+	assert_int_equal(quiz_session_open(s, &req, &o), 0);
+	assert_int_equal(o.resumed, 1);
+	assert_int_equal(o.trimmed, 1);
+	assert_int_equal(o.ss->test->n, 3);
+	assert_int_equal(quiz_session_answered(o.ss), 1);
+	assert_non_null(quiz_session_current(o.ss));
+	quiz_session_opened_clear(&o);
+	free(qs);
+	quiz_bank_free(bank);
+	store_close(s);
+}
+
+/* A draft is kept per question of the test, replaced, given back, and
+ * removed by grading; it is never an answer. */
+static void test_draft(void **state)
+{
+	(void)state;
+	struct store *s = open_db("draft.db");
+	struct quiz_session_req req = req_for(CHAPTER, "en");
+	struct quiz_session_opened o;
+	assert_int_equal(quiz_session_open(s, &req, &o), 0);
+	char *text = NULL;
+	assert_int_equal(quiz_session_draft(o.ss, &text), 0);
+	assert_null(text);
+	assert_int_equal(quiz_session_save_draft(o.ss, "half", 1), 0);
+	assert_int_equal(quiz_session_save_draft(o.ss, "half an answer", 2), 0);
+	quiz_session_opened_clear(&o);
+	assert_int_equal(quiz_session_open(s, &req, &o), 0);
+	assert_int_equal(quiz_session_draft(o.ss, &text), 0);
+	assert_string_equal(text, "half an answer");
+	free(text);
+	size_t count = 1;
+	assert_int_equal(answers_count(s, NULL, &count), 0);
+	assert_int_equal(count, 0);
+	grade_current(o.ss);
+	assert_int_equal(quiz_session_undo(o.ss, NULL), 0); /* back to it: no draft now */
+	assert_int_equal(quiz_session_draft(o.ss, &text), 0);
+	assert_null(text);
+	quiz_session_opened_clear(&o);
+	store_close(s);
+}
+
 static void test_blocks_lesson(void **state)
 {
 	(void)state;
@@ -177,10 +277,13 @@ static void test_blocks_lesson(void **state)
 	struct quiz_session_opened o;
 	assert_int_equal(quiz_session_open(s, &req, &o), 0);
 	assert_int_equal(quiz_session_blocks_lesson(s, CHAPTER, &t), 0);
+	assert_null(t); /* nothing answered yet: the lesson stays open */
+	grade_current(o.ss);
+	assert_int_equal(quiz_session_blocks_lesson(s, CHAPTER, &t), 0);
 	assert_non_null(t);
 	assert_string_equal(t->uid, o.ss->test->uid);
 	assert_int_equal(t->n, o.ss->test->n);
-	assert_int_equal(t->answered, 0);
+	assert_int_equal(t->answered, 1);
 	quiz_test_free(t);
 	assert_int_equal(quiz_session_blocks_lesson(s, "01-other", &t), 0);
 	assert_null(t); /* another chapter's lesson stays open */
@@ -285,6 +388,8 @@ int main(void)
 		cmocka_unit_test(test_other_test_is_a_conflict),
 		cmocka_unit_test(test_nothing_to_ask),
 		cmocka_unit_test(test_blocks_lesson),
+		cmocka_unit_test(test_limit_draws_and_trims),
+		cmocka_unit_test(test_draft),
 		cmocka_unit_test(test_race_then_resume),
 		cmocka_unit_test(test_race_then_conflict),
 	};

@@ -4,8 +4,8 @@
  *
  * It drives the same session model as the TUI (core/answers.h), so its
  * answers, grades, resume and undo behave exactly as on screen.  Steps:
- * read the options, open the session (resume_or_start: the policy that
- * moves to core as quiz_session_open), then the ask loop.  It does not
+ * read the options, open the session (core's resume-or-start policy,
+ * quiz_session_open, worded in resume_or_start), then the ask loop.  It does not
  * draw anything or parse banks itself.
  */
 #include "app.h"
@@ -368,25 +368,31 @@ struct run_opts {
 static int read_run_opts(const struct args *args, struct run_opts *o)
 {
 	const char *limit = args_value(args, "--limit");
+	char *end = NULL;
 	*o = (struct run_opts){
 		.chapter = args->argc ? args->argv[0] : NULL,
 		.due = args_has(args, "--due"),
 		.open_book = args_has(args, "--open-book"),
 		.abandon = args_has(args, "--abandon"),
-		.limit = limit ? strtol(limit, NULL, 10) : 0,
+		.limit = limit ? strtol(limit, &end, 10) : 0,
 	};
 	const char *npd = args_value(args, "--new-per-day");
-	char *end = NULL;
-	long n = npd ? strtol(npd, &end, 10) : 0;
-	if (npd && (!*npd || *end || answers_set_new_per_day(n < 0 || n > 100000 ? -1 : (int)n))) {
+	char *nend = NULL;
+	long n = npd ? strtol(npd, &nend, 10) : 0;
+	if (npd && (!*npd || *nend || answers_set_new_per_day(n < 0 || n > 100000 ? -1 : (int)n))) {
 		fprintf(stderr,
 			"workbench: --new-per-day must be a whole number from 0 to 100000, "
 			"got '%s'\n",
 			npd);
 		return EXIT_USAGE;
 	}
-	if (!args_has(args, "--plain") || (!o->chapter == !o->due) || o->limit < 0) {
+	if (!args_has(args, "--plain") || (!o->chapter == !o->due)) {
 		command_print_usage(&cmd_quiz_run, 0, stderr);
+		return EXIT_USAGE;
+	}
+	if (limit && (end == limit || *end || o->limit < 1)) {
+		fprintf(stderr, "workbench: --limit takes a number of questions, 1 or more: '%s'\n",
+			limit);
 		return EXIT_USAGE;
 	}
 	if (o->chapter && !content_valid_chapter_id(o->chapter)) {
@@ -394,13 +400,6 @@ static int read_run_opts(const struct args *args, struct run_opts *o)
 		return EXIT_USAGE;
 	}
 	return -1;
-}
-
-/* True when the running test is the one asked for. */
-static int same_test(const struct quiz_test *running, const struct run_opts *o)
-{
-	return running && (o->due ? !strcmp(running->kind, "review")
-				  : running->chapter && !strcmp(running->chapter, o->chapter));
 }
 
 /* Looks up the running test into *running (NULL when none).  Returns 0,
@@ -424,7 +423,7 @@ static int abandon_running(struct plain *p, const struct run_opts *o)
 	int rc = look_running(p, &running), err;
 	if (rc)
 		return rc;
-	if (!same_test(running, o)) {
+	if (!quiz_session_is_same(running, o->chapter)) {
 		fprintf(stderr, "workbench: no self-test of %s is in progress\n",
 			o->due ? "due questions" : o->chapter);
 		rc = EXIT_FAIL;
@@ -444,106 +443,75 @@ out:
 	return rc;
 }
 
-/* Resumes the running test (same_test) into p->ss, in its language. */
-static int resume_running(struct plain *p, const struct quiz_test *running, struct quiz_bank **bank)
-{
-	p->lang = !strcmp(running->lang, "zh") ? "zh" : "en";
-	quiz_bank_free(*bank);
-	quiz_bank_open(p->app->content, p->app->quizzes, p->lang, bank);
-	int err = quiz_session_resume(p->st, *bank, &p->ss);
-	if (!err) {
-		printf(i18n(p->lang, M_QUIZ_RESUMED), quiz_session_answered(p->ss), p->ss->test->n);
-		printf("\n");
-	}
-	return err;
-}
-
-/* Starts a test of the chapter or the due questions into p->ss.  Returns
- * 0 or the WB_E* code of quiz_session_start; *none is set (message
- * printed, 0 returned) when there is nothing to ask. */
-static int start_test(struct plain *p, const struct run_opts *o, struct quiz_bank **bank, int *none)
-{
-	quiz_bank_free(*bank);
-	quiz_bank_open(p->app->content, p->app->quizzes, p->lang, bank);
-	const struct quiz_question **qs = NULL;
-	size_t n = 0;
-	if (o->due) {
-		int64_t now = answers_now_ms() / 1000;
-		answers_due(p->st, *bank, answers_day_start(now, 1), &qs, &n);
-	} else {
-		n = quiz_bank_chapter(*bank, o->chapter, &qs);
-	}
-	int err = 0;
-	*none = n == 0;
-	if (n == 0 && o->due) {
-		printf("%s\n", i18n(p->lang, M_QUIZ_NONE_DUE));
-	} else if (n == 0) {
-		fprintf(stderr, "workbench: chapter %s has no questions in %s\n", o->chapter,
-			p->lang);
-	} else {
-		uint64_t seed = answers_random_seed();
-		err = quiz_session_start(p->st, o->due ? "review" : "chapter", o->chapter, p->lang,
-					 !o->open_book, qs, n, (size_t)o->limit, seed,
-					 answers_now_ms(), &p->ss);
-	}
-	free(qs);
-	return err;
-}
-
-/* The resume-or-start policy (code review §2 row 12; core's future
- * quiz_session_open() replaces this function): looks for the running
- * test; refuses when it is another one; resumes it, or starts one.
- * Another workbench may end or start a test between the look and the
- * resume or start (WB_ENOENT, WB_ECONFLICT): look again, up to 3 times.
- * Returns -1 with p->ss open, or the exit code (EXIT_OK when nothing is
- * due; messages printed). */
+/* Opens the test asked for through core's one resume-or-start policy
+ * (quiz_session_open): resumes it, or starts one; another running test
+ * is refused.  Asks whether to try again while the database is busy.
+ * Returns -1 with p->ss (and *bank, the test's language) open, or the
+ * exit code (EXIT_OK when nothing is due; messages printed). */
 static int resume_or_start(struct plain *p, const struct run_opts *o, struct quiz_bank **bank)
 {
-	struct quiz_test *running = NULL;
-	int rc = -1;
-	for (int attempt = 0;; attempt++) {
-		quiz_test_free(running);
-		if ((rc = look_running(p, &running)) != 0)
-			break;
-		rc = EXIT_FAIL;
-		if (running && !same_test(running, o)) {
-			const char *ch = running->chapter;
-			fprintf(stderr,
-				"workbench: another self-test is in progress (%s, %zu of %zu "
-				"answered): finish it with `workbench quiz run %s --plain` or "
-				"abandon "
-				"it with `workbench quiz run %s --plain --abandon`\n",
-				ch ? ch : "review", running->answered, running->n,
-				ch ? ch : "--due", ch ? ch : "--due");
-			break;
-		}
-		int none = 0;
-		int err =
-			running ? resume_running(p, running, bank) : start_test(p, o, bank, &none);
-		if (running && err == WB_ENOENT && attempt < 3)
-			continue; /* ended by another workbench in between */
-		if (running && err) {
-			fprintf(stderr, "workbench: cannot resume the test: %s\n",
-				store_errmsg(p->st));
-			break;
-		}
-		if (none) { /* nothing to ask: start_test said so */
-			rc = o->due ? EXIT_OK : EXIT_FAIL;
-			break;
-		}
-		if (err == WB_ECONFLICT && attempt < 3)
-			continue; /* a test started elsewhere a moment ago */
-		if (err == WB_EBUSY && busy_ask(p, M_PLAIN_BUSY_CHOICE_STOP))
-			continue;
-		if (err == WB_EBUSY)
-			printf("%s\n", i18n(p->lang, M_QUIZ_BUSY_NOTHING));
-		else if (err)
-			fprintf(stderr, "workbench: cannot start the test: %s\n",
-				store_errmsg(p->st));
-		rc = err ? EXIT_FAIL : -1;
-		break;
+	struct quiz_session_req req = {
+		.chapter = o->chapter,
+		.lang = p->app->lang,
+		.closed_book = !o->open_book,
+		.limit = (size_t)o->limit,
+		.resume = 1,
+		.content_root = p->app->content,
+		.instructor_dir = p->app->quizzes,
+	};
+	struct quiz_session_opened op = {0};
+	size_t pool = 0;
+	int err = quiz_session_pool(p->st, &req, &pool);
+	if (!err && o->limit && pool && (size_t)o->limit > pool) {
+		fprintf(stderr, "workbench: --limit %ld: %s %zu questions (--limit 1 to %zu)\n",
+			o->limit, o->due ? "there are only" : "the chapter has", pool, pool);
+		return EXIT_USAGE;
 	}
-	quiz_test_free(running);
+	while ((err = quiz_session_open(p->st, &req, &op)) == WB_EBUSY &&
+	       busy_ask(p, M_PLAIN_BUSY_CHOICE_STOP))
+		quiz_session_opened_clear(&op);
+	int rc = EXIT_FAIL;
+	const struct quiz_test *run = op.conflict;
+	if (!err) {
+		p->ss = op.ss;
+		*bank = op.bank;
+		op.ss = NULL;
+		op.bank = NULL;
+		p->lang = (*bank)->lang;
+		if (op.trimmed)
+			printf(i18n(p->lang, M_QUIZ_TRIMMED), quiz_session_answered(p->ss),
+			       p->ss->test->n, (size_t)o->limit, (size_t)o->limit);
+		else if (op.resumed)
+			printf(i18n(p->lang, M_QUIZ_RESUMED), quiz_session_answered(p->ss),
+			       p->ss->test->n);
+		if (op.resumed)
+			printf("\n");
+		rc = -1;
+	} else if (err == WB_ECONFLICT && run) {
+		const char *ch = run->chapter;
+		fprintf(stderr,
+			"workbench: another self-test is in progress (%s, %zu of %zu "
+			"answered): finish it with `workbench quiz run %s --plain` or "
+			"abandon "
+			"it with `workbench quiz run %s --plain --abandon`\n",
+			ch ? ch : "review", run->answered, run->n, ch ? ch : "--due",
+			ch ? ch : "--due");
+	} else if (err == WB_ENOENT && op.step == QUIZ_OPEN_START && o->due) {
+		printf("%s\n", i18n(p->lang, M_QUIZ_NONE_DUE));
+		rc = EXIT_OK;
+	} else if (err == WB_ENOENT && op.step == QUIZ_OPEN_START) {
+		fprintf(stderr, "workbench: chapter %s has no questions in %s\n", o->chapter,
+			p->lang);
+	} else if (err == WB_EBUSY) {
+		printf("%s\n", i18n(p->lang, M_QUIZ_BUSY_NOTHING));
+	} else if (op.step == QUIZ_OPEN_LOOK) {
+		fprintf(stderr, "workbench: cannot read the progress database: %s\n",
+			store_errmsg(p->st));
+	} else {
+		fprintf(stderr, "workbench: cannot %s the test: %s\n",
+			op.step == QUIZ_OPEN_RESUME ? "resume" : "start", store_errmsg(p->st));
+	}
+	quiz_session_opened_clear(&op);
 	return rc;
 }
 

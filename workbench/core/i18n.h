@@ -111,6 +111,18 @@ enum msg {
 	M_QUIZ_GRADED_ELSEWHERE,
 	M_QUIZ_ENDED_ELSEWHERE,
 	M_QUIZ_UNDO_ELSEWHERE,
+	/* the self-test's confirmations, drafts and length (tui/quiz.c, notice.c) */
+	M_QUIZ_ABANDON_OTHER_ASK,
+	M_QUIZ_BLOCKED_ABANDON_ASK,
+	M_QUIZ_DRAFT_KEPT,
+	M_QUIZ_DRAFT_RESTORED,
+	M_QUIZ_LENGTH_TITLE,
+	M_QUIZ_LENGTH_SHORT,
+	M_QUIZ_LENGTH_MEDIUM,
+	M_QUIZ_LENGTH_ALL,
+	M_QUIZ_LENGTH_WHY,
+	M_QUIZ_LENGTH_KEYS,
+	M_QUIZ_TRIMMED,
 	/* the lab screen (tui/lab.c) and the help overlay (tui/help.c) */
 	M_LAB_TITLE,
 	M_LAB_EXPECTED,

@@ -163,6 +163,59 @@ static size_t *shuffled(size_t n, uint64_t seed)
 	return order;
 }
 
+/* How weak this learner is on a question, for the covering draw: 0 last
+ * graded Again, 1 Partly, 2 never graded, 3 Got it. */
+static int weakness(sqlite3 *db, const char *question)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlitex_prepare(db, "SELECT last_grade FROM quiz_schedule WHERE question = ?1", &st))
+		return 2;
+	sqlite3_bind_text(st, 1, question, -1, SQLITE_STATIC);
+	int w = 2;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		int g = sqlite3_column_int(st, 0);
+		w = g == GRADE_AGAIN ? 0 : g == GRADE_PARTLY ? 1 : 3;
+	}
+	sqlite3_finalize(st);
+	return w;
+}
+
+/* The covering draw of a shorter chapter test (see session.h): order
+ * holds 0..n-1 shuffled; its first k become the k questions drawn, one
+ * from each of k runs of the bank order (the bank follows the lesson's
+ * sections), in each run the weakest (weakness) with the shuffle breaking
+ * ties; then ordered weakest first, the shuffle breaking ties. */
+static void draw_covering(sqlite3 *db, const struct quiz_question *const *qs, size_t n, size_t k,
+			  size_t *order)
+{
+	size_t *rank = wb_xmalloc(n * sizeof *rank);
+	int *weak = wb_xmalloc(n * sizeof *weak);
+	size_t *pick = wb_xmalloc(k * sizeof *pick);
+	for (size_t i = 0; i < n; i++) {
+		rank[order[i]] = i;
+		weak[i] = weakness(db, qs[i]->id);
+	}
+	for (size_t j = 0; j < k; j++) {
+		size_t lo = j * n / k, hi = (j + 1) * n / k, best = lo;
+		for (size_t i = lo + 1; i < hi; i++)
+			if (weak[i] < weak[best] || (weak[i] == weak[best] && rank[i] < rank[best]))
+				best = i;
+		pick[j] = best;
+	}
+	for (size_t a = 1; a < k; a++) /* insertion sort: k is small */
+		for (size_t b = a; b > 0; b--) {
+			size_t x = pick[b - 1], y = pick[b];
+			if (weak[x] < weak[y] || (weak[x] == weak[y] && rank[x] < rank[y]))
+				break;
+			pick[b - 1] = y;
+			pick[b] = x;
+		}
+	memcpy(order, pick, k * sizeof *order);
+	free(rank);
+	free(weak);
+	free(pick);
+}
+
 /* The test row as quiz_session_start will store it: the first n of qs
  * in the given order. */
 static struct quiz_test *new_test(const char *kind, const char *chapter, const char *lang,
@@ -255,8 +308,11 @@ int quiz_session_start(struct store *s, const char *kind, const char *chapter, c
 		return WB_EINVAL;
 	sqlite3 *db = store_db(s);
 	size_t *order = shuffled(n, seed);
-	if (limit && limit < n)
+	if (limit && limit < n) {
+		if (!strcmp(kind, "chapter"))
+			draw_covering(db, qs, n, limit, order);
 		n = limit;
+	}
 	struct quiz_test *t = new_test(kind, chapter, lang, closed_book, qs, order, n, now_ms);
 
 	testhook_hold("start-begin");
@@ -403,6 +459,9 @@ int quiz_session_grade(struct quiz_session *ss, struct answer *a)
 	}
 	if (err)
 		return err;
+	/* The answer is saved; its draft, if any, has served (a stale one
+	 * left by a failure here is never shown: the question is graded). */
+	quiz_session_save_draft(ss, NULL, 0);
 	ss->grade[ss->cur] = a->grade;
 	set_str(&ss->last_uid, a->uid);
 	t->answered++;
@@ -530,6 +589,62 @@ int answers_abandon_running(struct store *s, int64_t now_ms)
 	return end_test(store_db(s), NULL, "abandoned", now_ms);
 }
 
+static int blank(const char *s)
+{
+	for (; s && *s; s++)
+		if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
+			return 0;
+	return 1;
+}
+
+int quiz_session_save_draft(struct quiz_session *ss, const char *text, int64_t now_ms)
+{
+	const struct quiz_question *q = quiz_session_current(ss);
+	if (!q)
+		return WB_EINVAL;
+	sqlite3 *db = store_db(ss->store);
+	sqlite3_stmt *st = NULL;
+	int keep = !blank(text);
+	int err = sqlitex_prepare(
+		db,
+		keep ? "INSERT INTO quiz_draft (test_uid, question, text, saved_at) "
+		       "VALUES (?1, ?2, ?3, ?4) ON CONFLICT (test_uid, question) "
+		       "DO UPDATE SET text = ?3, saved_at = ?4"
+		     : "DELETE FROM quiz_draft WHERE test_uid = ?1 AND question = ?2",
+		&st);
+	if (err)
+		return err;
+	sqlite3_bind_text(st, 1, ss->test->uid, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, ss->test->questions[ss->cur], -1, SQLITE_STATIC);
+	if (keep) {
+		sqlite3_bind_text(st, 3, text, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 4, now_ms);
+	}
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : sqlitex_err(rc);
+}
+
+int quiz_session_draft(struct quiz_session *ss, char **text)
+{
+	*text = NULL;
+	if (!quiz_session_current(ss))
+		return 0;
+	sqlite3_stmt *st = NULL;
+	int err = sqlitex_prepare(
+		store_db(ss->store),
+		"SELECT text FROM quiz_draft WHERE test_uid = ?1 AND question = ?2", &st);
+	if (err)
+		return err;
+	sqlite3_bind_text(st, 1, ss->test->uid, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, ss->test->questions[ss->cur], -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*text = sqlitex_column_dup(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sqlitex_err(rc);
+}
+
 void quiz_session_free(struct quiz_session *ss)
 {
 	if (!ss)
@@ -567,24 +682,48 @@ static int open_resume(struct store *s, const struct quiz_session_req *req, cons
 	return err;
 }
 
+/* The questions a new test of req asks from, borrowed from bank. */
+static int find_questions(struct store *s, const struct quiz_session_req *req,
+			  const struct quiz_bank *bank, const struct quiz_question ***qs, size_t *n)
+{
+	*qs = NULL;
+	*n = 0;
+	if (req->chapter) {
+		*n = quiz_bank_chapter(bank, req->chapter, qs);
+		return 0;
+	}
+	int64_t now_s = answers_now_ms() / 1000;
+	return answers_due(s, bank, answers_day_start(now_s, 1), qs, n);
+}
+
+int quiz_session_pool(struct store *s, const struct quiz_session_req *req, size_t *n)
+{
+	struct quiz_bank *bank = NULL;
+	const struct quiz_question **qs = NULL;
+	*n = 0;
+	quiz_bank_open(req->content_root, req->instructor_dir, bank_lang(req->lang), &bank);
+	int err = bank ? find_questions(s, req, bank, &qs, n) : 0;
+	if (err)
+		*n = 0;
+	free(qs);
+	quiz_bank_free(bank);
+	return err;
+}
+
 /* One start of what req asks for into out. */
 static int open_start(struct store *s, const struct quiz_session_req *req,
 		      struct quiz_session_opened *out)
 {
 	out->step = QUIZ_OPEN_START;
+	if (req->no_start)
+		return WB_ENOENT;
 	const char *lang = bank_lang(req->lang);
 	quiz_bank_open(req->content_root, req->instructor_dir, lang, &out->bank);
 	if (!out->bank)
 		return WB_ENOENT;
 	const struct quiz_question **qs = NULL;
 	size_t n = 0;
-	int err = 0;
-	if (req->chapter) {
-		n = quiz_bank_chapter(out->bank, req->chapter, &qs);
-	} else {
-		int64_t now_s = answers_now_ms() / 1000;
-		err = answers_due(s, out->bank, answers_day_start(now_s, 1), &qs, &n);
-	}
+	int err = find_questions(s, req, out->bank, &qs, &n);
 	if (!err && n == 0)
 		err = WB_ENOENT;
 	if (!err)
@@ -620,6 +759,8 @@ int quiz_session_open(struct store *s, const struct quiz_session_req *req,
 			err = open_start(s, req, out);
 		}
 		int lost = run ? err == WB_ENOENT : err == WB_ECONFLICT;
+		if (!err && out->resumed && req->limit)
+			err = quiz_session_trim(out->ss, req->limit, &out->trimmed);
 		if (!err || !lost)
 			break;
 		quiz_bank_free(out->bank);
@@ -630,6 +771,62 @@ int quiz_session_open(struct store *s, const struct quiz_session_req *req,
 		out->bank = NULL;
 	}
 	return err;
+}
+
+int quiz_session_trim(struct quiz_session *ss, size_t limit, int *cut)
+{
+	*cut = 0;
+	size_t open = 0;
+	for (size_t i = 0; i < ss->test->n; i++)
+		open += !ss->grade[i];
+	if (!limit || open <= limit)
+		return 0;
+	sqlite3 *db = store_db(ss->store);
+	sqlite3_stmt *st = NULL;
+	int err = sqlitex_begin_immediate(db);
+	if (err)
+		return err;
+	/* Ungraded items past the first `limit` ungraded ones go; in the
+	 * transaction, so a grade another process just gave is seen. */
+	err = sqlitex_prepare(
+		db,
+		"DELETE FROM quiz_test_item WHERE test_uid = ?1 AND pos IN ("
+		" SELECT pos FROM quiz_test_item WHERE test_uid = ?1 AND question NOT IN"
+		" (SELECT question FROM quiz_answer WHERE test_uid = ?1)"
+		" ORDER BY pos LIMIT -1 OFFSET ?2)",
+		&st);
+	if (!err) {
+		sqlite3_bind_text(st, 1, ss->test->uid, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)limit);
+		int rc = sqlite3_step(st);
+		err = rc == SQLITE_DONE ? 0 : sqlitex_err(rc);
+		*cut = !err && sqlite3_changes(db) > 0;
+		sqlite3_finalize(st);
+	}
+	err = err ? err : sqlitex_end(db, 0);
+	if (err) {
+		sqlitex_rollback(db);
+		*cut = 0;
+		return err;
+	}
+	/* Reload the shorter order; questions stay borrowed from the same
+	 * bank (looked up again by id). */
+	struct quiz_test *t;
+	err = answers_running_test(ss->store, &t);
+	if (err)
+		return err == WB_ENOENT ? 0 : err;
+	const struct quiz_question **q = wb_xcalloc(t->n ? t->n : 1, sizeof *q);
+	for (size_t i = 0; i < t->n; i++)
+		for (size_t j = 0; j < ss->test->n; j++)
+			if (ss->q[j] && !strcmp(ss->test->questions[j], t->questions[i]))
+				q[i] = ss->q[j];
+	quiz_test_free(ss->test);
+	free(ss->q);
+	free(ss->grade);
+	ss->test = t;
+	ss->q = q;
+	ss->grade = wb_xcalloc(t->n ? t->n : 1, sizeof *ss->grade);
+	return load_progress(ss);
 }
 
 void quiz_session_opened_clear(struct quiz_session_opened *out)
@@ -651,7 +848,7 @@ int quiz_session_blocks_lesson(struct store *s, const char *chapter, struct quiz
 		return 0;
 	if (err)
 		return err;
-	if (quiz_test_covers(run, chapter))
+	if (quiz_test_covers(run, chapter) && run->answered > 0)
 		*test = run;
 	else
 		quiz_test_free(run);

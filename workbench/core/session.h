@@ -62,7 +62,14 @@ struct quiz_session {
 };
 
 /* Starts a test over qs[0..n) in an order shuffled with seed, keeping
- * the first `limit` (0: all), stored in one transaction.  kind is
+ * `limit` of them (0 or >= n: all), stored in one transaction.  A shorter
+ * chapter test is the covering draw: the bank order (which follows the
+ * lesson's sections) is cut into `limit` runs of near-equal length, each
+ * run gives its weakest question (this learner's last grade Again, then
+ * Partly, then never graded, then Got it; the shuffle breaks ties), and
+ * the test asks them weakest first.  (Banks carry no section or "core"
+ * mark; this rule is the stand-in.)  A shorter review keeps the first
+ * `limit` of the shuffle.  kind is
  * "chapter" (chapter given) or "review".  Returns 0; WB_EINVAL when n is
  * 0; WB_ECONFLICT when a test is running (checked inside the
  * transaction, so also one another process started a moment ago: look
@@ -120,6 +127,19 @@ int quiz_session_abandon(struct quiz_session *ss, int64_t now_ms);
  * WB_EBUSY or WB_EIO. */
 int answers_abandon_running(struct store *s, int64_t now_ms);
 
+/* Drafts: the unfinished answer to a question of the test, kept when the
+ * learner pauses and given back on resume.  A draft is never graded and
+ * never touches quiz_answer or a schedule; grading a question removes
+ * its draft.
+ * Keeps text as the draft of the current question (NULL or only blanks:
+ * removes it).  Returns 0, WB_EINVAL when the test is done, WB_EBUSY or
+ * WB_EIO. */
+int quiz_session_save_draft(struct quiz_session *ss, const char *text, int64_t now_ms);
+
+/* The draft of the current question into *text (malloc'd; NULL when
+ * there is none).  Returns 0 or a WB_E* code (*text NULL). */
+int quiz_session_draft(struct quiz_session *ss, char **text);
+
 /* Frees a session and its test; ss may be NULL.  Cannot fail. */
 void quiz_session_free(struct quiz_session *ss);
 
@@ -131,7 +151,11 @@ struct quiz_session_req {
 				       due today */
 	const char *lang;	    /* language of a new test: "zh", anything else is "en" */
 	int closed_book;	    /* a new test is taken with the lesson closed (1) */
-	size_t limit;		    /* a new test keeps its first `limit` questions (0: all) */
+	size_t limit;		    /* a new test asks `limit` questions (0: all, see
+				       quiz_session_start); a resumed one is cut to at most
+				       `limit` still to ask (quiz_session_trim) */
+	int no_start;		    /* 1: only resume: with no test running, WB_ENOENT at
+				       QUIZ_OPEN_START and nothing is written */
 	int resume;		    /* 1: a running test of the same request is resumed;
 				       0: it is a conflict like any other running test */
 	const char *content_root;   /* quiz_bank_open's folders: the content root ... */
@@ -154,6 +178,8 @@ struct quiz_session_opened {
 				       language (a resumed test keeps its own; owned;
 				       free it after ss) */
 	int resumed;		    /* on success: 1 resumed, 0 started */
+	int trimmed;		    /* on success: 1 when the resumed test was cut to
+				       req->limit questions still to ask */
 	enum quiz_open_step step;   /* on error: what failed */
 	struct quiz_test *conflict; /* on WB_ECONFLICT: the other running test (owned),
 				       or NULL when the race below was lost */
@@ -188,43 +214,57 @@ int quiz_session_is_same(const struct quiz_test *run, const char *chapter);
  * out->step says where an error came from.  The caller owns what out
  * holds and frees it with quiz_session_opened_clear.
  *
- * How today's callers map onto it (they switch after the merge):
- * - TUI, tui/quiz.c start() with resume_running()/start_fresh():
- *   req = {chapter (NULL for a review), lang = the lesson's or the app's,
- *   closed_book 1, limit 0, resume 1, t->app->content, t->app->quizzes};
- *   0 -> s->ss = out.ss, s->bank = out.bank, s->lang = out.bank->lang,
- *   note M_QUIZ_RESUMED when out.resumed; ECONFLICT with conflict ->
- *   s->other = conflict, QS_CONFLICT; ENOENT at START -> flash
- *   M_QUIZ_NO_QUESTIONS / M_QUIZ_NONE_DUE; EBUSY -> flash M_QUIZ_BUSY;
- *   step LOOK -> flash store_errmsg; anything else -> drop the screen.
- * - CLI, cli/quiz.c quiz_run: req = {chapter (NULL with --due), app->lang,
- *   closed_book = !--open-book, limit = --limit, resume 1, app->content,
- *   app->quizzes}; `while (err == WB_EBUSY && busy_ask(...))` calls it
- *   again; ECONFLICT with conflict -> "another self-test is in progress
- *   (...)"; ENOENT at START -> M_QUIZ_NONE_DUE (exit 0) or "chapter %s has
- *   no questions in %s"; step LOOK -> "cannot read the progress
- *   database", RESUME -> "cannot resume the test", START -> "cannot start
- *   the test"; 0 -> print M_QUIZ_RESUMED when out.resumed, p.lang =
- *   out.bank->lang.  --abandon keeps answers_running_test +
+ * The two callers (and nothing else decides resume or start):
+ * - TUI, tui/quiz.c open_session: req = {chapter (NULL for a review),
+ *   lang = the lesson's or the app's, closed_book 1, resume 1,
+ *   t->app->content, t->app->quizzes}, first with no_start 1 (a running
+ *   test resumes; with none, ENOENT at START -> the length question from
+ *   quiz_session_pool), then on Enter with limit = the size chosen (0 for
+ *   all) and no_start 0; 0 -> the screen takes out.ss and
+ *   out.bank (its language), notes M_QUIZ_RESUMED when out.resumed;
+ *   ECONFLICT with conflict -> QS_CONFLICT naming it; ENOENT at START ->
+ *   flash M_QUIZ_NO_QUESTIONS / M_QUIZ_NONE_DUE; EBUSY -> flash
+ *   M_QUIZ_BUSY; step LOOK -> flash store_errmsg; the screen is dropped
+ *   on any error.
+ * - CLI, cli/quiz_run.c resume_or_start: req = {chapter (NULL with
+ *   --due), app->lang, closed_book = !--open-book, limit = --limit
+ *   (checked against quiz_session_pool first), resume 1, app->content,
+ *   app->quizzes}; out.trimmed -> M_QUIZ_TRIMMED; `while (err == WB_EBUSY &&
+ *   busy_ask(...))` calls it again; ECONFLICT with conflict -> "another
+ *   self-test is in progress (...)"; ENOENT at START -> M_QUIZ_NONE_DUE
+ *   (exit 0) or "chapter %s has no questions in %s"; step LOOK -> "cannot
+ *   read the progress database", RESUME / START -> "cannot resume / start
+ *   the test".  --abandon keeps answers_running_test +
  *   quiz_session_is_same + answers_abandon_running. */
 int quiz_session_open(struct store *s, const struct quiz_session_req *req,
 		      struct quiz_session_opened *out);
+
+/* How many questions a new test of req would draw from (a chapter's in
+ * req->lang, or those due today) into *n.  Returns 0, or a WB_E* code
+ * (*n 0). */
+int quiz_session_pool(struct store *s, const struct quiz_session_req *req, size_t *n);
+
+/* Cuts the running test of ss to at most `limit` questions still to ask
+ * (the first in its order stay; graded ones always stay) and reloads it.
+ * Sets *cut to 1 when something was removed.  Returns 0, WB_EBUSY or
+ * WB_EIO (the session is unchanged then). */
+int quiz_session_trim(struct quiz_session *ss, size_t limit, int *cut);
 
 /* Frees what out holds (session before bank) and zeroes it; out may be
  * NULL.  Cannot fail. */
 void quiz_session_opened_clear(struct quiz_session_opened *out);
 
 /* The closed-book rule: a lesson is closed while a running test asks
- * questions of its chapter (quiz_test_covers), so a learner cannot look
- * the answers up mid-test.  Returns 0 with *test the running test that
- * closes the lesson (the caller frees it; its chapter, answered and n
- * word the notice) or NULL when the lesson is open; a WB_E* code when
- * the database cannot be read (*test NULL; the TUI then opens the
- * lesson).  Like the TUI's quiz_guard_lesson today, an open-book test
+ * questions of its chapter (quiz_test_covers) and has at least one graded
+ * answer, so a learner cannot look the answers up mid-test; a test
+ * started and paused before its first grade leaves the lesson open.  Returns 0 with *test the
+ * running test that closes the lesson (the caller frees it; its chapter, answered and n word the
+ * notice) or NULL when the lesson is open; a WB_E* code when the database cannot be read (*test
+ * NULL; the TUI then opens the lesson).  Like the TUI's quiz_guard_lesson today, an open-book test
  * (`quiz run --open-book`) closes the lesson too.
- * The TUI (tui/quiz.c quiz_guard_lesson) maps onto it directly: a test
- * -> push the "lesson is closed" notice with it; NULL or an error ->
- * open the reader. */
+ * The TUI's router (tui/nav.c lesson_closed_by_test) maps onto it
+ * directly: a test -> the "lesson is closed" notice with it; NULL or an
+ * error -> open the reader. */
 int quiz_session_blocks_lesson(struct store *s, const char *chapter, struct quiz_test **test);
 
 #endif

@@ -105,6 +105,15 @@ static const char *migrations[] = {
 	"  last_grade INTEGER NOT NULL"
 	");"
 	"CREATE INDEX quiz_schedule_due ON quiz_schedule (due);",
+	/* 3 -> 4: the unfinished answer of a paused test (session.c drafts);
+	   never graded, never exported */
+	"CREATE TABLE quiz_draft ("
+	"  test_uid TEXT NOT NULL REFERENCES quiz_test (uid) ON DELETE CASCADE,"
+	"  question TEXT NOT NULL,"
+	"  text TEXT NOT NULL,"
+	"  saved_at INTEGER NOT NULL,"
+	"  PRIMARY KEY (test_uid, question)"
+	");",
 };
 
 /* The default location without $WORKBENCH_DB: the only path whose

@@ -15,7 +15,7 @@
 struct store;
 
 /* The schema version this build writes. */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 /* Default path: $WORKBENCH_DB, else $XDG_DATA_HOME/workbench/progress.db,
  * else ~/.local/share/workbench/progress.db.  explicit (--db) wins.

@@ -8,7 +8,8 @@
  * header, no screen includes another's, and a screen never changes the
  * stack under its own feet.  It also applies the one rule that decides
  * between screens: a lesson stays closed while a running self-test asks
- * questions of its chapter (lesson_closed_by_test).  It draws nothing.
+ * questions of its chapter (lesson_closed_by_test, which asks core's
+ * quiz_session_blocks_lesson).  It draws nothing.
  */
 #include "tui/nav.h"
 #include "app.h"
@@ -25,22 +26,15 @@
 
 #include <string.h>
 
-/* The closed-book rule: returns 1 and the running test in *run (the
- * caller frees it) when that test asks questions of chapter, so its
- * lesson must not open; 0 otherwise.  The one place the decision is made
- * (a core query can replace the body). */
+/* The closed-book rule is core's (quiz_session_blocks_lesson): returns 1
+ * and the running test in *run (the caller frees it) when that test
+ * closes the lesson of chapter; 0 otherwise, also when the database
+ * cannot be read (the lesson then opens). */
 static int lesson_closed_by_test(struct tui *t, const char *chapter, struct quiz_test **run)
 {
-	struct quiz_test *r;
-	*run = NULL;
-	if (answers_running_test(t->store, &r) != 0)
+	if (quiz_session_blocks_lesson(t->store, chapter, run) != 0)
 		return 0;
-	if (!quiz_test_covers(r, chapter)) {
-		quiz_test_free(r);
-		return 0;
-	}
-	*run = r;
-	return 1;
+	return *run != NULL;
 }
 
 /* The lesson, or the "lesson is closed" notice in its place. */

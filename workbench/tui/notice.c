@@ -1,8 +1,8 @@
 /*
  * notice.c - the "lesson is closed during a test" notice: nav.c shows it
  * in place of a lesson that the running self-test asks questions of.  The
- * learner continues the test, abandons it (and reads the lesson), or goes
- * back.  Whether the lesson is closed is decided by nav.c, not here; this
+ * learner continues the test, abandons it (A, then y: and reads the
+ * lesson), or goes back.  Whether the lesson is closed is decided by nav.c, not here; this
  * screen draws and asks nav.c for the next screen.
  */
 #include "tui/notice.h"
@@ -26,9 +26,10 @@ struct blocked {
 	size_t answered;       /* of the running test */
 	size_t n;	       /* questions of the running test */
 	char test_chapter[64]; /* the running test's chapter, "" for a review */
+	int confirm;	       /* asking "abandon the test?" (y/n) */
 };
 
-enum { B_CONTINUE, B_ABANDON, B_BACK };
+enum { B_CONTINUE, B_ABANDON, B_BACK, B_YES, B_NO };
 
 static const struct keybind blocked_keys[] = {
 	{'c', 0, "c", B_CONTINUE, "continue the test", "继续测验"},
@@ -36,6 +37,8 @@ static const struct keybind blocked_keys[] = {
 	{'A', 0, "A", B_ABANDON, "abandon the test and open the lesson", "放弃测验并打开课文"},
 	{'q', 0, "q", B_BACK, "back", "返回"},
 	{KEY_LEFT, 1, "←", B_BACK, "back", "返回"},
+	{'y', 0, "y", B_YES, "yes (after A)", "是（按 A 之后）"},
+	{'n', 0, "n", B_NO, "no (after A)", "否（按 A 之后）"},
 };
 
 static void blocked_draw(struct tui *t, void *self)
@@ -55,7 +58,7 @@ static void blocked_draw(struct tui *t, void *self)
 		layout_wrap_free(lines, n);
 		y++;
 	}
-	term_status(t, i18n(L, M_QUIZ_BLOCKED_KEYS), "");
+	term_status(t, i18n(L, b->confirm ? M_QUIZ_BLOCKED_ABANDON_ASK : M_QUIZ_BLOCKED_KEYS), "");
 }
 
 static void blocked_key(struct tui *t, void *self, int action, wint_t ch, int is_code)
@@ -65,6 +68,15 @@ static void blocked_key(struct tui *t, void *self, int action, wint_t ch, int is
 	struct blocked *b = self;
 	struct nav n = {.replace_top = 1};
 	snprintf(n.lang, sizeof n.lang, "%s", b->lang);
+	if (b->confirm) { /* "Abandon the test?": only y abandons */
+		b->confirm = 0;
+		if (action != B_YES)
+			return;
+		action = B_ABANDON;
+	} else if (action == B_ABANDON) {
+		b->confirm = 1;
+		return;
+	}
 	switch (action) {
 	case B_CONTINUE:
 		n.kind = b->test_chapter[0] ? NAV_TEST : NAV_REVIEW;

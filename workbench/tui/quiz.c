@@ -15,26 +15,31 @@
  * the transitions, and the function that makes each:
  *
  *   state     key                      handler       next state
+ *   LENGTH    j k 1-3                  length_key    LENGTH (12, 24 or all questions)
+ *             Enter                    length_key    EDIT/ANSWER (the test starts)
+ *             q Esc                    length_key    back (nothing started)
  *   CONFLICT  c                        conflict_key  EDIT/ANSWER (resumed), or back
- *             A                        conflict_key  EDIT/ANSWER (new test), or back
+ *             A, then y                conflict_key  LENGTH (for the new test), or back
  *             q n                      conflict_key  back (the reader again, if replaced)
  *   EDIT      Tab, Enter on a number   edit_done     REVEAL (recall), RESULT (graded),
- *                                                    EDIT (not a number)
- *             Esc                      edit_leave    ANSWER
+ *                                                    EDIT (not a number, not saved)
+ *             Esc                      edit_key      EDIT, the command keys shown/hidden
+ *             ^P                       leave_paused  back (paused, the text kept as a draft)
+ *             ^R                       undo          the undone question's state
+ *             ^X                       edit_key      ABANDON
  *             text, editing keys       edit_key      EDIT
- *   ANSWER    Enter Tab (written)      answer_key    EDIT
- *             Tab (recall)             answer_key    REVEAL
- *             j k Space x 1-9          mark_key      ANSWER
- *             Enter (choice)           submit_choice RESULT
- *             q                        leave_paused  back (test paused)
+ *   ANSWER    j k Space x 1-9          mark_key      ANSWER (choice questions only)
+ *             Enter                    submit_choice RESULT
+ *             q ^P                     leave_paused  back (test paused)
  *   REVEAL    j k Space x 1-9          mark_key      REVEAL
  *             a p g Enter              grade_recall  next question (EDIT/ANSWER) or SUMMARY
- *             q                        leave_paused  back (test paused)
+ *             q ^P                     leave_paused  back (test paused)
  *   RESULT    Enter Space j            result_key    next question or SUMMARY
- *             q                        leave_paused  back (test paused)
+ *             q ^P                     leave_paused  back (test paused)
  *   ANSWER REVEAL RESULT
- *             A                        question_key  ABANDON
- *             u                        undo          the undone question's state
+ *             A ^X                     question_key  ABANDON
+ *             u ^R                     undo          the undone question's state (a
+ *                                                    number: EDIT, typing works again)
  *             PgUp PgDn                question_key  same
  *   ABANDON   y                        abandon_key   back (test abandoned)
  *             n Esc q                  abandon_key   the state before
@@ -42,9 +47,14 @@
  *             Enter r                  summary_key   the weakest question's lesson
  *             q                        summary_key   back
  *
+ * Letters typed into an answer never become commands: written questions
+ * stay in EDIT until they are done, Esc there only shows the command keys
+ * (control keys) on the status line, and every abandon asks y/n first.
+ *
  * "back" and "the lesson" are requests to nav.c (tui_go); they happen
  * after the handler returns.  Whether to resume, start, or ask about
- * another running test is decided in resume_or_start.
+ * another running test is core's policy (quiz_session_open); this file
+ * only words its outcome (open_session).
  *
  * This file draws and turns keys into model calls; it does not touch SQL
  * or parse bank files itself.
@@ -85,6 +95,7 @@ enum qstate {
 	QS_RESULT,   /* choice/numeric: graded, reference shown */
 	QS_ABANDON,  /* confirm abandoning */
 	QS_SUMMARY,  /* the end */
+	QS_LENGTH,   /* before a new test: how long, and Enter to start */
 };
 
 enum {
@@ -106,6 +117,7 @@ enum {
 	A_REREAD,
 	A_YES,
 	A_NO,
+	A_MOUSE,
 };
 
 static const struct keybind quiz_keys[] = {
@@ -127,6 +139,7 @@ static const struct keybind quiz_keys[] = {
 	{KEY_DOWN, 1, "↓", A_DOWN, "next option or rubric point", "下一个选项或要点"},
 	{KEY_PPAGE, 1, "PgUp", A_PGUP, "scroll up", "向上滚动"},
 	{KEY_NPAGE, 1, "PgDn", A_PGDN, "scroll down", "向下滚动"},
+	{KEY_MOUSE, 1, "wheel", A_MOUSE, "scroll", "滚动"},
 	{'1', 0, "1-9", A_DIGIT, "tick point N / choose option N", "勾选第 N 个要点 / 选择第 N 项"},
 	{'2', 0, "", A_DIGIT, "tick point N / choose option N", "勾选第 N 个要点 / 选择第 N 项"},
 	{'3', 0, "", A_DIGIT, "tick point N / choose option N", "勾选第 N 个要点 / 选择第 N 项"},
@@ -145,8 +158,13 @@ static const struct keybind quiz_keys[] = {
 	{'n', 0, "n", A_NO, "no", "否"},
 	{'q', 0, "q", A_QUIT, "pause the test (s resumes it) / back",
 	 "暂停测验（按 s 继续）/ 返回"},
-	{'A', 0, "A", A_ABANDON, "abandon the test (graded answers are kept)",
-	 "放弃测验（已评分的回答保留）"},
+	{16, 0, "^P", A_QUIT, "pause the test (s resumes it) / back",
+	 "暂停测验（按 s 继续）/ 返回"},
+	{18, 0, "^R", A_UNDO, "undo the last grade", "撤销上一次评分"},
+	{'A', 0, "A", A_ABANDON, "abandon the test (asks first; graded answers are kept)",
+	 "放弃测验（先确认；已评分的回答保留）"},
+	{24, 0, "^X", A_ABANDON, "abandon the test (asks first; graded answers are kept)",
+	 "放弃测验（先确认；已评分的回答保留）"},
 };
 
 /* The summary: the weakest questions, and the lesson to reread. */
@@ -165,10 +183,33 @@ static const struct keybind summary_keys[] = {
 	{'q', 0, "q", A_QUIT, "back", "返回"},
 };
 
+/* The length question (QS_LENGTH): pick a size, Enter starts. */
+static const struct keybind length_keys[] = {
+	{'k', 0, "k", A_UP, "previous length", "上一个长度"},
+	{KEY_UP, 1, "↑", A_UP, "previous length", "上一个长度"},
+	{'j', 0, "j", A_DOWN, "next length", "下一个长度"},
+	{KEY_DOWN, 1, "↓", A_DOWN, "next length", "下一个长度"},
+	{'1', 0, "1-3", A_DIGIT, "choose length N", "选择第 N 个长度"},
+	{'2', 0, "", A_DIGIT, "choose length N", "选择第 N 个长度"},
+	{'3', 0, "", A_DIGIT, "choose length N", "选择第 N 个长度"},
+	{'\r', 0, "Enter", A_ENTER, "start the test", "开始测验"},
+	{'\n', 0, "Enter", A_ENTER, "start the test", "开始测验"},
+	{KEY_ENTER, 1, "Enter", A_ENTER, "start the test", "开始测验"},
+	{'q', 0, "q", A_QUIT, "back: no test is started", "返回：不开始测验"},
+	{27, 0, "Esc", A_QUIT, "back: no test is started", "返回：不开始测验"},
+};
+
 /* Text entry (QS_EDIT): every key the table does not bind is text, '?'
- * and 'q' included; F1 opens help. */
+ * and 'q' included; F1 opens help.  No key turns later typing into
+ * commands: the commands are control keys, and Esc only shows them (the
+ * box keeps taking letters). */
 enum {
 	E_DONE,
+	E_PAUSE,
+	E_UNDO,
+	E_ABANDON,
+	E_PGUP,
+	E_PGDN,
 	E_ENTER,
 	E_ESC,
 	E_LEFT,
@@ -190,7 +231,8 @@ static const struct keybind edit_keys[] = {
 	{'\r', 0, "Enter", E_ENTER, "new line (a number: submit)", "换行（数字题：提交）"},
 	{'\n', 0, "Enter", E_ENTER, "new line (a number: submit)", "换行（数字题：提交）"},
 	{KEY_ENTER, 1, "Enter", E_ENTER, "new line (a number: submit)", "换行（数字题：提交）"},
-	{27, 0, "Esc", E_ESC, "leave the text box (more keys)", "离开文本框（更多按键）"},
+	{27, 0, "Esc", E_ESC, "show or hide the command keys (letters still type)",
+	 "显示或隐藏命令键（字母照常输入）"},
 	{KEY_LEFT, 1, "←", E_LEFT, "cursor left", "光标左移"},
 	{2, 0, "^B", E_LEFT, "cursor left", "光标左移"},
 	{KEY_RIGHT, 1, "→", E_RIGHT, "cursor right", "光标右移"},
@@ -209,6 +251,12 @@ static const struct keybind edit_keys[] = {
 	{11, 0, "^K", E_KILL_END, "erase to the end of the line", "删除到行尾"},
 	{21, 0, "^U", E_KILL_START, "erase to the start of the line", "删除到行首"},
 	{23, 0, "^W", E_KILL_WORD, "erase the word before the cursor", "删除光标前的词"},
+	{16, 0, "^P", E_PAUSE, "pause the test; the answer is kept as a draft",
+	 "暂停测验；回答作为草稿保留"},
+	{18, 0, "^R", E_UNDO, "undo the last grade", "撤销上一次评分"},
+	{24, 0, "^X", E_ABANDON, "abandon the test (asks first)", "放弃测验（先确认）"},
+	{KEY_PPAGE, 1, "PgUp", E_PGUP, "scroll the question up", "向上滚动题目"},
+	{KEY_NPAGE, 1, "PgDn", E_PGDN, "scroll the question down", "向下滚动题目"},
 };
 
 struct quizscr {
@@ -227,6 +275,12 @@ struct quizscr {
 	int sel;		       /* selected option / rubric item */
 	int scroll;		       /* first content line shown */
 	int correct;		       /* QS_RESULT: the auto-graded outcome */
+	int show_cmds;		       /* QS_EDIT: the status line shows the command keys */
+	size_t len_opts[3];	       /* QS_LENGTH: test sizes on offer, the last is all */
+	size_t nlen;		       /* sizes on offer */
+	int len_sel;		       /* the size selected */
+	int follow;		       /* the selection moved: bring it into view once */
+	int confirm;		       /* QS_CONFLICT: asking before abandoning the other */
 	size_t pos;		       /* position of q in the test */
 	unsigned shown;		       /* questions begun so far: tells a new one */
 	char note[256];		       /* status message until the next key */
@@ -339,8 +393,18 @@ static void begin_question(struct tui *t, struct quizscr *s)
 	set_marks(s, s->q->kind == QK_CHOICE ? s->q->noptions : s->q->nrubric);
 	s->sel = 0;
 	s->scroll = 0;
-	if (s->q->kind != QK_CHOICE)
-		s->st = QS_EDIT;
+	if (s->q->kind == QK_CHOICE)
+		return;
+	s->st = QS_EDIT;
+	/* The answer this question had when the test was paused. */
+	char *draft = NULL;
+	if (quiz_session_draft(s->ss, &draft) == 0 && draft) {
+		textbox_set(&s->box, draft);
+		size_t len = strlen(s->note);
+		snprintf(s->note + len, sizeof s->note - len, "%s%s", len ? " · " : "",
+			 i18n(s->lang, M_QUIZ_DRAFT_RESTORED));
+	}
+	free(draft);
 }
 
 static void reveal(struct quizscr *s)
@@ -349,6 +413,7 @@ static void reveal(struct quizscr *s)
 	s->revealed_at = answers_now_ms();
 	s->sel = 0;
 	s->scroll = 0;
+	s->follow = 0; /* the reveal opens at the top: the reference answer first */
 }
 
 static int save(struct tui *t, struct quizscr *s, struct answer *a)
@@ -480,7 +545,8 @@ static void undo(struct tui *t, struct quizscr *s)
 	} else {
 		if (s->q->kind == QK_CHOICE)
 			marks_from(s, a.text);
-		s->st = QS_ANSWER;
+		/* A number goes back into its box: typing works again. */
+		s->st = s->q->kind == QK_CHOICE ? QS_ANSWER : QS_EDIT;
 	}
 	answer_clear(&a);
 	note(s, "%s", i18n(s->lang, M_QUIZ_UNDONE));
@@ -604,7 +670,9 @@ static void draw_answer(struct tui *t, struct quizscr *s)
 		int rows = bottom - top + 1;
 		int f, l;
 		page_tag_span(&p, s->sel + 1, &f, &l);
-		scroll_to(s, f, l, rows);
+		if (s->follow)
+			scroll_to(s, f, l, rows);
+		s->follow = 0;
 		clamp_scroll(s, (int)p.n, rows);
 		page_draw(t, &p, top, 1, rows, w, s->scroll, s->sel + 1);
 		hint = i18n(L, M_QUIZ_CHOICE_HINT);
@@ -634,8 +702,8 @@ static void draw_answer(struct tui *t, struct quizscr *s)
 			curs_set(1);
 		}
 		textbox_rows_free(&r);
-		hint = s->st == QS_EDIT ? i18n(L, single ? M_QUIZ_NUMERIC_HINT : M_QUIZ_EDIT_HINT)
-					: i18n(L, M_QUIZ_CMD_HINT);
+		hint = s->show_cmds ? i18n(L, M_QUIZ_CMD_HINT)
+				    : i18n(L, single ? M_QUIZ_NUMERIC_HINT : M_QUIZ_EDIT_HINT);
 	}
 	page_free(&p);
 	/* The status line must not move the cursor away from the box. */
@@ -669,14 +737,17 @@ static void draw_reveal(struct tui *t, struct quizscr *s)
 	const char *L = s->lang;
 	int suggested_pts;
 	int suggested = quiz_suggest_grade(s->q, s->marks, &suggested_pts);
-	/* Question text: at most three lines at the top. */
+	/* Question text: at most three lines at the top (one on a short
+	 * screen, where the grade meanings also give way to the answer). */
+	int small = LINES < 20;
 	struct page qp = {0};
 	page_text(&qp, s->q->text, COLS - 2, A_BOLD, 0, 0);
-	int qrows = qp.n > 3 ? 3 : (int)qp.n;
+	int qmax = small ? 1 : 3;
+	int qrows = (int)qp.n > qmax ? qmax : (int)qp.n;
 	page_draw(t, &qp, 1, 1, qrows, COLS - 2, 0, 0);
 	page_free(&qp);
 
-	int grade_rows = 4;
+	int grade_rows = small ? 1 : 4;
 	int top = 1 + qrows + 1, bottom = LINES - 2 - grade_rows;
 	int rows = bottom - top + 1;
 	int side = COLS >= 72;
@@ -697,7 +768,9 @@ static void draw_reveal(struct tui *t, struct quizscr *s)
 	struct page *main = side ? &right : &left;
 	int f, l;
 	page_tag_span(main, s->sel + 1, &f, &l);
-	scroll_to(s, f, l, rows);
+	if (s->follow) /* only when the selection moved: PgUp, k, the wheel stay */
+		scroll_to(s, f, l, rows);
+	s->follow = 0;
 	int total = (int)(side && left.n > right.n ? left.n : main->n);
 	clamp_scroll(s, total, rows);
 	if (rows > 0) {
@@ -707,6 +780,11 @@ static void draw_reveal(struct tui *t, struct quizscr *s)
 				term_text(top + r, 1 + lw, "│", 1, A_DIM);
 			page_draw(t, &right, top, 2 + lw, rows, rw, s->scroll, s->sel + 1);
 		}
+		/* The selected point scrolled out of view stays visible, pinned
+		 * to the edge it left by. */
+		if (f >= 0 && rows > 1 && (l < s->scroll || f >= s->scroll + rows))
+			page_draw(t, main, f < s->scroll ? top : top + rows - 1, side ? 2 + lw : 1,
+				  1, side ? rw : lw, f, s->sel + 1);
 	}
 	page_free(&left);
 	page_free(&right);
@@ -720,7 +798,7 @@ static void draw_reveal(struct tui *t, struct quizscr *s)
 	static const char keys[] = {'a', 'p', 'g'};
 	int days[4]; /* the next interval each grade gives, before its meaning */
 	answers_next_intervals(t->store, s->q->id, answers_now_ms() / 1000, days);
-	for (int g = 0; g < 3; g++) {
+	for (int g = 0; g < 3 && !small; g++) {
 		char ivl[32];
 		answers_interval_text(L, days[g + 1], ivl, sizeof ivl);
 		snprintf(buf, sizeof buf, "%c  %s · %s", keys[g], ivl, i18n(L, (enum msg)means[g]));
@@ -824,7 +902,40 @@ static void draw_conflict(struct tui *t, struct quizscr *s)
 	for (size_t i = 0; i < n; i++)
 		term_text(3 + (int)i, 2, lines[i], COLS - 4, A_BOLD);
 	layout_wrap_free(lines, n);
-	term_status(t, i18n(L, M_QUIZ_OTHER_KEYS), "");
+	term_status(t, i18n(L, s->confirm ? M_QUIZ_ABANDON_OTHER_ASK : M_QUIZ_OTHER_KEYS), "");
+}
+
+/* The length question: the sizes on offer, what starting means. */
+static void draw_length(struct tui *t, struct quizscr *s)
+{
+	const char *L = s->lang;
+	char buf[512];
+	snprintf(buf, sizeof buf, i18n(L, M_QUIZ_LENGTH_TITLE),
+		 s->title ? s->title : i18n(L, M_QUIZ_REVIEW_TITLE));
+	term_text(1, 2, buf, COLS - 4, term_attr_heading(t) | A_BOLD);
+	int y = 3;
+	for (size_t i = 0; i < s->nlen && y < LINES - 2; i++, y++) {
+		enum msg m = i + 1 == s->nlen ? M_QUIZ_LENGTH_ALL
+			     : i == 0	      ? M_QUIZ_LENGTH_SHORT
+					      : M_QUIZ_LENGTH_MEDIUM;
+		char opt[256];
+		snprintf(opt, sizeof opt, i18n(L, m), s->len_opts[i]);
+		snprintf(buf, sizeof buf, "%zu. %s", i + 1, opt);
+		int attr = (int)i == s->len_sel ? term_attr_select() : 0;
+		if (attr) {
+			attron(attr);
+			mvhline(y, 2, ' ', COLS - 4);
+			attroff(attr);
+		}
+		term_text(y, 3, buf, COLS - 6, attr);
+	}
+	y++;
+	char **lines;
+	size_t n = layout_wrap(i18n(L, M_QUIZ_LENGTH_WHY), COLS - 4, &lines);
+	for (size_t i = 0; i < n && y < LINES - 1; i++)
+		term_text(y++, 2, lines[i], COLS - 4, A_DIM);
+	layout_wrap_free(lines, n);
+	term_status(t, i18n(L, M_QUIZ_LENGTH_KEYS), "");
 }
 
 static void quiz_draw(struct tui *t, void *self)
@@ -833,6 +944,10 @@ static void quiz_draw(struct tui *t, void *self)
 	erase();
 	if (s->st == QS_CONFLICT) {
 		draw_conflict(t, s);
+		return;
+	}
+	if (s->st == QS_LENGTH) {
+		draw_length(t, s);
 		return;
 	}
 	draw_header(t, s);
@@ -851,10 +966,26 @@ static void quiz_draw(struct tui *t, void *self)
 
 /* ---- keys: one handler per state (the table in the file comment) ---- */
 
-/* Leaves the screen with the test paused (s resumes it). */
+/* Leaves the screen with the test paused (s resumes it); the answer
+ * being written is kept as the question's draft (quiz_session_save_draft;
+ * a blank box removes an old one).  When the draft cannot be written the
+ * screen stays, so nothing typed is lost. */
 static void leave_paused(struct tui *t, struct quizscr *s)
 {
-	tui_flash(t, "%s", i18n(s->lang, M_QUIZ_PAUSED));
+	int written = s->q && s->q->kind != QK_CHOICE &&
+		      (s->st == QS_EDIT || s->st == QS_REVEAL || s->st == QS_ABANDON);
+	if (written) {
+		char *text = textbox_text(&s->box);
+		int err = quiz_session_save_draft(s->ss, text, answers_now_ms());
+		free(text);
+		if (err) {
+			note(s, "%s %s", i18n(s->lang, M_QUIZ_BUSY),
+			     i18n(s->lang, M_QUIZ_BUSY_NOTHING));
+			return;
+		}
+		written = !textbox_blank(&s->box);
+	}
+	tui_flash(t, "%s", i18n(s->lang, written ? M_QUIZ_DRAFT_KEPT : M_QUIZ_PAUSED));
 	tui_back(t);
 }
 
@@ -867,29 +998,46 @@ static void go_reader(struct tui *t, const char *chapter, const char *lang)
 	tui_go(t, &n);
 }
 
-static int start_fresh(struct tui *t, struct quizscr *s);
-static int resume_running(struct tui *t, struct quizscr *s);
+static int open_session(struct tui *t, struct quizscr *s, const char *chapter, size_t limit,
+			int no_start);
 
 static void conflict_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 {
+	if (s->confirm) { /* "Abandon that test?": only y goes on */
+		s->confirm = 0;
+		if (action != A_YES)
+			return;
+		action = A_ABANDON;
+		ch = 0;
+	} else if (action == A_ABANDON) {
+		s->confirm = 1;
+		return;
+	}
 	(void)ch;
 	switch (action) {
-	case A_CONTINUE:
+	case A_CONTINUE: {
+		/* The other test, resumed (or, ended meanwhile, what comes). */
+		char *chapter = s->other->chapter ? wb_xstrdup(s->other->chapter) : NULL;
+		int review = !strcmp(s->other->kind, "review");
 		quiz_test_free(s->other);
 		s->other = NULL;
-		if (resume_running(t, s) == 0)
+		s->st = QS_ANSWER;
+		if (open_session(t, s, review ? NULL : chapter, 0, 1) != 0)
+			tui_back(t);
+		else if (s->st != QS_CONFLICT && s->st != QS_LENGTH)
 			begin_question(t, s);
-		else
-			tui_back(t); /* the test ended meanwhile */
+		free(chapter);
 		break;
+	}
 	case A_ABANDON:
 		answers_abandon_running(t->store, answers_now_ms());
 		quiz_test_free(s->other);
 		s->other = NULL;
-		if (start_fresh(t, s) == 0)
+		s->st = QS_ANSWER;
+		if (open_session(t, s, s->want_chapter, 0, 1) != 0)
+			tui_back(t); /* nothing to ask: open_session said why */
+		else if (s->st != QS_CONFLICT && s->st != QS_LENGTH)
 			begin_question(t, s);
-		else
-			tui_back(t); /* nothing to ask: start_fresh said why */
 		break;
 	case A_QUIT:
 	case A_NO:
@@ -901,13 +1049,6 @@ static void conflict_key(struct tui *t, struct quizscr *s, int action, wint_t ch
 	}
 }
 
-/* Leaves the text box: the cursor goes, the command keys come back. */
-static void edit_leave(struct quizscr *s)
-{
-	s->st = QS_ANSWER;
-	curs_set(0);
-}
-
 /* Tab (or Enter on a number): recall reveals; a number is graded, or the
  * box keeps the keys when it is not a number. */
 static void edit_done(struct tui *t, struct quizscr *s)
@@ -917,14 +1058,20 @@ static void edit_done(struct tui *t, struct quizscr *s)
 		reveal(s);
 		return;
 	}
-	unsigned shown = s->shown;
-	if (submit_numeric(t, s) == WB_EINVAL)
-		return;
-	curs_set(0);
-	/* Not saved (busy, failed): the commands, and the note says why.  A
-	 * question begun meanwhile (graded elsewhere) keeps its own state. */
-	if (s->st == QS_EDIT && s->shown == shown)
-		s->st = QS_ANSWER;
+	/* Not a number, or not saved (busy, failed: the note says why): the
+	 * box keeps the keys, so Enter tries again. */
+	if (submit_numeric(t, s) == 0 && s->st != QS_EDIT)
+		curs_set(0);
+}
+
+/* Scrolls the content half a screen down (down 1) or up. */
+static void scroll_page(struct quizscr *s, int down)
+{
+	int step = (LINES - 6) / 2 > 1 ? (LINES - 6) / 2 : 1;
+	s->scroll += down ? step : -step;
+	if (s->scroll < 0)
+		s->scroll = 0;
+	s->follow = 0;
 }
 
 static void edit_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
@@ -939,7 +1086,16 @@ static void edit_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 		else
 			textbox_insert(b, '\n');
 		break;
-	case E_ESC: edit_leave(s); break;
+	case E_ESC: s->show_cmds = !s->show_cmds; break;
+	case E_PAUSE: leave_paused(t, s); break;
+	case E_UNDO: undo(t, s); break;
+	case E_ABANDON:
+		curs_set(0);
+		s->before_abandon = QS_EDIT;
+		s->st = QS_ABANDON;
+		break;
+	case E_PGUP:
+	case E_PGDN: scroll_page(s, action == E_PGDN); break;
 	case E_LEFT: b->cur -= b->cur > 0; break;
 	case E_RIGHT: b->cur += b->cur < b->len; break;
 	case E_UP: textbox_vertical(b, box_width(), -1); break;
@@ -958,23 +1114,44 @@ static void edit_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 }
 
 /* Option or rubric selection shared by the question and the reveal:
- * returns 1 when the action was one of them. */
+ * returns 1 when the action was one of them.  k above the first item and
+ * j below the last scroll the page by a line instead (the reference
+ * answer above the rubric comes into view); a moved selection is brought
+ * into view once (follow), so scrolling is never undone by the next
+ * frame. */
 static int mark_key(struct quizscr *s, int action, wint_t ch)
 {
 	int n = (int)s->nmarks;
-	if (action == A_UP && s->sel > 0)
-		s->sel--;
-	else if (action == A_DOWN && s->sel + 1 < n)
-		s->sel++;
-	else if (action == A_TOGGLE && n)
-		s->marks[s->sel] ^= 1;
-	else if (action == A_DIGIT && ch - '1' < (wint_t)n) {
-		s->sel = (int)(ch - '1');
-		s->marks[s->sel] ^= 1;
-	} else
-		return action == A_UP || action == A_DOWN || action == A_TOGGLE ||
-		       action == A_DIGIT;
-	return 1;
+	switch (action) {
+	case A_UP:
+		if (s->sel > 0) {
+			s->sel--;
+			s->follow = 1;
+		} else if (s->scroll > 0) {
+			s->scroll--;
+		}
+		return 1;
+	case A_DOWN:
+		if (s->sel + 1 < n) {
+			s->sel++;
+			s->follow = 1;
+		} else {
+			s->scroll++; /* clamped when drawn */
+		}
+		return 1;
+	case A_TOGGLE:
+		if (n)
+			s->marks[s->sel] ^= 1;
+		return 1;
+	case A_DIGIT:
+		if (ch - '1' < (wint_t)n) {
+			s->sel = (int)(ch - '1');
+			s->marks[s->sel] ^= 1;
+			s->follow = 1;
+		}
+		return 1;
+	}
+	return 0;
 }
 
 static void answer_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
@@ -988,10 +1165,7 @@ static void answer_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 			submit_choice(t, s);
 		return;
 	}
-	if (action == A_REVEAL && s->q->kind == QK_RECALL)
-		reveal(s);
-	else if (action == A_ENTER || action == A_REVEAL)
-		s->st = QS_EDIT;
+	s->st = QS_EDIT; /* a written question is always typed into */
 }
 
 static void reveal_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
@@ -1027,6 +1201,29 @@ static void abandon_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 	}
 }
 
+static void length_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
+{
+	if (action == A_UP && s->len_sel > 0) {
+		s->len_sel--;
+	} else if (action == A_DOWN && s->len_sel + 1 < (int)s->nlen) {
+		s->len_sel++;
+	} else if (action == A_DIGIT && ch - '1' < (wint_t)s->nlen) {
+		s->len_sel = (int)(ch - '1');
+	} else if (action == A_ENTER) {
+		size_t limit = (size_t)s->len_sel + 1 < s->nlen ? s->len_opts[s->len_sel] : 0;
+		s->st = QS_ANSWER;
+		if (open_session(t, s, s->want_chapter, limit, 0) != 0)
+			tui_back(t); /* open_session said why */
+		else if (s->st != QS_CONFLICT && s->st != QS_LENGTH)
+			begin_question(t, s);
+	} else if (action == A_QUIT) {
+		if (s->reopen_reader && s->want_chapter)
+			go_reader(t, s->want_chapter, s->want_lang);
+		else
+			tui_back(t);
+	}
+}
+
 static void summary_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 {
 	(void)ch;
@@ -1058,11 +1255,14 @@ static int question_key(struct tui *t, struct quizscr *s, int action)
 		return 1;
 	case A_UNDO: undo(t, s); return 1;
 	case A_PGDN:
-	case A_PGUP: {
-		int step = (LINES - 6) / 2 > 1 ? (LINES - 6) / 2 : 1;
-		s->scroll += action == A_PGDN ? step : -step;
-		if (s->scroll < 0)
-			s->scroll = 0;
+	case A_PGUP: scroll_page(s, action == A_PGDN); return 1;
+	case A_MOUSE: {
+		MEVENT ev;
+		if (getmouse(&ev) == OK && (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED))) {
+			s->scroll += ev.bstate & BUTTON4_PRESSED ? -3 : 3;
+			s->scroll = s->scroll < 0 ? 0 : s->scroll;
+			s->follow = 0;
+		}
 		return 1;
 	}
 	}
@@ -1074,7 +1274,7 @@ typedef void (*state_key_fn)(struct tui *t, struct quizscr *s, int action, wint_
 static const state_key_fn state_keys[] = {
 	[QS_CONFLICT] = conflict_key, [QS_ANSWER] = answer_key, [QS_EDIT] = edit_key,
 	[QS_REVEAL] = reveal_key,     [QS_RESULT] = result_key, [QS_ABANDON] = abandon_key,
-	[QS_SUMMARY] = summary_key,
+	[QS_SUMMARY] = summary_key,   [QS_LENGTH] = length_key,
 };
 
 static void quiz_key(struct tui *t, void *self, int action, wint_t ch, int is_code)
@@ -1097,6 +1297,8 @@ static struct keymap quiz_keymap(void *self)
 		return (struct keymap){edit_keys, WB_ARRAY_LEN(edit_keys), 1};
 	if (s->st == QS_SUMMARY)
 		return (struct keymap){summary_keys, WB_ARRAY_LEN(summary_keys), 0};
+	if (s->st == QS_LENGTH)
+		return (struct keymap){length_keys, WB_ARRAY_LEN(length_keys), 0};
 	return (struct keymap){quiz_keys, WB_ARRAY_LEN(quiz_keys), 0};
 }
 
@@ -1123,110 +1325,99 @@ static void quiz_free(void *self)
 
 /* ---- starting ---- */
 
-static void load_bank(struct tui *t, struct quizscr *s, const char *lang)
-{
-	snprintf(s->lang, sizeof s->lang, "%s", !strcmp(lang, "zh") ? "zh" : "en");
-	quiz_bank_free(s->bank);
-	s->bank = NULL;
-	quiz_bank_open(t->app->content, t->app->quizzes, s->lang, &s->bank);
-}
-
 static void set_title(struct tui *t, struct quizscr *s)
 {
 	free(s->title);
 	s->title = s->ss->test->chapter ? lesson_title(t, s->lang, s->ss->test->chapter) : NULL;
 }
 
-static int resume_running(struct tui *t, struct quizscr *s)
+/* The length question before a new test: the sizes on offer for the
+ * questions req would draw from (12 and 24 when the pool is larger, and
+ * always all of them).  Returns 0 (QS_LENGTH), or WB_ENOENT after saying
+ * there is nothing to ask. */
+static int ask_length(struct tui *t, struct quizscr *s, const struct quiz_session_req *req)
 {
-	struct quiz_test *run;
-	if (answers_running_test(t->store, &run) != 0)
-		return WB_ENOENT;
-	load_bank(t, s, run->lang);
-	quiz_test_free(run);
-	quiz_session_free(s->ss);
-	s->ss = NULL;
-	int err = quiz_session_resume(t->store, s->bank, &s->ss);
-	if (err)
-		return err;
-	set_title(t, s);
-	note(s, i18n(s->lang, M_QUIZ_RESUMED), quiz_session_answered(s->ss), s->ss->test->n);
-	return 0;
-}
-
-/* Starts what the learner asked for (want_chapter, or review). */
-static int start_fresh(struct tui *t, struct quizscr *s)
-{
-	load_bank(t, s, s->want_lang);
-	const struct quiz_question **qs = NULL;
-	size_t n;
-	if (s->want_chapter) {
-		n = quiz_bank_chapter(s->bank, s->want_chapter, &qs);
-	} else {
-		int64_t now = answers_now_ms() / 1000;
-		answers_due(t->store, s->bank, answers_day_start(now, 1), &qs, &n);
-	}
+	size_t n = 0;
+	const char *L = !strcmp(s->want_lang, "zh") ? "zh" : "en";
+	quiz_session_pool(t->store, req, &n);
 	if (n == 0) {
-		free(qs);
-		if (s->want_chapter)
-			tui_flash(t, i18n(s->lang, M_QUIZ_NO_QUESTIONS), s->want_chapter);
+		if (req->chapter)
+			tui_flash(t, i18n(L, M_QUIZ_NO_QUESTIONS), req->chapter);
 		else
-			tui_flash(t, "%s", i18n(s->lang, M_QUIZ_NONE_DUE));
+			tui_flash(t, "%s", i18n(L, M_QUIZ_NONE_DUE));
 		return WB_ENOENT;
 	}
-	uint64_t seed = answers_random_seed();
-	int err = quiz_session_start(t->store, s->want_chapter ? "chapter" : "review",
-				     s->want_chapter, s->lang, 1, qs, n, 0, seed, answers_now_ms(),
-				     &s->ss);
-	free(qs);
-	if (err == WB_ECONFLICT)
-		return err; /* another window started a test a moment ago: start() looks again */
-	if (err == WB_EBUSY) {
-		tui_flash(t, "%s %s", i18n(s->lang, M_QUIZ_BUSY),
-			  i18n(s->lang, M_QUIZ_BUSY_NOTHING));
-		return err;
-	}
-	if (err) {
-		note(s, i18n(s->lang, M_QUIZ_SAVE_FAILED), store_errmsg(t->store));
-		return err;
-	}
-	set_title(t, s);
+	snprintf(s->lang, sizeof s->lang, "%s", L);
+	s->nlen = 0;
+	static const size_t sizes[] = {12, 24};
+	for (size_t i = 0; i < 2; i++)
+		if (n > sizes[i])
+			s->len_opts[s->nlen++] = sizes[i];
+	s->len_opts[s->nlen++] = n;
+	s->len_sel = 0;
+	free(s->title);
+	s->title = req->chapter ? lesson_title(t, L, req->chapter) : NULL;
+	s->st = QS_LENGTH;
 	return 0;
 }
 
-/* The resume-or-start policy, in one place (a core call can replace it):
- * look for the running test; the same test as asked for is resumed,
- * another one leaves the screen in QS_CONFLICT (continue or abandon it),
- * none starts the test asked for.  Another window may start or end a test
- * between the look and the start: that start reports WB_ECONFLICT (or a
- * resume WB_ENOENT) and we look again, at most three more times.
- * Returns 0 (the screen has a test, or is in conflict) or a WB_E code
- * after saying why on the status line. */
-static int resume_or_start(struct tui *t, struct quizscr *s)
+/* Opens the session asked for through core's one resume-or-start policy
+ * (quiz_session_open): `chapter` (NULL: a review) in want_lang.  On 0 the
+ * screen has a test (resumed or started), or is in QS_CONFLICT with the
+ * other running test in s->other.  Otherwise says why on the status line
+ * and returns the WB_E* code. */
+static int open_session(struct tui *t, struct quizscr *s, const char *chapter, size_t limit,
+			int no_start)
 {
-	const char *chapter = s->want_chapter;
-	for (int attempt = 0;; attempt++) {
-		struct quiz_test *run = NULL;
-		int err = answers_running_test(t->store, &run);
-		if (err && err != WB_ENOENT) {
-			tui_flash(t, "%s", store_errmsg(t->store));
-			return err;
-		}
-		int same = run && (chapter ? run->chapter && !strcmp(run->chapter, chapter)
-					   : !strcmp(run->kind, "review"));
-		if (run && !same) {
-			s->other = run;
-			s->st = QS_CONFLICT;
-			snprintf(s->lang, sizeof s->lang, "%s", s->want_lang);
-			return 0;
-		}
-		int resuming = run != NULL;
-		quiz_test_free(run);
-		err = resuming ? resume_running(t, s) : start_fresh(t, s);
-		if ((err == WB_ECONFLICT || (resuming && err == WB_ENOENT)) && attempt < 3)
-			continue;
-		return err;
+	struct quiz_session_req req = {
+		.chapter = chapter,
+		.lang = s->want_lang,
+		.closed_book = 1,
+		.limit = limit,
+		.resume = 1,
+		.no_start = no_start,
+		.content_root = t->app->content,
+		.instructor_dir = t->app->quizzes,
+	};
+	struct quiz_session_opened o = {0};
+	int err = quiz_session_open(t->store, &req, &o);
+	if (err == WB_ECONFLICT && o.conflict) {
+		quiz_test_free(s->other);
+		s->other = o.conflict;
+		o.conflict = NULL;
+		s->st = QS_CONFLICT;
+		snprintf(s->lang, sizeof s->lang, "%s", s->want_lang);
+		err = 0;
+	} else if (err == 0) {
+		quiz_session_free(s->ss);
+		quiz_bank_free(s->bank);
+		s->ss = o.ss;
+		s->bank = o.bank;
+		o.ss = NULL;
+		o.bank = NULL;
+		snprintf(s->lang, sizeof s->lang, "%s", s->bank->lang);
+		set_title(t, s);
+		if (o.resumed)
+			note(s, i18n(s->lang, M_QUIZ_RESUMED), quiz_session_answered(s->ss),
+			     s->ss->test->n);
+	} else if (err == WB_ENOENT && o.step == QUIZ_OPEN_START && no_start) {
+		err = ask_length(t, s, &req); /* none runs: how long a new test? */
+	} else if (err == WB_ENOENT && o.step == QUIZ_OPEN_START) {
+		const char *L = !strcmp(s->want_lang, "zh") ? "zh" : "en";
+		if (chapter)
+			tui_flash(t, i18n(L, M_QUIZ_NO_QUESTIONS), chapter);
+		else
+			tui_flash(t, "%s", i18n(L, M_QUIZ_NONE_DUE));
+	} else if (err == WB_EBUSY) {
+		tui_flash(t, "%s %s", i18n(s->want_lang, M_QUIZ_BUSY),
+			  i18n(s->want_lang, M_QUIZ_BUSY_NOTHING));
+	} else if (o.step == QUIZ_OPEN_LOOK) {
+		tui_flash(t, "%s", store_errmsg(t->store));
+	} else if (err != WB_ECONFLICT && !(err == WB_ENOENT && o.step == QUIZ_OPEN_RESUME)) {
+		tui_flash(t, i18n(s->want_lang, M_QUIZ_SAVE_FAILED), store_errmsg(t->store));
 	}
+	quiz_session_opened_clear(&o);
+	return err;
 }
 
 int quiz_open(struct tui *t, const char *chapter, const char *lang, int over_reader,
@@ -1237,12 +1428,12 @@ int quiz_open(struct tui *t, const char *chapter, const char *lang, int over_rea
 	snprintf(s->want_lang, sizeof s->want_lang, "%s", lang);
 	s->reopen_reader = over_reader;
 	s->st = QS_ANSWER;
-	int err = resume_or_start(t, s);
+	int err = open_session(t, s, s->want_chapter, 0, 1);
 	if (err) {
 		quiz_free(s);
 		return err;
 	}
-	if (s->st != QS_CONFLICT)
+	if (s->st != QS_CONFLICT && s->st != QS_LENGTH)
 		begin_question(t, s);
 	*out = (struct screen){
 		.name = "quiz",
