@@ -9,10 +9,17 @@
  *  1. One GUID per acquisition.  The create is the only non-idempotent
  *     step.  When its answer is lost (ZCONNECTIONLOSS), the node may or may
  *     not exist; the GUID in the name plus the node's ephemeralOwner let us
- *     find it on the same session.  Exactly one match: resume with it.
- *     None or several: say so and stop.  Creating again "to be sure" can
- *     leave two candidates of one client in the queue, the second of which
- *     would wait behind the first forever (or, worse, be taken for ours).
+ *     find it on the same session.  The search first syncs the parent: the
+ *     session may have reconnected to a server that has not yet applied
+ *     the lost create (the client's last-seen zxid predates it), and a
+ *     listing there could miss a node that exists.  Exactly one match:
+ *     resume with it.  None: the outcome is still unknown (a create may be
+ *     in flight yet), so say so and stop; the caller ends the session,
+ *     which removes whatever the create made.  Several: refuse and delete
+ *     none.  Creating again "to be sure" can leave two candidates of one
+ *     client in the queue, the second of which would wait behind the first
+ *     forever (or, worse, be taken for ours); refusing costs time instead:
+ *     the orphans block every contender until the session ends.
  *
  *  2. Order by the sequence suffix.  The names start with a random GUID,
  *     so sorting whole names orders contenders by chance.
@@ -144,7 +151,11 @@ static int entry_cmp(const void *a, const void *b)
 	const struct zklock_entry *x = a, *y = b;
 	if (x->seq != y->seq)
 		return x->seq < y->seq ? -1 : 1;
-	return strcmp(x->name, y->name); /* equal suffixes cannot happen; be total */
+	/* Equal suffixes happen past the counter's boundary: a 3.8 server
+	 * numbers every later candidate 2147483647 (zk-seq-order shows it).
+	 * The name breaks the tie so every client sorts alike; the lock domain
+	 * must end before the boundary (note 7). */
+	return strcmp(x->name, y->name);
 }
 
 int zklock_sort(char *const *names, size_t n, struct zklock_entry **out, size_t *nout,
@@ -713,6 +724,72 @@ static void adopt(struct zklock *l, char *path)
 	pthread_mutex_unlock(&l->mb->mu);
 }
 
+/* The answer of one zoo_async (sync) call. */
+struct sync_wait {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int done;
+	int rc;
+};
+
+static void sync_done(int rc, const char *value, const void *data)
+{
+	(void)value;
+	struct sync_wait *w = (struct sync_wait *)data;
+	pthread_mutex_lock(&w->mu);
+	w->rc = rc;
+	w->done = 1;
+	pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* Brings the server this session is attached to up to date with the
+ * leader for the parent, so the recovery listing sees every create the
+ * quorum committed before it (note 1).  The completion always comes, at
+ * the latest when the handle closes, so w lives until it has.  Returns 0,
+ * or WB_EBUSY/WB_EIO with the message set. */
+static int sync_parent(struct zklock *l, int64_t deadline)
+{
+	struct sync_wait *w = wb_xcalloc(1, sizeof *w);
+	pthread_mutex_init(&w->mu, NULL);
+	mono_cond_init(&w->cv);
+	int rc = zoo_async(l->zh, l->path, sync_done, w);
+	if (rc != ZOK) {
+		set_msg(l, "could not sync %s before looking for our candidate: %s", l->path,
+			zerror(rc));
+		pthread_cond_destroy(&w->cv);
+		pthread_mutex_destroy(&w->mu);
+		free(w);
+		return rc == ZINVALIDSTATE || rc == ZSESSIONEXPIRED ? WB_EIO : WB_EBUSY;
+	}
+	pthread_mutex_lock(&w->mu);
+	while (!w->done) {
+		struct timespec ts;
+		long long left = deadline < 0 ? 1000 : deadline - mono_now_ms();
+		if (deadline >= 0 && left <= 0)
+			break;
+		mono_deadline(&ts, left > 1000 ? 1000 : left);
+		pthread_cond_timedwait(&w->cv, &w->mu, &ts);
+	}
+	int done = w->done, zrc = w->rc;
+	pthread_mutex_unlock(&w->mu);
+	if (!done) {
+		/* The completion still comes (at the latest at close): leave w to
+		 * it rather than free memory it will write; a small, bounded leak
+		 * per abandoned sync, never a use after free. */
+		set_msg(l, "the sync of %s before the recovery listing did not answer in time",
+			l->path);
+		return WB_EBUSY;
+	}
+	pthread_cond_destroy(&w->cv);
+	pthread_mutex_destroy(&w->mu);
+	free(w);
+	if (zrc == ZOK || zrc == ZNONODE)
+		return 0;
+	set_msg(l, "the sync of %s before the recovery listing failed: %s", l->path, zerror(zrc));
+	return zrc == ZSESSIONEXPIRED ? WB_EIO : WB_EBUSY;
+}
+
 int zklock_recover(struct zklock *l, int wait_ms, char **path)
 {
 	*path = NULL;
@@ -726,6 +803,13 @@ int zklock_recover(struct zklock *l, int wait_ms, char **path)
 		set_msg(l, "could not reconnect before the deadline to look for our candidate");
 		return rc;
 	}
+	rc = sync_parent(l, deadline);
+	if (rc == WB_EIO) {
+		set_expired(l, "recovery");
+		return WB_EIO;
+	}
+	if (rc != 0)
+		return rc;
 	/* All children, not the sorted lock nodes: the search is by GUID, and
 	 * an unorderable neighbour must not hide our own node. */
 	struct snapshot s = {0};
@@ -774,8 +858,9 @@ int zklock_recover(struct zklock *l, int wait_ms, char **path)
 		rc = 0;
 	} else if (matches == 0) {
 		set_msg(l,
-			"no node of session 0x%llx carries GUID %s%s: the create did not happen "
-			"(or has not yet); nothing to resume",
+			"no node of session 0x%llx carries GUID %s%s after syncing the parent: the "
+			"create's outcome is unknown (it may still be in flight); nothing to "
+			"resume",
 			(unsigned long long)l->session_id, l->guid,
 			foreign ? " (a node with it belongs to another session)" : "");
 		rc = WB_ENOENT;
