@@ -114,16 +114,16 @@ static void collect_all(void *arg, enum lint_level level, const char *file, int 
 		 level == LINT_ERROR ? "E" : "W", file, line, msg);
 }
 
-#define GLOSS_EN                                                                                  \
-	"# Glossary\n\n## lease\n\nA right that lapses.\n\nSee: "                             \
+#define GLOSS_EN                                                                                   \
+	"# Glossary\n\n## lease\n\nA right that lapses.\n\nSee: "                                  \
 	"[S](01-a.md#second-section)\n\n## fencing token\n\nA number.\n\nSee: [T](01-a.md)\n"
-#define GLOSS_ZH                                                                                  \
-	"# 术语表\n\n## 租约（lease）\n\n会失效的权利。\n\n参见：[S](01-a.md#第二节)\n\n"     \
+#define GLOSS_ZH                                                                                              \
+	"# 术语表\n\n## 租约（lease）\n\n会失效的权利。\n\n参见：[S](01-a.md#第二节)\n\n" \
 	"## fencing 令牌（fencing token）\n\n一个数。\n\n参见：[T](01-a.md)\n"
-#define CH_EN                                                                                     \
-	"# A\n\n## First section\n\n```lab\nzk-cas\n```\n\n## Second section\n\nSee "      \
+#define CH_EN                                                                                      \
+	"# A\n\n## First section\n\n```lab\nzk-cas\n```\n\n## Second section\n\nSee "              \
 	"[[lease]] and [the other](#first-section).\n"
-#define CH_ZH                                                                                     \
+#define CH_ZH                                                                                      \
 	"# 甲\n\n## 第一节\n\n```lab\nzk-cas\n```\n\n## 第二节\n\n见 [[租约]] 与 [[lease]]。\n"
 
 /* Lints en/01-a.md (text en) against zh/01-a.md and both glossaries;
@@ -185,7 +185,8 @@ static void test_link_missing_anchor(void **state)
 	lint_set(CH_EN, CH_ZH, g, GLOSS_ZH, 1, &m);
 	assert_non_null(strstr(m.all, "E en/glossary.md:7: link to '01-a.md#second'"));
 	/* Percent-encoded anchors and external links are fine. */
-	const char *zh = CH_ZH "\n[z](01-a.md#%E7%AC%AC%E4%B8%80%E8%8A%82) [w](https://x.org/a.md#q)\n";
+	const char *zh =
+		CH_ZH "\n[z](01-a.md#%E7%AC%AC%E4%B8%80%E8%8A%82) [w](https://x.org/a.md#q)\n";
 	lint_set(CH_EN, zh, GLOSS_EN, GLOSS_ZH, 1, &m);
 	if (m.errors + m.warnings)
 		fail_msg("%s", m.all);
@@ -209,7 +210,8 @@ static void test_glossary_entry_without_link(void **state)
 	(void)state;
 	struct msgs m;
 	const char *g = GLOSS_EN "\n## quorum\n\nA majority, linked nowhere.\n";
-	const char *gz = GLOSS_ZH "\n## 法定多数（quorum）\n\n多数。\n\n参见：[S](01-a.md#第一节)\n";
+	const char *gz =
+		GLOSS_ZH "\n## 法定多数（quorum）\n\n多数。\n\n参见：[S](01-a.md#第一节)\n";
 	lint_set(CH_EN, CH_ZH, g, gz, 1, &m);
 	expect_one(&m, 1, "en/glossary.md:15:", "'quorum' links to no chapter section");
 	/* A term only in one glossary: parity. */
@@ -263,7 +265,8 @@ static void test_slugs(void **state)
 		free(s);
 	}
 	struct glossary g;
-	const char *md = "# G\n\n## 会话（session）\n\nx\n\n## ReadIndex 读 (ReadIndex)\n\n## zxid\n";
+	const char *md =
+		"# G\n\n## 会话（session）\n\nx\n\n## ReadIndex 读 (ReadIndex)\n\n## zxid\n";
 	content_glossary_parse(md, strlen(md), &g);
 	assert_int_equal(g.n, 3);
 	assert_string_equal(g.e[0].term, "会话");
@@ -279,8 +282,8 @@ static void test_slugs(void **state)
 }
 
 /* Everything but lab ids, which need the real catalogue (test_catalog). */
-static void collect_no_labs(void *arg, enum lint_level level, const char *file, int line,
-			    int col, const char *msg)
+static void collect_no_labs(void *arg, enum lint_level level, const char *file, int line, int col,
+			    const char *msg)
 {
 	if (!strstr(msg, "unknown lab id"))
 		collect_all(arg, level, file, line, col, msg);

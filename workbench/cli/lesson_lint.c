@@ -3,8 +3,8 @@
  * file:line: message; exit 1 on any error.  Without paths, lints every
  * shipped lesson and glossary; with paths, the other .md files of each
  * path's folder and of its en/zh sibling are read for the checks across
- * files (core/lessonlint.h) but not reported on.  Lab ids missing from this build are errors once every
- * catalogue lab exists in the build, warnings before that.
+ * files (core/lessonlint.h) but not reported on.  Lab ids missing from this build are errors once
+ * every catalogue lab exists in the build, warnings before that.
  */
 #include "app.h"
 #include "cli/commands.h"
@@ -95,8 +95,8 @@ static void add_file(struct files *f, const char *path, int target)
 	f->texts[f->n] = text;
 	f->langs[f->n] = lang_of(path);
 	f->names[f->n] = wb_xstrdup(slash ? slash + 1 : path);
-	f->d[f->n] = (struct lessonlint_doc){f->paths[f->n], f->langs[f->n], f->names[f->n],
-					     text, len, target};
+	f->d[f->n] = (struct lessonlint_doc){
+		f->paths[f->n], f->langs[f->n], f->names[f->n], text, len, target};
 	f->n++;
 }
 
@@ -198,6 +198,7 @@ const struct command cmd_lesson_lint = {
 	.sub = "lint",
 	.args = {.upper = -1},
 	.usage = "[PATH...]",
-	.help = "check lessons: title, lab ids, links, [[terms]], en/zh parity (file:line: message)",
+	.help = "check lessons: title, lab ids, links, [[terms]], en/zh parity (file:line: "
+		"message)",
 	.run = lesson_lint,
 };

@@ -396,8 +396,8 @@ static void glossary_parity(struct set *s, const struct parsed *p, const struct 
 		int found = 0;
 		for (size_t k = 0; k < o->gloss.n && !found; k++) {
 			const char *on = english_name(&o->gloss.e[k], o->d->lang);
-			found = content_glossary_find(&(struct glossary){&o->gloss.e[k], 1}, name) ==
-					0 ||
+			found = content_glossary_find(&(struct glossary){&o->gloss.e[k], 1},
+						      name) == 0 ||
 				!strcmp(on, name);
 		}
 		if (!found)
@@ -428,7 +428,9 @@ static void chapter_parity(struct set *s, const struct parsed *p, const struct p
 		}
 	if (p->ncards != o->ncards)
 		set_say(s, p, level,
-			p->ncards > n ? p->cards[n].line : p->ncards ? p->cards[n - 1].line : 1,
+			p->ncards > n ? p->cards[n].line
+			: p->ncards   ? p->cards[n - 1].line
+				      : 1,
 			"%zu lab cards here but %zu in the %s version %s", p->ncards, o->ncards,
 			o->d->lang, o->d->file);
 }
@@ -461,7 +463,8 @@ int lessonlint_set(const struct lessonlint_doc *docs, size_t n, const struct les
 		struct parsed *p = &s.p[i];
 		p->d = &docs[i];
 		p->is_glossary = !strcmp(docs[i].name, CONTENT_GLOSSARY_FILE);
-		if (lesson_parse("lint", docs[i].lang, docs[i].text, docs[i].len, &p->lesson) != 0) {
+		if (lesson_parse("lint", docs[i].lang, docs[i].text, docs[i].len, &p->lesson) !=
+		    0) {
 			p->lesson = NULL;
 			continue;
 		}
