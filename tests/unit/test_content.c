@@ -20,6 +20,20 @@ static void test_list_fixture(void **state)
 	assert_string_equal(l.items[0].id, "00-fixture");
 	assert_string_equal(l.items[0].title, "测试章节：阅读器绘制的每一种元素");
 	chapter_list_free(&l);
+	/* The shipped glossary sits beside the chapters but is none. */
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(content_list_chapters(WB_SOURCE_DIR, k ? "zh" : "en", &l), 0);
+		assert_true(l.n >= 2);
+		for (size_t i = 0; i < l.n; i++)
+			assert_null(strstr(l.items[i].id, "glossary"));
+		chapter_list_free(&l);
+		struct glossary g;
+		assert_int_equal(content_glossary_load(WB_SOURCE_DIR, k ? "zh" : "en", &g), 0);
+		assert_true(g.n >= 28);
+		assert_true(content_glossary_find(&g, "fencing token") >= 0);
+		assert_true(content_glossary_find(&g, "ReadIndex") >= 0);
+		glossary_free(&g);
+	}
 	assert_int_equal(content_list_chapters("/nonexistent", "en", &l), WB_ENOENT);
 	assert_int_equal(l.n, 0);
 }

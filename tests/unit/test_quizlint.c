@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "core/quizbank.h"
 #include "core/quizlint.h"
 #include "base/wb.h"
 #include "testlib.h"
@@ -279,6 +280,129 @@ static void test_off_by_one_tolerance_warns(void **state)
 	assert_int_equal(testlib_rmtree(dir), 0);
 }
 
+/* Writes <dir>/<lang>/00-fixture.md with n recall questions q0..q(n-1);
+ * core_of[i] 1 gives question i "core: true", 2 "core: false". */
+static char *write_core_bank(const char *dir, const char *lang, int n, const int *core_of)
+{
+	char *sub = wb_xasprintf("%s/%s", dir, lang);
+	assert_int_equal(wb_mkdir_p(sub, 0700), 0);
+	char *path = wb_xasprintf("%s/00-fixture.md", sub);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("# T\n", f);
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "\n## [q%d] Question %d?\nkind: recall\n", i, i);
+		if (core_of[i])
+			fprintf(f, "core: %s\n", core_of[i] == 1 ? "true" : "false");
+		fputs("\n### Answer\nA.\n\n### Rubric\n- 1: a point\n", f);
+	}
+	fclose(f);
+	free(sub);
+	return path;
+}
+
+static int count_msgs(const struct quizlint_report *r, const char *text, int is_error)
+{
+	int n = 0;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->m[i].is_error == is_error && strstr(r->m[i].msg, text))
+			n++;
+	return n;
+}
+
+/* core: true|false; anything else is an error at its line. */
+static void test_core_unknown_value(void **state)
+{
+	(void)state;
+	char dir[256];
+	struct quizlint_report r;
+	lint_text("# T\n\n## [c] Core?\nkind: recall\ncore: yes\n\n### Answer\nA.\n\n"
+		  "### Rubric\n- 1: p\n",
+		  &r, dir, sizeof dir);
+	assert_int_equal(r.errors, 1);
+	assert_int_equal(count_msgs(&r, "core 'yes' is neither true nor false", 1), 1);
+	for (size_t i = 0; i < r.n; i++)
+		if (r.m[i].is_error)
+			assert_int_equal(r.m[i].line, 5);
+	quizlint_report_free(&r);
+	assert_int_equal(testlib_rmtree(dir), 0);
+}
+
+/* A bank marking 2 core questions warns; 12 does not; none does not. */
+static void test_core_count(void **state)
+{
+	(void)state;
+	int core[14] = {0};
+	for (int pass = 0; pass < 3; pass++) {
+		int want = pass == 0 ? 2 : pass == 1 ? 12 : 0;
+		for (int i = 0; i < 14; i++)
+			core[i] = i < want;
+		char dir[256];
+		assert_int_equal(testlib_tmpdir("lint", dir, sizeof dir), 0);
+		char *en = write_core_bank(dir, "en", 14, core);
+		/* zh spells "not core" out: core: false is the same as no mark. */
+		int zh_core[14];
+		for (int i = 0; i < 14; i++)
+			zh_core[i] = core[i] ? 1 : 2;
+		char *zh = write_core_bank(dir, "zh", 14, zh_core);
+		const char *paths[] = {en, zh};
+		struct quizlint_report r;
+		assert_int_equal(quizlint_run(WB_TEST_FIXTURES, "en", paths, 2, paths, 2, &r), 0);
+		assert_int_equal(r.errors, 0);
+		assert_int_equal(count_msgs(&r, "closed-book core is exactly 12", 0),
+				 pass == 0 ? 2 : 0);
+		assert_int_equal(r.warnings, pass == 0 ? 2 : 0);
+		quizlint_report_free(&r);
+		/* The bank exposes the count. */
+		const char *dirs[] = {dir};
+		struct quiz_bank *b;
+		assert_int_equal(quiz_bank_load(dirs, 1, "en", &b), 0);
+		const struct quiz_question **cq;
+		assert_int_equal(quiz_bank_core(b, "00-fixture", &cq), (size_t)want);
+		assert_int_equal(quiz_bank_core(b, "00-fixture", NULL), (size_t)want);
+		if (want)
+			assert_string_equal(cq[0]->id, "q0");
+		free(cq);
+		assert_int_equal(quiz_bank_core(b, "99-none", NULL), 0);
+		quiz_bank_free(b);
+		assert_int_equal(testlib_rmtree(dir), 0);
+		free(en);
+		free(zh);
+	}
+}
+
+/* en and zh disagreeing on a question's core mark is an error. */
+static void test_core_lang_mismatch(void **state)
+{
+	(void)state;
+	int core_en[12], core_zh[12];
+	for (int i = 0; i < 12; i++)
+		core_en[i] = core_zh[i] = 1;
+	core_zh[3] = 0;
+	char dir[256];
+	assert_int_equal(testlib_tmpdir("lint", dir, sizeof dir), 0);
+	char *en = write_core_bank(dir, "en", 12, core_en);
+	char *zh = write_core_bank(dir, "zh", 12, core_zh);
+	const char *paths[] = {en, zh};
+	struct quizlint_report r;
+	assert_int_equal(quizlint_run(WB_TEST_FIXTURES, "en", paths, 1, paths, 2, &r), 0);
+	assert_int_equal(r.errors, 1);
+	assert_int_equal(count_msgs(&r, "question 'q3' is core here but not core in the zh", 1),
+			 1);
+	quizlint_report_free(&r);
+	/* Marked alike in both: clean. */
+	free(zh);
+	core_zh[3] = 1;
+	zh = write_core_bank(dir, "zh", 12, core_zh);
+	paths[1] = zh;
+	assert_int_equal(quizlint_run(WB_TEST_FIXTURES, "en", paths, 1, paths, 2, &r), 0);
+	assert_int_equal(r.errors + r.warnings, 0);
+	quizlint_report_free(&r);
+	assert_int_equal(testlib_rmtree(dir), 0);
+	free(en);
+	free(zh);
+}
+
 static void test_expand(void **state)
 {
 	(void)state;
@@ -316,6 +440,9 @@ int main(void)
 		cmocka_unit_test(test_shipped_banks_clean),
 		cmocka_unit_test(test_translation_mismatch_warns),
 		cmocka_unit_test(test_expand),
+		cmocka_unit_test(test_core_unknown_value),
+		cmocka_unit_test(test_core_count),
+		cmocka_unit_test(test_core_lang_mismatch),
 	};
 	return cmocka_run_group_tests_name("quizlint", tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /*
  * cli/lesson_show.c - `workbench lesson show ID`: the reader's layout as
  * plain text on stdout, so what the reader shows can be checked by tests,
- * diffed and piped.  ID may be a unique prefix ("01"), cli/chapter.c.
+ * diffed and piped.  ID may be a unique prefix ("01"), cli/chapter.c, or
+ * "glossary" for the language's glossary.
  */
 #include "app.h"
 #include "cli/chapter.h"
@@ -13,13 +14,19 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 static int lesson_show(struct app *app, const struct args *args)
 {
 	char *id = NULL;
-	int rc = cli_chapter_lesson(app, "lesson show", args->argv[0], &id);
+	int rc = 0;
+	/* The glossary (lessons/<lang>/glossary.md) is shown like a chapter. */
+	if (!strcmp(args->argv[0], "glossary"))
+		id = wb_xstrdup("glossary");
+	else
+		rc = cli_chapter_lesson(app, "lesson show", args->argv[0], &id);
 	if (rc)
 		return rc;
 	int width = app->width;
@@ -60,7 +67,7 @@ const struct command cmd_lesson_show = {
 	.name = "lesson",
 	.sub = "show",
 	.args = {.lower = 1, .upper = 1},
-	.usage = "ID [--width N]",
+	.usage = "ID|glossary [--width N]",
 	.help = "print a chapter as laid out by the reader",
 	.run = lesson_show,
 };

@@ -6,7 +6,11 @@
  * share/workbench) and an explicit --content directory for tests.
  */
 #include "core/content.h"
+#include "core/lesson.h"
+#include "core/utf8.h"
 #include "base/wb.h"
+
+#include <cmark-gfm.h>
 
 #include <dirent.h>
 #include <limits.h>
@@ -212,4 +216,179 @@ const char *content_pick_lang(const char *explicit_lang)
 			return !strncmp(v, "zh", 2) ? "zh" : "en";
 	}
 	return "en";
+}
+
+/* ---- glossary ---------------------------------------------------------- */
+
+char *content_glossary_path(const char *root, const char *lang)
+{
+	return wb_xasprintf("%s/lessons/%s/%s", root, lang, CONTENT_GLOSSARY_FILE);
+}
+
+static int dropped_in_slug(uint32_t cp)
+{
+	if (cp < 0x80)
+		return !((cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') ||
+			 (cp >= '0' && cp <= '9') || cp == '-' || cp == '_' || cp == ' ');
+	return (cp >= 0xA1 && cp <= 0xBF) || cp == 0xD7 || cp == 0xF7 ||
+	       (cp >= 0x2000 && cp <= 0x2BFF) || (cp >= 0x3000 && cp <= 0x303F) ||
+	       (cp >= 0xFF01 && cp <= 0xFF0F) || (cp >= 0xFF1A && cp <= 0xFF20) ||
+	       (cp >= 0xFF3B && cp <= 0xFF40) || (cp >= 0xFF5B && cp <= 0xFF65);
+}
+
+char *content_heading_slug(const char *heading)
+{
+	struct wb_buf b = {0};
+	const char *p = heading;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	size_t left = strlen(p);
+	while (left && (p[left - 1] == ' ' || p[left - 1] == '\t'))
+		left--;
+	while (left) {
+		uint32_t cp;
+		size_t n = utf8_decode(p, left, &cp);
+		if (n == 0)
+			n = 1;
+		if (cp == ' ' || cp == '\t')
+			wb_buf_puts(&b, "-");
+		else if (cp >= 'A' && cp <= 'Z')
+			wb_buf_printf(&b, "%c", (char)(cp - 'A' + 'a'));
+		else if (!dropped_in_slug(cp))
+			wb_buf_append(&b, p, n);
+		p += n;
+		left -= n;
+	}
+	return wb_buf_steal(&b);
+}
+
+static char *trim_dup(const char *s, size_t n)
+{
+	while (n && (*s == ' ' || *s == '\t'))
+		s++, n--;
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	return wb_xstrndup(s, n);
+}
+
+/* "会话（session）" -> term "会话", alt "session"; no parentheses at the
+ * end: term is the whole heading, alt NULL. */
+static void split_term(const char *h, char **term, char **alt)
+{
+	size_t len = strlen(h);
+	while (len && h[len - 1] == ' ')
+		len--;
+	const char *open = NULL;
+	size_t close_len = 0;
+	if (len >= 3 && !strncmp(h + len - 3, "）", 3)) {
+		close_len = 3;
+		for (const char *q = h; q + 3 <= h + len - 3; q++)
+			if (!strncmp(q, "（", 3))
+				open = q;
+	} else if (len && h[len - 1] == ')') {
+		close_len = 1;
+		for (const char *q = h; q < h + len - 1; q++)
+			if (*q == '(')
+				open = q;
+	}
+	if (!open || open == h) {
+		*term = trim_dup(h, len);
+		*alt = NULL;
+		return;
+	}
+	size_t open_len = *open == '(' ? 1 : 3;
+	*term = trim_dup(h, (size_t)(open - h));
+	*alt = trim_dup(open + open_len, (size_t)(h + len - close_len - (open + open_len)));
+	if (!**alt) {
+		free(*alt);
+		*alt = NULL;
+	}
+}
+
+void content_glossary_parse(const char *text, size_t len, struct glossary *out)
+{
+	out->e = NULL;
+	out->n = 0;
+	struct lesson *l = NULL;
+	if (lesson_parse("glossary", "", text, len, &l) != 0)
+		return;
+	size_t cap = 0;
+	for (cmark_node *c = cmark_node_first_child(l->doc); c; c = cmark_node_next(c)) {
+		if (cmark_node_get_type(c) != CMARK_NODE_HEADING ||
+		    cmark_node_get_heading_level(c) != 2)
+			continue;
+		if (out->n == cap) {
+			cap = cap ? cap * 2 : 32;
+			out->e = wb_xrealloc(out->e, cap * sizeof *out->e);
+		}
+		struct glossary_entry *e = &out->e[out->n++];
+		e->heading = lesson_plain_text(c);
+		split_term(e->heading, &e->term, &e->alt);
+		e->slug = content_heading_slug(e->heading);
+		e->line = cmark_node_get_start_line(c);
+	}
+	lesson_free(l);
+}
+
+int content_glossary_load(const char *root, const char *lang, struct glossary *out)
+{
+	out->e = NULL;
+	out->n = 0;
+	char *path = content_glossary_path(root, lang);
+	char *text;
+	size_t len;
+	int rc = wb_read_file(path, &text, &len);
+	free(path);
+	if (rc)
+		return rc;
+	content_glossary_parse(text, len, out);
+	free(text);
+	return 0;
+}
+
+void glossary_free(struct glossary *g)
+{
+	if (!g)
+		return;
+	for (size_t i = 0; i < g->n; i++) {
+		free(g->e[i].heading);
+		free(g->e[i].term);
+		free(g->e[i].alt);
+		free(g->e[i].slug);
+	}
+	free(g->e);
+	g->e = NULL;
+	g->n = 0;
+}
+
+static int same_word(const char *a, const char *w, size_t wlen)
+{
+	if (!a || strlen(a) != wlen)
+		return 0;
+	for (size_t i = 0; i < wlen; i++) {
+		unsigned char x = (unsigned char)a[i], y = (unsigned char)w[i];
+		if (x >= 'A' && x <= 'Z')
+			x = (unsigned char)(x - 'A' + 'a');
+		if (y >= 'A' && y <= 'Z')
+			y = (unsigned char)(y - 'A' + 'a');
+		if (x != y)
+			return 0;
+	}
+	return 1;
+}
+
+int content_glossary_find(const struct glossary *g, const char *word)
+{
+	while (*word == ' ')
+		word++;
+	size_t n = strlen(word);
+	while (n && word[n - 1] == ' ')
+		n--;
+	if (!n)
+		return -1;
+	for (size_t i = 0; i < g->n; i++)
+		if (same_word(g->e[i].term, word, n) || same_word(g->e[i].alt, word, n) ||
+		    same_word(g->e[i].heading, word, n))
+			return (int)i;
+	return -1;
 }

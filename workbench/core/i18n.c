@@ -194,6 +194,13 @@ static const char *const strings[M_COUNT][2] = {
 	[M_LAB_CANNOT_START] = {"cannot start the lab: %s", "无法启动实验：%s"},
 	[M_HELP_WORD] = {"help", "帮助"},
 	[M_HELP_THIS] = {"this help", "本帮助"},
+	/* the glossary screen (tui/glossary.c) */
+	[M_GLOSSARY_HINT] = {"t terms  / search  q back  ? help",
+			     "t 术语列表  / 搜索  q 返回  ? 帮助"},
+	[M_GLOSSARY_TERMS] = {"Terms (Enter goes there, Esc closes)",
+			      "术语（Enter 跳转，Esc 关闭）"},
+	[M_GLOSSARY_MISSING] = {"There is no English glossary", "没有中文术语表"},
+	[M_GLOSSARY_NO_TERM] = {"\"%s\" is not in the glossary", "术语表里没有“%s”"},
 };
 
 const char *i18n(const char *lang, enum msg m)

@@ -138,6 +138,11 @@ enum msg {
 	M_LAB_CANNOT_START,
 	M_HELP_WORD,
 	M_HELP_THIS,
+	/* the glossary screen (tui/glossary.c) */
+	M_GLOSSARY_HINT,
+	M_GLOSSARY_TERMS,
+	M_GLOSSARY_MISSING,
+	M_GLOSSARY_NO_TERM,
 	M_COUNT
 };
 

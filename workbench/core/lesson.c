@@ -59,6 +59,97 @@ char *lesson_plain_text(cmark_node *node)
 	return wb_buf_steal(&b);
 }
 
+int lesson_is_term_link(struct cmark_node *n)
+{
+	const char *title;
+	return n && cmark_node_get_type(n) == CMARK_NODE_LINK &&
+	       (title = cmark_node_get_title(n)) && !strcmp(title, LESSON_TERM_TITLE);
+}
+
+/* The term of "[[term]]" at s: its length, or 0 when s does not start one
+ * (empty, longer than 64 bytes, or holding a bracket or a newline). */
+static size_t term_at(const char *s, size_t *inner)
+{
+	if (strncmp(s, "[[", 2) != 0)
+		return 0;
+	size_t n = strcspn(s + 2, "[]\n");
+	if (n == 0 || n > 64 || strncmp(s + 2 + n, "]]", 2) != 0)
+		return 0;
+	*inner = n;
+	return n + 4;
+}
+
+/* Turns every "[[term]]" of a text node into a link node (empty URL,
+ * title LESSON_TERM_TITLE) holding the term as its text.  cmark splits
+ * brackets into their own text nodes, so adjacent ones are merged first. */
+static void mark_terms(cmark_node *doc)
+{
+	cmark_consolidate_text_nodes(doc);
+	cmark_iter *it = cmark_iter_new(doc);
+	cmark_event_type ev;
+
+	size_t ntodo = 0, cap = 0;
+	cmark_node **list = NULL;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		const char *lit;
+		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_TEXT ||
+		    !(lit = cmark_node_get_literal(n)) || !strstr(lit, "[["))
+			continue;
+		if (ntodo == cap) {
+			cap = cap ? cap * 2 : 8;
+			list = wb_xrealloc(list, cap * sizeof *list);
+		}
+		list[ntodo++] = n;
+	}
+	cmark_iter_free(it);
+
+	for (size_t i = 0; i < ntodo; i++) {
+		cmark_node *text = list[i];
+		char *lit = wb_xstrdup(cmark_node_get_literal(text));
+		const char *p = lit, *start = lit;
+		cmark_node *after = text;
+		int first = 1;
+		while ((p = strstr(p, "[["))) {
+			size_t inner, len = term_at(p, &inner);
+			if (!len) {
+				p++;
+				continue;
+			}
+			char *before = wb_xstrndup(start, (size_t)(p - start));
+			if (first) {
+				cmark_node_set_literal(text, before);
+				first = 0;
+			} else if (*before) {
+				cmark_node *t = cmark_node_new(CMARK_NODE_TEXT);
+				cmark_node_set_literal(t, before);
+				cmark_node_insert_after(after, t);
+				after = t;
+			}
+			free(before);
+			char *term = wb_xstrndup(p + 2, inner);
+			cmark_node *link = cmark_node_new(CMARK_NODE_LINK);
+			cmark_node_set_url(link, "");
+			cmark_node_set_title(link, LESSON_TERM_TITLE);
+			cmark_node *t = cmark_node_new(CMARK_NODE_TEXT);
+			cmark_node_set_literal(t, term);
+			cmark_node_append_child(link, t);
+			cmark_node_insert_after(after, link);
+			after = link;
+			free(term);
+			p += len;
+			start = p;
+		}
+		if (!first && *start) {
+			cmark_node *t = cmark_node_new(CMARK_NODE_TEXT);
+			cmark_node_set_literal(t, start);
+			cmark_node_insert_after(after, t);
+		}
+		free(lit);
+	}
+	free(list);
+}
+
 int lesson_parse(const char *id, const char *lang, const char *text, size_t len,
 		 struct lesson **out)
 {
@@ -72,6 +163,7 @@ int lesson_parse(const char *id, const char *lang, const char *text, size_t len,
 	cmark_parser_free(p);
 	if (!doc)
 		return WB_ENOMEM;
+	mark_terms(doc);
 
 	struct lesson *l = wb_xcalloc(1, sizeof *l);
 	l->id = wb_xstrdup(id);

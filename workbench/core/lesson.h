@@ -24,6 +24,16 @@ struct lesson {
 int lesson_parse(const char *id, const char *lang, const char *text, size_t len,
 		 struct lesson **out);
 
+/* A glossary link: lesson_parse turns "[[term]]" in text (not in code)
+ * into a link node with an empty URL and this title, whose text is the
+ * term, so the layout shows the term styled as a link (and no URL).  The
+ * term is looked up in <content>/lessons/<lang>/glossary.md
+ * (content_glossary_find). */
+#define LESSON_TERM_TITLE "wb:glossary-term"
+struct cmark_node;
+/* True when n is such a glossary link.  Cannot fail. */
+int lesson_is_term_link(struct cmark_node *n);
+
 /* Lesson files larger than this are refused: real chapters are well under
  * 100 KiB, and laying out a runaway file would take seconds and hundreds
  * of megabytes. */

@@ -6,12 +6,14 @@
  * cmark's source positions.
  */
 #include "core/lessonlint.h"
+#include "core/content.h"
 #include "core/labcat.h"
 #include "core/lesson.h"
 #include "core/textsafe.h"
 #include "base/wb.h"
 
 #include <cmark-gfm.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,4 +105,399 @@ int lessonlint_text(const char *file, const char *text, size_t len, lint_lab_bui
 	walk(&l, lesson->doc);
 	lesson_free(lesson);
 	return l.errors;
+}
+
+/* ---- checks across files ---------------------------------------------- */
+
+struct card {
+	char *id;
+	int line;
+};
+
+struct parsed {
+	const struct lessonlint_doc *d;
+	struct lesson *lesson; /* NULL when the file could not be parsed */
+	char **slugs;	       /* anchors of every heading, GitHub's -1, -2 for repeats */
+	size_t nslugs;
+	int nsections; /* level-2 headings */
+	struct card *cards;
+	size_t ncards;
+	int is_glossary;
+	struct glossary gloss; /* is_glossary: its entries */
+};
+
+struct set {
+	struct parsed *p;
+	size_t n;
+	const struct lessonlint_opts *o;
+	lint_report_fn report;
+	void *arg;
+	int errors;
+};
+
+static void set_say(struct set *s, const struct parsed *p, enum lint_level level, int line,
+		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void set_say(struct set *s, const struct parsed *p, enum lint_level level, int line,
+		    const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = wb_xvasprintf(fmt, ap);
+	va_end(ap);
+	if (level == LINT_ERROR)
+		s->errors++;
+	s->report(s->arg, level, p->d->file, line > 0 ? line : 1, 0, msg);
+	free(msg);
+}
+
+static int has_slug(const struct parsed *p, const char *slug)
+{
+	for (size_t i = 0; i < p->nslugs; i++)
+		if (!strcmp(p->slugs[i], slug))
+			return 1;
+	return 0;
+}
+
+static void add_slug(struct parsed *p, const char *text)
+{
+	char *base = content_heading_slug(text);
+	char *slug = wb_xstrdup(base);
+	for (int k = 1; has_slug(p, slug); k++) {
+		free(slug);
+		slug = wb_xasprintf("%s-%d", base, k);
+	}
+	free(base);
+	p->slugs = wb_xrealloc(p->slugs, (p->nslugs + 1) * sizeof *p->slugs);
+	p->slugs[p->nslugs++] = slug;
+}
+
+static void add_cards(struct parsed *p, cmark_node *n)
+{
+	const char *lit = cmark_node_get_literal(n);
+	int line = cmark_node_get_start_line(n) + 1;
+	for (const char *q = lit ? lit : ""; *q; line++) {
+		size_t len = strcspn(q, "\n");
+		char *id = wb_xstrndup(q, len);
+		char *a = id, *e = id + strlen(id);
+		while (*a == ' ' || *a == '\t')
+			a++;
+		while (e > a && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+			*--e = '\0';
+		if (*a) {
+			p->cards = wb_xrealloc(p->cards, (p->ncards + 1) * sizeof *p->cards);
+			p->cards[p->ncards++] = (struct card){wb_xstrdup(a), line};
+		}
+		free(id);
+		q += len;
+		if (*q == '\n')
+			q++;
+	}
+}
+
+static void collect_doc(struct parsed *p, cmark_node *parent)
+{
+	for (cmark_node *n = cmark_node_first_child(parent); n; n = cmark_node_next(n)) {
+		if (cmark_node_get_type(n) == CMARK_NODE_HEADING) {
+			char *t = lesson_plain_text(n);
+			add_slug(p, t);
+			free(t);
+			if (cmark_node_get_heading_level(n) == 2)
+				p->nsections++;
+		} else if (cmark_node_get_type(n) == CMARK_NODE_CODE_BLOCK) {
+			const char *info = cmark_node_get_fence_info(n);
+			if (info && !strncmp(info, "lab", 3) && (info[3] == '\0' || info[3] == ' '))
+				add_cards(p, n);
+		}
+		collect_doc(p, n);
+	}
+}
+
+static int is_chapter_name(const char *name)
+{
+	size_t len = strlen(name);
+	if (len < 4 || strcmp(name + len - 3, ".md") != 0)
+		return 0;
+	char *id = wb_xstrndup(name, len - 3);
+	int ok = content_valid_chapter_id(id);
+	free(id);
+	return ok;
+}
+
+static const struct parsed *find_doc(const struct set *s, const char *lang, const char *name)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->p[i].d->lang, lang) && !strcmp(s->p[i].d->name, name))
+			return &s->p[i];
+	return NULL;
+}
+
+/* A line for an inline node: its own, or that of the nearest node before
+ * or above it that has one (nodes made by lesson_parse have none). */
+static int node_line(cmark_node *n)
+{
+	while (n) {
+		int line = cmark_node_get_start_line(n);
+		if (line > 0)
+			return line;
+		n = cmark_node_previous(n) ? cmark_node_previous(n) : cmark_node_parent(n);
+	}
+	return 1;
+}
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9'   ? c - '0'
+	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
+				      : -1;
+}
+
+static char *percent_decode(const char *s)
+{
+	char *out = wb_xstrdup(s), *o = out;
+	for (const char *q = s; *q; q++) {
+		if (q[0] == '%' && hexval(q[1]) >= 0 && hexval(q[2]) >= 0) {
+			*o++ = (char)(hexval(q[1]) * 16 + hexval(q[2]));
+			q += 2;
+		} else {
+			*o++ = *q;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+static void check_term(struct set *s, const struct parsed *p, cmark_node *link)
+{
+	char *term = lesson_plain_text(link);
+	int line = node_line(link);
+	const struct parsed *g = find_doc(s, p->d->lang, CONTENT_GLOSSARY_FILE);
+	if (!g)
+		set_say(s, p, LINT_ERROR, line,
+			"[[%s]]: there is no %s glossary (lessons/%s/" CONTENT_GLOSSARY_FILE ")",
+			term, p->d->lang, p->d->lang);
+	else if (content_glossary_find(&g->gloss, term) < 0)
+		set_say(s, p, LINT_ERROR, line, "[[%s]] is not a term of the glossary %s", term,
+			g->d->file);
+	free(term);
+}
+
+/* Returns 1 when the link points at a chapter of the set (for the
+ * glossary's "links to a section" check). */
+static int check_link(struct set *s, const struct parsed *p, cmark_node *link)
+{
+	const char *url = cmark_node_get_url(link);
+	if (!url || !*url)
+		return 0;
+	size_t pathlen = strcspn(url, "#?");
+	size_t colon = strcspn(url, ":/");
+	if (url[colon] == ':' && colon < pathlen)
+		return 0; /* has a scheme */
+	char *path = wb_xstrndup(url, pathlen);
+	const char *frag = url[pathlen] == '#' ? url + pathlen + 1 : NULL;
+	int line = node_line(link), chapter = 0;
+	const struct parsed *t = NULL;
+	if (!*path) {
+		t = p;
+	} else if (!strchr(path, '/') && strlen(path) > 3 &&
+		   !strcmp(path + strlen(path) - 3, ".md")) {
+		t = find_doc(s, p->d->lang, path);
+		if (!t)
+			set_say(s, p, LINT_ERROR, line,
+				"link to '%s': there is no %s in lessons/%s/", url, path,
+				p->d->lang);
+		chapter = t && is_chapter_name(path);
+	}
+	if (t && frag && *frag) {
+		char *anchor = percent_decode(frag);
+		if (!has_slug(t, anchor)) {
+			set_say(s, p, LINT_ERROR, line,
+				"link to '%s': %s has no heading with the anchor '%s'", url,
+				*path ? path : "this file", anchor);
+			chapter = 0;
+		}
+		free(anchor);
+	}
+	free(path);
+	return chapter;
+}
+
+/* Checks every link under parent; returns how many point at a chapter. */
+static int check_links(struct set *s, const struct parsed *p, cmark_node *parent)
+{
+	int chapters = 0;
+	for (cmark_node *n = cmark_node_first_child(parent); n; n = cmark_node_next(n)) {
+		if (lesson_is_term_link(n)) {
+			check_term(s, p, n);
+			continue;
+		}
+		if (cmark_node_get_type(n) == CMARK_NODE_LINK)
+			chapters += check_link(s, p, n);
+		chapters += check_links(s, p, n);
+	}
+	return chapters;
+}
+
+/* The glossary's own checks: every entry links to a chapter section; no
+ * name twice.  Other links are checked by check_links on the way. */
+static void check_glossary(struct set *s, const struct parsed *p)
+{
+	const struct glossary *g = &p->gloss;
+	size_t entry = 0;
+	int links = 0, in_entry = 0;
+	for (cmark_node *c = cmark_node_first_child(p->lesson->doc);; c = cmark_node_next(c)) {
+		int heading2 = c && cmark_node_get_type(c) == CMARK_NODE_HEADING &&
+			       cmark_node_get_heading_level(c) == 2;
+		if (!c || heading2) {
+			if (in_entry && !links)
+				set_say(s, p, LINT_ERROR, g->e[entry].line,
+					"glossary entry '%s' links to no chapter section (See: "
+					"[section](NN-slug.md#anchor))",
+					g->e[entry].heading);
+			if (!c)
+				break;
+			if (in_entry)
+				entry++;
+			in_entry = 1;
+			links = 0;
+			continue;
+		}
+		if (in_entry)
+			links += check_links(s, p, c);
+		else
+			check_links(s, p, c);
+	}
+	for (size_t i = 0; i < g->n; i++)
+		for (size_t k = 0; k < i; k++) {
+			const char *a[] = {g->e[i].term, g->e[i].alt};
+			for (int m = 0; m < 2; m++)
+				if (a[m] && content_glossary_find(&(struct glossary){&g->e[k], 1},
+								  a[m]) == 0)
+					set_say(s, p, LINT_ERROR, g->e[i].line,
+						"glossary term '%s' is defined twice (also at line "
+						"%d)",
+						a[m], g->e[k].line);
+		}
+}
+
+/* The English name of a glossary entry: the zh entries' part in
+ * parentheses, the en entries' whole term. */
+static const char *english_name(const struct glossary_entry *e, const char *lang)
+{
+	return !strcmp(lang, "zh") && e->alt ? e->alt : e->term;
+}
+
+static void glossary_parity(struct set *s, const struct parsed *p, const struct parsed *o,
+			    enum lint_level level)
+{
+	for (size_t i = 0; i < p->gloss.n; i++) {
+		const char *name = english_name(&p->gloss.e[i], p->d->lang);
+		int found = 0;
+		for (size_t k = 0; k < o->gloss.n && !found; k++) {
+			const char *on = english_name(&o->gloss.e[k], o->d->lang);
+			found = content_glossary_find(&(struct glossary){&o->gloss.e[k], 1},
+						      name) == 0 ||
+				!strcmp(on, name);
+		}
+		if (!found)
+			set_say(s, p, level, p->gloss.e[i].line,
+				"glossary term '%s' has no entry in the %s glossary %s", name,
+				o->d->lang, o->d->file);
+	}
+}
+
+static void chapter_parity(struct set *s, const struct parsed *p, const struct parsed *o,
+			   enum lint_level level)
+{
+	if (p->nsections != o->nsections)
+		set_say(s, p, level, 1,
+			"%d ## sections here but %d in the %s version %s: the chapters should "
+			"line up section by section",
+			p->nsections, o->nsections, o->d->lang, o->d->file);
+	size_t n = p->ncards < o->ncards ? p->ncards : o->ncards;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(p->cards[i].id, o->cards[i].id) != 0) {
+			set_say(s, p, level, p->cards[i].line,
+				"lab card %zu is '%s' here but '%s' in the %s version (%s:%d); "
+				"%zu cards here, %zu there: the same cards should come in the "
+				"same order",
+				i + 1, p->cards[i].id, o->cards[i].id, o->d->lang, o->d->file,
+				o->cards[i].line, p->ncards, o->ncards);
+			return;
+		}
+	if (p->ncards != o->ncards)
+		set_say(s, p, level,
+			p->ncards > n ? p->cards[n].line
+			: p->ncards   ? p->cards[n - 1].line
+				      : 1,
+			"%zu lab cards here but %zu in the %s version %s", p->ncards, o->ncards,
+			o->d->lang, o->d->file);
+}
+
+static void parity(struct set *s, const struct parsed *p)
+{
+	const char *ol = strcmp(p->d->lang, "zh") ? "zh" : "en";
+	const struct parsed *o = find_doc(s, ol, p->d->name);
+	enum lint_level level = s->o->strict_parity ? LINT_ERROR : LINT_WARNING;
+	if (!o || !o->lesson) {
+		set_say(s, p, LINT_WARNING, 1, "%s has no %s version (lessons/%s/%s)",
+			p->is_glossary ? "the glossary" : "this chapter", ol, ol, p->d->name);
+		return;
+	}
+	if (!strcmp(p->d->lang, "zh") && o->d->target)
+		return; /* reported once, on the en file */
+	if (p->is_glossary)
+		glossary_parity(s, p, o, level);
+	else
+		chapter_parity(s, p, o, level);
+	if (p->is_glossary && !strcmp(p->d->lang, "en") && o->d->target)
+		glossary_parity(s, o, p, level);
+}
+
+int lessonlint_set(const struct lessonlint_doc *docs, size_t n, const struct lessonlint_opts *o,
+		   lint_report_fn report, void *arg)
+{
+	struct set s = {wb_xcalloc(n + 1, sizeof *s.p), n, o, report, arg, 0};
+	for (size_t i = 0; i < n; i++) {
+		struct parsed *p = &s.p[i];
+		p->d = &docs[i];
+		p->is_glossary = !strcmp(docs[i].name, CONTENT_GLOSSARY_FILE);
+		if (lesson_parse("lint", docs[i].lang, docs[i].text, docs[i].len, &p->lesson) !=
+		    0) {
+			p->lesson = NULL;
+			continue;
+		}
+		collect_doc(p, p->lesson->doc);
+		if (p->is_glossary)
+			content_glossary_parse(docs[i].text, docs[i].len, &p->gloss);
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct parsed *p = &s.p[i];
+		if (!p->d->target)
+			continue;
+		s.errors += lessonlint_text(p->d->file, p->d->text, p->d->len, o->built,
+					    o->strict_labs, report, arg);
+		if (!p->lesson)
+			continue;
+		if (p->is_glossary)
+			check_glossary(&s, p);
+		else
+			check_links(&s, p, p->lesson->doc);
+		if (p->is_glossary || is_chapter_name(p->d->name))
+			parity(&s, p);
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct parsed *p = &s.p[i];
+		lesson_free(p->lesson);
+		for (size_t k = 0; k < p->nslugs; k++)
+			free(p->slugs[k]);
+		free(p->slugs);
+		for (size_t k = 0; k < p->ncards; k++)
+			free(p->cards[k].id);
+		free(p->cards);
+		glossary_free(&p->gloss);
+	}
+	free(s.p);
+	return s.errors;
 }

@@ -127,6 +127,24 @@ size_t quiz_bank_chapter(const struct quiz_bank *b, const char *chapter,
 	return n;
 }
 
+size_t quiz_bank_core(const struct quiz_bank *b, const char *chapter,
+		      const struct quiz_question ***out)
+{
+	if (out)
+		*out = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < b->n; i++) {
+		if (!b->q[i]->core || strcmp(b->q[i]->file->chapter, chapter) != 0)
+			continue;
+		if (out) {
+			*out = wb_xrealloc(*out, (n + 1) * sizeof **out);
+			(*out)[n] = b->q[i];
+		}
+		n++;
+	}
+	return n;
+}
+
 size_t quiz_bank_chapters(const struct quiz_bank *b, const char ***out)
 {
 	*out = NULL;

@@ -43,6 +43,17 @@ const struct quiz_question *quiz_bank_find(const struct quiz_bank *b, const char
 size_t quiz_bank_chapter(const struct quiz_bank *b, const char *chapter,
 			 const struct quiz_question ***out);
 
+/* How many questions of a chapter in the bank are marked "core: true"
+ * (the closed-book core a 12-question test draws from).  With out not
+ * NULL, *out is a malloc'd array of them in bank order (NULL when none),
+ * caller frees.  Cannot fail. */
+size_t quiz_bank_core(const struct quiz_bank *b, const char *chapter,
+		      const struct quiz_question ***out);
+
+/* The number of core questions a chapter's bank should mark (quiz lint
+ * warns otherwise). */
+#define QUIZ_CORE_COUNT 12
+
 /* Sorted, distinct chapter ids that have questions.  Returns the count;
  * *out is malloc'd, its strings are borrowed from the bank. */
 size_t quiz_bank_chapters(const struct quiz_bank *b, const char ***out);

@@ -9,8 +9,10 @@
  *
  *     ## [stable-id] Question text on one line
  *     kind: recall|choice|numeric                 (a paragraph of key: value
- *     answer: 4096                                 lines right under the
- *     tolerance: 0.5                               heading; recall default)
+ *     core: true                                   lines right under the
+ *     answer: 4096                                 heading; recall default;
+ *     tolerance: 0.5                               core: true|false, default
+ *                                                  false: the closed-book core)
  *
  *     Optional question body; for choice a task list of options.
  *
@@ -374,7 +376,8 @@ static int split_key(const char *s, size_t n, char *key, size_t keylen, const ch
 
 static int known_key(const char *k)
 {
-	return !strcmp(k, "kind") || !strcmp(k, "answer") || !strcmp(k, "tolerance");
+	return !strcmp(k, "kind") || !strcmp(k, "core") || !strcmp(k, "answer") ||
+	       !strcmp(k, "tolerance");
 }
 
 /* The first paragraph under a heading: is it the key: value block? */
@@ -396,7 +399,7 @@ static void parse_meta(struct parser *p, cmark_node *para)
 {
 	struct quiz_question *q = cur_q(p);
 	int first = cmark_node_get_start_line(para), last = cmark_node_get_end_line(para);
-	int seen_tol = 0;
+	int seen_tol = 0, seen_core = 0;
 	for (int ln = first; ln <= last; ln++) {
 		size_t n;
 		const char *s = line_at(p, ln, &n);
@@ -426,6 +429,16 @@ static void parse_meta(struct parser *p, cmark_node *para)
 					val);
 				p->kind_bad = 1;
 			}
+		} else if (!strcmp(key, "core")) {
+			if (seen_core)
+				problem(p, ln, 1, "core is given twice");
+			seen_core = 1;
+			if (!strcmp(val, "true"))
+				q->core = 1;
+			else if (!strcmp(val, "false"))
+				q->core = 0;
+			else
+				problem(p, ln, 1, "core '%s' is neither true nor false", val);
 		} else if (!strcmp(key, "answer")) {
 			if (p->answer_key_line)
 				problem(p, ln, 1, "answer is given twice");
@@ -446,7 +459,7 @@ static void parse_meta(struct parser *p, cmark_node *para)
 			else
 				q->tolerance = t;
 		} else {
-			problem(p, ln, 1, "unknown key '%s' (kind, answer or tolerance)", key);
+			problem(p, ln, 1, "unknown key '%s' (kind, core, answer or tolerance)", key);
 		}
 		free(val);
 	}

@@ -51,6 +51,7 @@ struct quiz_rubric_item {
 struct quiz_question {
 	char *id; /* stable id, ASCII; NULL when the heading had none */
 	enum quiz_kind kind;
+	int core;   /* "core: true": one of the chapter's closed-book core questions */
 	char *text; /* question heading after "[id] ", Markdown */
 	char *body; /* further question text, Markdown, "" when none */
 	struct quiz_option *options;

@@ -9,6 +9,7 @@
  */
 #include "core/quizlint.h"
 #include "core/textsafe.h"
+#include "core/quizbank.h"
 #include "core/quizfile.h"
 #include "base/wb.h"
 
@@ -228,6 +229,23 @@ static void check_off_by_one(struct lint *l, size_t fi, const struct quiz_questi
 	    q->num_text ? q->num_text : "answer");
 }
 
+/* The closed-book core ("core: true"): a chapter's bank that marks any
+ * question core should mark exactly QUIZ_CORE_COUNT (a warning: the
+ * 12-question test draws from them).  A bank that marks none has no core
+ * yet and is not warned about. */
+static void check_core_count(struct lint *l, size_t fi)
+{
+	const struct quiz_file *f = l->files[fi];
+	size_t n = 0;
+	for (size_t k = 0; k < f->nq; k++)
+		n += f->q[k].core != 0;
+	if (n && n != QUIZ_CORE_COUNT)
+		add(l, fi, 1, 0,
+		    "chapter %s marks %zu core question%s (core: true); its closed-book core is "
+		    "exactly %d",
+		    f->chapter ? f->chapter : "?", n, n == 1 ? "" : "s", QUIZ_CORE_COUNT);
+}
+
 static void check_target(struct lint *l, size_t fi, const char *content_root,
 			 const char *fallback_lang)
 {
@@ -253,6 +271,7 @@ static void check_target(struct lint *l, size_t fi, const char *content_root,
 		add(l, fi, 1, 0,
 		    "chapter %s has no %s question bank: every question here is %s only",
 		    f->chapter, ol, f->lang);
+	check_core_count(l, fi);
 	for (size_t k = 0; k < f->nq; k++) {
 		const struct quiz_question *q = &f->q[k];
 		if (!q->id)
@@ -273,6 +292,12 @@ static void check_target(struct lint *l, size_t fi, const char *content_root,
 			    q->id, f->lang, ol, q->id);
 		else
 			compare_translation(l, fi, q, t);
+		if (t && (q->core != 0) != (t->core != 0))
+			add(l, fi, q->line, 1,
+			    "question '%s' is %s here but %s in the %s bank (%s:%d): en and zh "
+			    "must agree on the core",
+			    q->id, q->core ? "core" : "not core", t->core ? "core" : "not core", ol,
+			    t->file->path, t->line);
 	}
 }
 

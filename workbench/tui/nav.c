@@ -16,6 +16,7 @@
 #include "core/session.h"
 #include "core/i18n.h"
 #include "base/wb.h"
+#include "tui/glossary.h"
 #include "tui/home.h"
 #include "tui/labscreen.h"
 #include "tui/notice.h"
@@ -61,6 +62,14 @@ static int open_source(struct tui *t, const struct nav *n, struct screen *out)
 	return rc;
 }
 
+static int open_glossary(struct tui *t, const struct nav *n, struct screen *out)
+{
+	int rc = glossary_open(t, n->lang, n->arg, out);
+	if (rc)
+		tui_flash(t, "%s", i18n(n->lang[0] ? n->lang : t->app->lang, M_GLOSSARY_MISSING));
+	return rc;
+}
+
 static int open_lab(struct tui *t, const struct nav *n, struct screen *out)
 {
 	int rc = lab_screen_open(t, n->arg, n->chapter, out);
@@ -92,6 +101,7 @@ int nav_apply(struct tui *t, const struct nav *n)
 	case NAV_TEST:
 	case NAV_REVIEW: rc = open_test(t, n, &s); break;
 	case NAV_STATS: s = stats_screen(t); break;
+	case NAV_GLOSSARY: rc = open_glossary(t, n, &s); break;
 	default: return WB_EINVAL;
 	}
 	if (rc)

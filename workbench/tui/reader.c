@@ -46,6 +46,7 @@ enum {
 	R_MOUSE,
 	R_LAB,
 	R_TEST,
+	R_GLOSSARY,
 };
 
 static const struct keybind reader_keys[] = {
@@ -69,6 +70,7 @@ static const struct keybind reader_keys[] = {
 	{'N', 0, "N", R_PREV, "previous match", "上一处匹配"},
 	{'\r', 0, "Enter", R_LAB, "run the lab card on screen", "运行屏幕上的实验卡片"},
 	{'\n', 0, "Enter", R_LAB, "run the lab card on screen", "运行屏幕上的实验卡片"},
+	{'w', 0, "w", R_GLOSSARY, "glossary of the terms (words)", "术语表"},
 	{'L', 0, "L", R_LANG, "switch language (English/中文)", "切换语言（English/中文）"},
 	{'s', 0, "s", R_TEST, "closed-book self-test of this chapter (closes the lesson)",
 	 "本章闭卷自测（会关闭课文）"},
@@ -428,6 +430,9 @@ static void reader_key(struct tui *t, void *self, int action, wint_t ch, int is_
 			switch_lang(t, r);
 		break;
 	case R_LAB: run_card(t, r); break;
+	case R_GLOSSARY:
+		tui_go(t, &(struct nav){.kind = NAV_GLOSSARY, .lang = {r->lang[0], r->lang[1]}});
+		break;
 	case R_BACK: tui_back(t); break;
 	case R_TEST: {
 		/* The test replaces (and so closes) this reader. */

@@ -69,15 +69,16 @@ struct screen {
 
 /* Where a screen wants to go; the loop carries it out after key(). */
 enum nav_kind {
-	NAV_NONE,   /* nothing asked */
-	NAV_BACK,   /* pop the top screen */
-	NAV_READER, /* lesson `chapter` in `lang` (closed while a test covers it) */
-	NAV_SOURCE, /* read-only source file `arg`, at the definition of `func` */
-	NAV_LAB,    /* run lab `arg` from the card of `chapter` */
-	NAV_TEST,   /* self-test of `chapter` in `lang`, or resume it */
-	NAV_REVIEW, /* review of the questions due today in `lang` */
-	NAV_STATS,  /* statistics */
-	NAV_HOME,   /* the chapter list (the first screen) */
+	NAV_NONE,     /* nothing asked */
+	NAV_BACK,     /* pop the top screen */
+	NAV_READER,   /* lesson `chapter` in `lang` (closed while a test covers it) */
+	NAV_SOURCE,   /* read-only source file `arg`, at the definition of `func` */
+	NAV_LAB,      /* run lab `arg` from the card of `chapter` */
+	NAV_TEST,     /* self-test of `chapter` in `lang`, or resume it */
+	NAV_REVIEW,   /* review of the questions due today in `lang` */
+	NAV_STATS,    /* statistics */
+	NAV_HOME,     /* the chapter list (the first screen) */
+	NAV_GLOSSARY, /* the glossary in `lang`, at term `arg` ("" for the top) */
 };
 
 struct nav {
