@@ -294,7 +294,7 @@ static int part_wrap(struct lab_ctx *ctx, struct zkc *c, const struct seed *sd)
 		    "started: it creates %s with its child counter (cversion) at %d, as if "
 		    "2^31 children had been created (doing that for real would take days)",
 		    WRAP_PARENT, WRAP_START);
-	report_evidence(r, "seeded_log", "%s (2 create transactions, zxid 1-2)", sd->log_path);
+	report_evidence(r, "prepared_log", "%s (2 create transactions, zxid 1-2)", sd->log_path);
 	if (fresh_protected(name, guid) != 0) {
 		report_cannot(r, "no random bytes for a GUID");
 		return WB_EIO;
@@ -303,7 +303,7 @@ static int part_wrap(struct lab_ctx *ctx, struct zkc *c, const struct seed *sd)
 	int zrc = zoo_create(zkc_handle(c), path, NULL, -1, &ZOO_OPEN_ACL_UNSAFE,
 			     ZOO_EPHEMERAL | ZOO_SEQUENCE, first, sizeof first);
 	free(path);
-	report_checkf(r, "seeded-counter-took",
+	report_checkf(r, "preset-counter-took",
 		      zrc == ZOK && !strcmp(suffix_text(first), "2147483645"),
 		      "a real create gets suffix 2147483645", "%s, suffix %s", zkc_err_name(zrc),
 		      zrc == ZOK ? suffix_text(first) : "-");
@@ -445,7 +445,7 @@ static int seq_order_run(struct lab_ctx *ctx)
 	if (rc)
 		goto out;
 	if (!z->server) { /* --zk is refused for this lab; be safe anyway */
-		report_cannot(ctx->report, "zk-seq-order seeds its own server's data directory");
+		report_cannot(ctx->report, "zk-seq-order prepares its own server's data directory");
 		rc = WB_EUNAVAIL;
 		goto out;
 	}
