@@ -23,8 +23,11 @@
  * parsers (last ten characters; strtol after the marker) are shown
  * failing.  What 3.8.0 then does is shown too: it keeps the largest
  * cversion it has seen, so a later single create gets 2147483647 again
- * and a plain sequential name collides (ZNODEEXISTS).  Only the %010d
- * column the lab compares against is computed in C.
+ * and a plain sequential name collides (ZNODEEXISTS), while two more
+ * GUID-named candidates are both created and both numbered 2147483647:
+ * equal order keys, equal fencing tokens (chapter 02, "Sequence numbers
+ * compare only inside a declared lock domain").  Only the %010d column
+ * the lab compares against is computed in C.
  *
  * It needs its own server (the seeded log): no --zk.
  */
@@ -291,7 +294,7 @@ static int part_wrap(struct lab_ctx *ctx, struct zkc *c, const struct seed *sd)
 		    "started: it creates %s with its child counter (cversion) at %d, as if "
 		    "2^31 children had been created (doing that for real would take days)",
 		    WRAP_PARENT, WRAP_START);
-	report_evidence(r, "seeded_log", "%s (2 create transactions, zxid 1-2)", sd->log_path);
+	report_evidence(r, "prepared_log", "%s (2 create transactions, zxid 1-2)", sd->log_path);
 	if (fresh_protected(name, guid) != 0) {
 		report_cannot(r, "no random bytes for a GUID");
 		return WB_EIO;
@@ -300,7 +303,7 @@ static int part_wrap(struct lab_ctx *ctx, struct zkc *c, const struct seed *sd)
 	int zrc = zoo_create(zkc_handle(c), path, NULL, -1, &ZOO_OPEN_ACL_UNSAFE,
 			     ZOO_EPHEMERAL | ZOO_SEQUENCE, first, sizeof first);
 	free(path);
-	report_checkf(r, "seeded-counter-took",
+	report_checkf(r, "preset-counter-took",
 		      zrc == ZOK && !strcmp(suffix_text(first), "2147483645"),
 		      "a real create gets suffix 2147483645", "%s, suffix %s", zkc_err_name(zrc),
 		      zrc == ZOK ? suffix_text(first) : "-");
@@ -386,6 +389,41 @@ static int part_wrap(struct lab_ctx *ctx, struct zkc *c, const struct seed *sd)
 		      zrc == ZOK && !strcmp(suffix_text(after), "2147483647"),
 		      "suffix 2147483647 again (a second node with that number)", "%s, suffix %s",
 		      zkc_err_name(zrc), zrc == ZOK ? suffix_text(after) : "-");
+	if (zrc == ZOK)
+		report_evidence(r, "after", "%s", base_name(after));
+
+	/* Two more lock candidates, each with its own GUID, the way every
+	 * acquisition of the recipe names its node: both are created, and
+	 * both get the same suffix.  Their queue order is a tie and, as
+	 * fencing tokens, they are equal: a fence that accepts a token equal
+	 * to its mark (recipes/fenced.c) lets both holders write. */
+	report_step(r, "two more acquisitions, each with a fresh GUID: the names differ, so the "
+		       "server creates both, and numbers both 2147483647");
+	char two[2][256] = {"", ""};
+	int ztwo[2];
+	for (int i = 0; i < 2; i++) {
+		if (fresh_protected(name, guid) != 0)
+			return WB_EIO;
+		path = wb_xasprintf("%s/%s", WRAP_PARENT, name);
+		ztwo[i] = zoo_create(zkc_handle(c), path, NULL, -1, &ZOO_OPEN_ACL_UNSAFE,
+				     ZOO_EPHEMERAL | ZOO_SEQUENCE, two[i], sizeof two[i]);
+		free(path);
+		if (ztwo[i] == ZOK)
+			report_evidence(r, "candidate", "%s", base_name(two[i]));
+	}
+	int32_t s0 = 0, s1 = 0;
+	int share = ztwo[0] == ZOK && ztwo[1] == ZOK && strcmp(two[0], two[1]) != 0 &&
+		    !strcmp(suffix_text(two[0]), "2147483647") &&
+		    !strcmp(suffix_text(two[1]), "2147483647") &&
+		    zkseq_parse_protected(base_name(two[0]), NULL, &s0) == 0 &&
+		    zkseq_parse_protected(base_name(two[1]), NULL, &s1) == 0 && s0 == s1;
+	report_checkf(r, "two-candidates-share-2147483647", share,
+		      "both created (ZOK), two different names, both suffix 2147483647: the strict "
+		      "parser accepts both and they compare equal - a tied queue position and "
+		      "two equal fencing tokens",
+		      "%s suffix %s, %s suffix %s%s", zkc_err_name(ztwo[0]),
+		      ztwo[0] == ZOK ? suffix_text(two[0]) : "-", zkc_err_name(ztwo[1]),
+		      ztwo[1] == ZOK ? suffix_text(two[1]) : "-", share ? ", parsed equal" : "");
 	char plain[256] = "";
 	int z1 = zoo_create(zkc_handle(c), WRAP_PARENT "/job-", NULL, -1, &ZOO_OPEN_ACL_UNSAFE,
 			    ZOO_SEQUENCE, plain, sizeof plain);
@@ -407,7 +445,7 @@ static int seq_order_run(struct lab_ctx *ctx)
 	if (rc)
 		goto out;
 	if (!z->server) { /* --zk is refused for this lab; be safe anyway */
-		report_cannot(ctx->report, "zk-seq-order seeds its own server's data directory");
+		report_cannot(ctx->report, "zk-seq-order prepares its own server's data directory");
 		rc = WB_EUNAVAIL;
 		goto out;
 	}

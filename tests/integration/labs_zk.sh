@@ -23,6 +23,12 @@ grep -q '"name":"control-strtol-puts-newest-first","ok":true' "$T/zk-seq-order.j
 	fail "zk-seq-order: the naive-parser control is missing"
 grep -q 'lock--2147483648' "$T/zk-seq-order.json" ||
 	fail "zk-seq-order: no server-made negative suffix in the evidence"
+# After the boundary, two GUID-named candidates both get 2147483647: a tie
+# in the queue and two equal fencing tokens (chapter 02, lock domains).
+grep -q '"name":"two-candidates-share-2147483647","ok":true' "$T/zk-seq-order.json" ||
+	fail "zk-seq-order: the shared-suffix check is missing or failed"
+[ "$(grep -c '"key":"candidate".*-lock-2147483647' "$T/zk-seq-order.json")" -eq 2 ] ||
+	fail "zk-seq-order: not two candidates with suffix 2147483647 in the evidence"
 
 # zk-seq-order seeds its own server: --zk is refused with exit 2.
 "$WB_BIN" lab run zk-seq-order --zk 127.0.0.1:1 >/dev/null 2>"$T/err"
