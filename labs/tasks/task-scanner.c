@@ -7,13 +7,14 @@
  * tasks, and what to monitor").
  *
  * The scheduler below is a C model of Java 17's ScheduledThreadPoolExecutor
- * for periodic tasks, after ScheduledFutureTask.run (openjdk/jdk17u,
- * jdk-17.0.12+7, ScheduledThreadPoolExecutor.java lines 300-309):
- *
- *     else if (super.runAndReset()) {   // false when the body threw
- *         setNextRunTime();
- *         reExecutePeriodic(outerTask);
- *     }
+ * for periodic tasks, after ScheduledFutureTask.run (repository
+ * openjdk/jdk17u, tag jdk-17.0.12+7,
+ * src/java.base/share/classes/java/util/concurrent/
+ * ScheduledThreadPoolExecutor.java, lines 300-309).  In our words: a
+ * periodic task is re-queued only when runAndReset() returns true, that is
+ * when its body returned normally; only then is the next run time computed
+ * and the task put back on the queue.  A body that throws makes
+ * runAndReset() return false, so the task is never scheduled again.
  *
  * A run whose body returns an error ("throws") completes that job's future
  * exceptionally and is not queued again; the loop, like the pool thread,
