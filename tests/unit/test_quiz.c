@@ -138,12 +138,17 @@ static void test_shipped_banks(void **state)
 		assert_string_equal(en->chapter, chapters[c]);
 		assert_true(en->nq >= 10);
 		assert_int_equal(en->nq, zh->nq);
+		size_t core = 0;
 		for (size_t i = 0; i < en->nq; i++) {
 			assert_string_equal(en->q[i].id, zh->q[i].id);
+			assert_int_equal(en->q[i].core, zh->q[i].core);
+			core += en->q[i].core != 0;
 			assert_non_null(en->q[i].answer);
 			if (en->q[i].kind == QK_RECALL)
 				assert_true(en->q[i].nrubric > 0);
 		}
+		/* the chapters promise a twelve-question closed-book core */
+		assert_int_equal(core, 12);
 		total += en->nq;
 		quiz_file_free(en);
 		quiz_file_free(zh);

@@ -235,6 +235,44 @@ static void test_limit_draws_and_trims(void **state)
 	store_close(s);
 }
 
+/* A bank's closed-book core comes first: with two questions marked core,
+ * a 2-question test is exactly those two, a 3-question test both of them
+ * and one other; without marks the covering draw is unchanged (above). */
+static void test_core_first(void **state)
+{
+	(void)state;
+	struct store *s = open_db("core.db");
+	struct quiz_bank *bank = NULL;
+	assert_int_equal(quiz_bank_open(WB_TEST_FIXTURES, NULL, "en", &bank), 0);
+	const struct quiz_question **qs = NULL;
+	size_t n = quiz_bank_chapter(bank, CHAPTER, &qs);
+	assert_int_equal(n, 6);
+	((struct quiz_question *)qs[1])->core = 1; /* the test owns this bank */
+	((struct quiz_question *)qs[4])->core = 1;
+	for (uint64_t seed = 1; seed <= 6; seed++) {
+		for (size_t limit = 2; limit <= 3; limit++) {
+			struct quiz_session *ss;
+			assert_int_equal(quiz_session_start(s, "chapter", CHAPTER, "en", 1, qs, n,
+							    limit, seed, answers_now_ms(), &ss),
+					 0);
+			assert_int_equal(ss->test->n, limit);
+			int core = 0;
+			for (size_t j = 0; j < limit; j++)
+				core += !strcmp(ss->test->questions[j], qs[1]->id) ||
+					!strcmp(ss->test->questions[j], qs[4]->id);
+			assert_int_equal(core, 2);
+			if (limit == 3) /* the core two come first */
+				assert_true(strcmp(ss->test->questions[2], qs[1]->id) &&
+					    strcmp(ss->test->questions[2], qs[4]->id));
+			assert_int_equal(quiz_session_abandon(ss, answers_now_ms()), 0);
+			quiz_session_free(ss);
+		}
+	}
+	free(qs);
+	quiz_bank_free(bank);
+	store_close(s);
+}
+
 /* A draft is kept per question of the test, replaced, given back, and
  * removed by grading; it is never an answer. */
 static void test_draft(void **state)
@@ -389,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_nothing_to_ask),
 		cmocka_unit_test(test_blocks_lesson),
 		cmocka_unit_test(test_limit_draws_and_trims),
+		cmocka_unit_test(test_core_first),
 		cmocka_unit_test(test_draft),
 		cmocka_unit_test(test_race_then_resume),
 		cmocka_unit_test(test_race_then_conflict),

@@ -216,6 +216,82 @@ static void draw_covering(sqlite3 *db, const struct quiz_question *const *qs, si
 	free(pick);
 }
 
+/* One question of a part: its bank index and its rank in the shuffle. */
+struct ranked {
+	size_t rank;
+	size_t idx;
+};
+
+static int by_rank(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* The covering draw (draw_covering) over only the questions whose core
+ * mark is `core`: up to k of them into out, as bank indices.  Returns how
+ * many it drew. */
+static size_t draw_part(sqlite3 *db, const struct quiz_question *const *qs, size_t n,
+			const size_t *order, int core, size_t k, size_t *out)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		m += !!qs[i]->core == core;
+	if (k > m)
+		k = m;
+	if (k == 0)
+		return 0;
+	size_t *rank_of = wb_xmalloc(n * sizeof *rank_of);
+	for (size_t r = 0; r < n; r++)
+		rank_of[order[r]] = r;
+	const struct quiz_question **part = wb_xmalloc(m * sizeof *part);
+	struct ranked *by = wb_xmalloc(m * sizeof *by);
+	size_t *idx = wb_xmalloc(m * sizeof *idx), *sorder = wb_xmalloc(m * sizeof *sorder);
+	for (size_t i = 0, j = 0; i < n; i++)
+		if (!!qs[i]->core == core) {
+			part[j] = qs[i];
+			idx[j] = i;
+			by[j] = (struct ranked){rank_of[i], j};
+			j++;
+		}
+	qsort(by, m, sizeof *by, by_rank); /* the part's own shuffle */
+	for (size_t j = 0; j < m; j++)
+		sorder[j] = by[j].idx;
+	draw_covering(db, part, m, k, sorder);
+	for (size_t t = 0; t < k; t++)
+		out[t] = idx[sorder[t]];
+	free(rank_of);
+	free(part);
+	free(by);
+	free(idx);
+	free(sorder);
+	return k;
+}
+
+/* A shorter chapter test: the chapter's closed-book core first (the
+ * questions its bank marks `core: true`, chosen by the author to cover
+ * every section), by the covering draw among them, then the covering draw
+ * among the others for the rest.  A bank that marks no core falls back to
+ * the covering draw over all.  order holds the shuffle; its first k
+ * become the test. */
+static void draw_chapter(sqlite3 *db, const struct quiz_question *const *qs, size_t n, size_t k,
+			 size_t *order)
+{
+	size_t cores = 0;
+	for (size_t i = 0; i < n; i++)
+		cores += qs[i]->core != 0;
+	if (cores == 0) {
+		draw_covering(db, qs, n, k, order);
+		return;
+	}
+	size_t *pick = wb_xmalloc(k * sizeof *pick);
+	size_t got = draw_part(db, qs, n, order, 1, k, pick);
+	if (got < k)
+		got += draw_part(db, qs, n, order, 0, k - got, pick + got);
+	memcpy(order, pick, got * sizeof *order);
+	free(pick);
+}
+
 /* The test row as quiz_session_start will store it: the first n of qs
  * in the given order. */
 static struct quiz_test *new_test(const char *kind, const char *chapter, const char *lang,
@@ -310,7 +386,7 @@ int quiz_session_start(struct store *s, const char *kind, const char *chapter, c
 	size_t *order = shuffled(n, seed);
 	if (limit && limit < n) {
 		if (!strcmp(kind, "chapter"))
-			draw_covering(db, qs, n, limit, order);
+			draw_chapter(db, qs, n, limit, order);
 		n = limit;
 	}
 	struct quiz_test *t = new_test(kind, chapter, lang, closed_book, qs, order, n, now_ms);

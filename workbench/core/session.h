@@ -67,8 +67,11 @@ struct quiz_session {
  * lesson's sections) is cut into `limit` runs of near-equal length, each
  * run gives its weakest question (this learner's last grade Again, then
  * Partly, then never graded, then Got it; the shuffle breaks ties), and
- * the test asks them weakest first.  (Banks carry no section or "core"
- * mark; this rule is the stand-in.)  A shorter review keeps the first
+ * the test asks them weakest first.  When the bank marks a closed-book
+ * core (`core: true`, twelve questions covering every section), that
+ * draw runs over the core questions first, and over the others only for
+ * what is left (a 24-question test: the 12 core, then 12 more); a bank
+ * without core marks is drawn over all.  A shorter review keeps the first
  * `limit` of the shuffle.  kind is
  * "chapter" (chapter given) or "review".  Returns 0; WB_EINVAL when n is
  * 0; WB_ECONFLICT when a test is running (checked inside the
