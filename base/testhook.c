@@ -40,7 +40,8 @@ const char *testhook_zk_lock_waiting(void)
 	return env("WORKBENCH_TEST_ZK_LOCK_WAITING");
 }
 
-static const char *const hold_points[] = {"save", "start", "start-begin", "undo", "import"};
+static const char *const hold_points[] = {"save", "start",  "start-begin",
+					  "undo", "import", "lab-step"};
 static int saves;				  /* testhook_kill_in_save's passes */
 static int hold_count[WB_ARRAY_LEN(hold_points)]; /* testhook_hold's, by point */
 

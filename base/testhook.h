@@ -19,7 +19,10 @@
  *       before COMMIT: the database stays locked meanwhile) or
  *       start-begin (after the caller looked for a running test, before
  *       the transaction) (tests/integration/quiz_two.sh,
- *       tests/unit/test_session.c).
+ *       tests/unit/test_session.c); or lab-step, a named moment in the
+ *       middle of a lab (labs/zk/zk-fencing.c: A's traffic is held and B
+ *       waits), so a test can kill a server there
+ *       (tests/integration/zk_server_death.sh).
  *   WORKBENCH_TEST_HOLD_AFTER=N       labs/harness/proc.c
  *       the process that records the N-th process of a lab run stops
  *       there for good (tests/integration/orphans.sh, security.sh).
@@ -68,7 +71,7 @@ const char *testhook_zk_lock_waiting(void);
 void testhook_kill_in_save(void);
 
 /* Counts the passes of this process through the point `what` (one of
- * "save", "start", "start-begin", "undo", "import"; other names are
+ * "save", "start", "start-begin", "undo", "import", "lab-step"; other names are
  * ignored) and, on the pass WORKBENCH_TEST_HOLD names, holds on the
  * fifos as described above.  Cannot fail: a fifo that cannot be opened
  * skips the hold. */

@@ -48,6 +48,8 @@ struct lab {
 				    source tree (and to share/workbench) */
 	const char *recipe_func; /* function to show in that file */
 	const lab_run_fn *run;	 /* the lab file's symbol: call (*run)(ctx) */
+	int sessions;		 /* ZooKeeper sessions open at once, when many
+				    (catalog.def); 0: a few */
 };
 
 /* The context a lab runs in.  Fields are read-only for labs. */
@@ -77,6 +79,12 @@ enum lab_outcome lab_outcome_of(const struct lab_ctx *ctx, int rc);
  * returns buf, for a shipped file such as the task table's schema. */
 const char *lab_data_file(const struct lab_ctx *ctx, const char *name, char *buf, size_t len);
 #define LAB_PATH_MAX 4096
+
+/* Checks a --zk value before any run: HOST:PORT[,HOST:PORT...] with a
+ * port from 1 to 65535 (harness/zk/zkclient.h, zkc_check_hosts).  Returns
+ * 0, or WB_EINVAL with the whole message ("bad --zk 'X': expected ...")
+ * in msg (n bytes).  Implemented in harness/zk/zklab.c. */
+int lab_check_zk(const char *zk, char *msg, size_t n);
 
 /* Exit codes of `workbench lab run`. */
 enum { LAB_EXIT_PASS = 0, LAB_EXIT_FAIL = 1, LAB_EXIT_CANNOT = 2 };

@@ -9,27 +9,27 @@
 #include <stdio.h>
 #include <string.h>
 
-#define LAB(sym, id, chapters, en, zh, needs, file, func) extern const lab_run_fn sym;
+#define LAB(sym, id, chapters, en, zh, needs, file, func, sessions) extern const lab_run_fn sym;
 #include "catalog.def"
 #undef LAB
 
 /* Each row's index, so the pointer table below can name its element. */
 enum {
-#define LAB(sym, id, chapters, en, zh, needs, file, func) row_##sym,
+#define LAB(sym, id, chapters, en, zh, needs, file, func, sessions) row_##sym,
 #include "catalog.def"
 #undef LAB
 	row_count
 };
 
 static const struct lab labs[row_count] = {
-#define LAB(sym, id, chapters, en, zh, needs, file, func)                                          \
-	[row_##sym] = {id, chapters, en, zh, needs, file, func, &sym},
+#define LAB(sym, id, chapters, en, zh, needs, file, func, sessions)                                \
+	[row_##sym] = {id, chapters, en, zh, needs, file, func, &sym, sessions},
 #include "catalog.def"
 #undef LAB
 };
 
 static const struct lab *const all[row_count + 1] = {
-#define LAB(sym, id, chapters, en, zh, needs, file, func) [row_##sym] = &labs[row_##sym],
+#define LAB(sym, id, chapters, en, zh, needs, file, func, sessions) [row_##sym] = &labs[row_##sym],
 #include "catalog.def"
 #undef LAB
 	[row_count] = NULL,

@@ -22,16 +22,21 @@
  *
  * Both resources are real SQLite files in the run directory
  * (recipes/fenced.h); A's thread has its own connections.  Every wait is
- * for an event or a barrier, with a deadline.  It needs its own server and
- * proxy, so it does not run under --zk.
+ * for an event or a barrier, with a deadline, and ends early when the
+ * lab's server dies (zklab_server_gone: the run could not go on, which is
+ * not a failed check).  It needs its own server and proxy, so it does not
+ * run under --zk.  Test hook: testhook_hold("lab-step") once A's traffic
+ * is held.
  */
 #include "base/wb.h"
 #include "base/mono.h"
+#include "base/testhook.h"
 #include "harness/report.h"
 #include "harness/zk/zkclient.h"
 #include "rigs/zkhold.h"
 #include "harness/zk/zklab.h"
 #include "harness/zk/zkproxy.h"
+#include "harness/zk/zkserver.h"
 #include "lab.h"
 #include "recipes/fenced.h"
 #include "recipes/zklock.h"
@@ -67,18 +72,37 @@ static void baton_destroy(struct baton *b)
 	pthread_mutex_destroy(&b->mu);
 }
 
-/* Waits until *field >= n.  Returns 0 or WB_EBUSY after ms. */
-static int baton_wait(struct baton *b, const int *field, int n, int ms)
+/* Waits until *field >= n.  Returns 0 or WB_EBUSY after ms; with z, also
+ * WB_EUNAVAIL as soon as the lab's server died (asked every
+ * ZKC_GONE_POLL_MS). */
+static int baton_wait_z(struct baton *b, const int *field, int n, int ms, struct zklab *z)
 {
-	struct timespec dl;
-	mono_deadline(&dl, ms);
+	long long end = zkc_now_ms() + ms;
 	pthread_mutex_lock(&b->mu);
 	int rc = 0;
-	while (*field < n && rc != ETIMEDOUT)
-		rc = pthread_cond_timedwait(&b->cv, &b->mu, &dl);
-	int ok = *field >= n;
+	while (*field < n) {
+		if (z && zkserver_died(z->server, NULL, 0)) {
+			rc = WB_EUNAVAIL;
+			break;
+		}
+		long long left = end - zkc_now_ms();
+		if (left <= 0) {
+			rc = WB_EBUSY;
+			break;
+		}
+		if (z && left > ZKC_GONE_POLL_MS)
+			left = ZKC_GONE_POLL_MS;
+		struct timespec dl;
+		mono_deadline(&dl, (int)left);
+		pthread_cond_timedwait(&b->cv, &b->mu, &dl);
+	}
 	pthread_mutex_unlock(&b->mu);
-	return ok ? 0 : WB_EBUSY;
+	return *field >= n ? 0 : rc;
+}
+
+static int baton_wait(struct baton *b, const int *field, int n, int ms)
+{
+	return baton_wait_z(b, field, n, ms, NULL);
 }
 
 static void baton_set(struct baton *b, int *field, int n)
@@ -229,7 +253,13 @@ static int open_resources(struct run *R)
 static int connect_and_lock(struct run *R, const char *hosts, struct zkc **c, struct zklock **l,
 			    const struct zklock_opts *o)
 {
-	int rc = zkc_connect(hosts, ZKLAB_SESSION_MS, ZKLAB_WAIT_MS, R->ctx->run_dir, c);
+	int rc = zkc_open(hosts, ZKLAB_SESSION_MS, R->ctx->run_dir, c);
+	if (rc == 0) {
+		zklab_watch(R->z, *c);
+		rc = zkc_wait_state(*c, ZOO_CONNECTED_STATE, ZKLAB_WAIT_MS, NULL);
+	}
+	if (rc && zklab_server_gone(R->z))
+		return WB_EUNAVAIL;
 	if (rc) {
 		report_cannot(R->r, "cannot connect to %s: %s", hosts, wb_strerror(rc));
 		return rc;
@@ -255,6 +285,8 @@ static int a_takes_the_lock(struct run *R)
 		return rc;
 	report_evidence(r, "session_timeout_ms", "%d", zkc_session_timeout(R->a));
 	rc = zklock_acquire(R->la, ZKLAB_WAIT_MS);
+	if (rc && zklab_server_gone(R->z))
+		return WB_EUNAVAIL;
 	if (!report_check(r, "a-holds-lock", rc == 0,
 			  "A acquires the free lock (through the proxy)",
 			  rc == 0 ? "held" : zklock_message(R->la)))
@@ -304,7 +336,9 @@ static int b_watches_a(struct run *R)
 		return WB_EUNAVAIL;
 	}
 	R->tb_started = 1;
-	rc = baton_wait(&R->wb.b, &R->wb.b.done, 1, ZKLAB_WAIT_MS);
+	rc = baton_wait_z(&R->wb.b, &R->wb.b.done, 1, ZKLAB_WAIT_MS, R->z);
+	if (rc && zklab_server_gone(R->z))
+		return WB_EUNAVAIL;
 	report_checkf(r, "b-watches-a", rc == 0 && !strcmp(R->wb.pred, zklock_own_path(R->la)),
 		      "B waits with a watch on A's candidate, its predecessor", "%s",
 		      rc == 0 ? strrchr(R->wb.pred, '/') + 1 : "B set no watch");
@@ -323,8 +357,12 @@ static int a_goes_silent(struct run *R)
 		       "server. Nothing is closed and no expiry is forced");
 	R->held_at = zkc_now_ms();
 	zkproxy_hold(R->p, ZKPROXY_BOTH);
+	testhook_hold("lab-step");
 
-	rc = baton_wait(&R->wb.b, &R->wb.b.done, 2, zkc_session_timeout(R->a) + 3 * ZKLAB_WAIT_MS);
+	rc = baton_wait_z(&R->wb.b, &R->wb.b.done, 2, zkc_session_timeout(R->a) + 3 * ZKLAB_WAIT_MS,
+			  R->z);
+	if ((rc || R->wb.rc) && zklab_server_gone(R->z))
+		return WB_EUNAVAIL;
 	R->token_b = zklock_token(R->lb);
 	struct zklock_stats sb = zklock_stats(R->lb);
 	int b_ok = rc == 0 && R->wb.rc == 0;
@@ -451,6 +489,8 @@ static int larger_token_advances(struct run *R)
 	if ((rc = connect_and_lock(R, R->z->connect, &R->c, &R->lc, NULL)))
 		return rc;
 	rc = zklock_acquire(R->lc, ZKLAB_WAIT_MS);
+	if (rc && zklab_server_gone(R->z))
+		return WB_EUNAVAIL;
 	int64_t tc = zklock_token(R->lc);
 	struct fenced_result up = {0};
 	int wrc = rc == 0 ? fenced_write(R->res, dom, tc, "third-owner", &up) : rc;

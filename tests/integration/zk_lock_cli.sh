@@ -5,7 +5,10 @@
 # queued through the CLI's test hook, a FIFO, not by sleeping); --wait 0
 # and --wait N give up with exit 1; a waiting invocation cancelled by
 # SIGTERM leaves no candidate behind; a lost session (server frozen with
-# SIGSTOP past the session timeout) SIGTERMs COMMAND and exits 75.
+# SIGSTOP past the session timeout) SIGTERMs COMMAND and exits 75; and
+# (#20 F4) COMMAND's whole process group is stopped, also when it ignores
+# SIGTERM, both when the session is lost and when zk-lock is SIGKILLed:
+# no tick of the dead holder's grandchild after the next holder's START.
 #
 # The server is the one a lab starts, paused by zkserver's test hook
 # (WORKBENCH_TEST_ZK_READY_DIR): the lab writes the JVM's pid into a FIFO
@@ -21,8 +24,9 @@ finish() {
 	[ -n "$java_pid" ] && kill -CONT "$java_pid" 2>/dev/null
 	# After a failure: stop what this script started that still runs
 	# (every such process names a file under $T).
+	# SIGKILL: a leftover of a failed F4 check ignores SIGTERM.
 	for p in $(pgrep -f -- "$T/" 2>/dev/null); do
-		[ "$p" != "$lab_pid" ] && kill -TERM "$p" 2>/dev/null
+		[ "$p" != "$lab_pid" ] && kill -KILL "$p" 2>/dev/null
 	done
 	if [ -n "$lab_pid" ]; then
 		: >"$T/hook/go" &
@@ -141,6 +145,53 @@ kill -CONT "$java_pid"
 [ "$rc" -eq 75 ] || fail "lost session: exit $rc, want 75: $(cat "$T/lost_err")"
 grep -q "got-term" "$T/term" || fail "COMMAND was not sent SIGTERM"
 grep -q "lock lost" "$T/lost_err" || fail "no 'lock lost' message: $(cat "$T/lost_err")"
+
+# ---- (#20 F4) the lost session stops COMMAND's whole group ----
+# COMMAND ignores SIGTERM and has a child that ignores it too: zk-lock
+# exits 75 only once both are gone (SIGKILL after --kill-after).
+mkfifo "$T/l2_in"
+"$WB_BIN" zk-lock --zk "$ZK" --path /locks/lost2 --session-timeout 1 --kill-after 0.5 -- \
+	sh -c 'trap "" TERM; (trap "" TERM; while :; do sleep 0.05; done) & echo $! >"$2"; echo in >"$1"; wait' \
+	sh "$T/l2_in" "$T/l2_pid" 2>"$T/lost2_err" &
+l=$!
+timeout 30 cat "$T/l2_in" >/dev/null || fail "the second lost-session holder never started"
+kill -STOP "$java_pid"
+wait "$l"
+rc=$?
+kill -CONT "$java_pid"
+[ "$rc" -eq 75 ] || fail "lost session, TERM ignored: exit $rc, want 75: $(cat "$T/lost2_err")"
+kill -0 "$(cat "$T/l2_pid")" 2>/dev/null &&
+	fail "COMMAND's child still runs after zk-lock said the lock was lost"
+
+# ---- (#20 F4) zk-lock SIGKILLed: nothing of H1 runs once H2 starts ----
+# H1's COMMAND ignores SIGTERM and its child (a grandchild of zk-lock)
+# appends ticks to a log; H2 queues behind H1 (its hook says when); H1's
+# zk-lock is SIGKILLed; when H1's session expires H2 takes the lock and
+# logs START, works, then END.  The log is appended in order, so a tick
+# after START is a real overlap.
+: >"$T/glog"
+mkfifo "$T/g_in" "$T/h2_waiting"
+"$WB_BIN" zk-lock --zk "$ZK" --path /locks/grand --kill-after 1 -- \
+	sh -c 'trap "" TERM; (trap "" TERM; while :; do echo "H1 tick" >>"$1"; sleep 0.05; done) & echo $! >"$3"; echo in >"$2"; wait' \
+	sh "$T/glog" "$T/g_in" "$T/g_pid" &
+h1=$!
+timeout 30 cat "$T/g_in" >/dev/null || fail "H1 never started"
+WORKBENCH_TEST_ZK_LOCK_WAITING="$T/h2_waiting" "$WB_BIN" zk-lock --zk "$ZK" --path /locks/grand -- \
+	sh -c 'echo "H2 START" >>"$1"; sleep 1; echo "H2 END" >>"$1"' sh "$T/glog" 2>"$T/h2_err" &
+h2=$!
+timeout 30 cat "$T/h2_waiting" >/dev/null || fail "H2 never queued behind H1"
+grep -q "H1 tick" "$T/glog" || fail "H1 wrote no tick"
+kill -9 "$h1"
+wait "$h1" 2>/dev/null
+deadline=$(($(date +%s) + 60))
+until grep -q "H2 END" "$T/glog"; do
+	[ "$(date +%s)" -ge "$deadline" ] && fail "H2 never finished: $(cat "$T/h2_err")"
+	sleep 0.1
+done
+wait "$h2" || fail "H2 exited non-zero: $(cat "$T/h2_err")"
+after=$(sed -n '/H2 START/,$p' "$T/glog" | grep -c "H1 tick")
+[ "$after" -eq 0 ] || fail "$after ticks of H1 were written after H2 START: $(tr '\n' ' ' <"$T/glog")"
+kill -0 "$(cat "$T/g_pid")" 2>/dev/null && fail "H1's grandchild still runs"
 
 # Let the lab finish: it must still pass on this server.
 : >"$T/hook/go"

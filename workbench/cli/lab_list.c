@@ -1,7 +1,8 @@
 /*
  * cli/lab_list.c - `workbench lab list [--json]`: every lab in this build
  * with its chapters, whether it accepts --zk, its title (in the UI
- * language) and what it needs, as columns or JSON lines.
+ * language), what it needs (and how many ZooKeeper sessions, when a --zk
+ * server's per-address limit matters), as columns or JSON lines.
  * It also holds cli/labcmd.h's helpers.  It does not run labs
  * (cli/lab_run.c) or read the lesson catalogue.
  */
@@ -56,14 +57,22 @@ static int lab_list(struct app *app, const struct args *args)
 				"{s:s, s:s, s:s, s:s, s:b}", "id", labs[i]->id, "chapters",
 				labs[i]->chapters, "title", lab_title(labs[i], app->lang), "needs",
 				needs_text(labs[i]->needs), "zk_option", labcmd_takes_zk(labs[i]));
+			if (labs[i]->sessions > 0) /* #20 F10: what a --zk server must allow */
+				json_object_set_new(o, "zk_sessions",
+						    json_integer(labs[i]->sessions));
 			char *s = json_dumps(o, JSON_COMPACT);
 			printf("%s\n", s);
 			free(s);
 			json_decref(o);
 		} else {
-			printf("%-22s %-6s %-4s %s\n", labs[i]->id, labs[i]->chapters,
+			printf("%-22s %-6s %-4s %s", labs[i]->id, labs[i]->chapters,
 			       labcmd_takes_zk(labs[i]) ? "--zk" : "",
 			       lab_title(labs[i], app->lang));
+			if (labs[i]->sessions > 0)
+				printf(" [%d ZooKeeper sessions: --zk needs maxClientCnxns >= %d "
+				       "or 0]",
+				       labs[i]->sessions, labs[i]->sessions);
+			printf("\n");
 		}
 	}
 	if (!json)

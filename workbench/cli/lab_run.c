@@ -153,6 +153,11 @@ static int find_lab(const char *id, const char *zk, const struct lab **out)
 			id, near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
 		return EXIT_USAGE;
 	}
+	char msg[512];
+	if (zk && lab_check_zk(zk, msg, sizeof msg) != 0) {
+		fprintf(stderr, "workbench: %s\n", msg);
+		return EXIT_USAGE;
+	}
 	if (zk && (lab->needs & (LAB_NEEDS_PROCCTL | LAB_NEEDS_ENSEMBLE))) {
 		fprintf(stderr,
 			"workbench: lab %s starts, cuts or proxies its own servers; it cannot run "

@@ -2,7 +2,8 @@
  * cli/zklock.c - `workbench zk-lock`: flock(1) for ZooKeeper.
  *
  *   workbench zk-lock --zk HOST:PORT[,...] --path /locks/NAME [--wait SECONDS]
- *                     [--session-timeout SECONDS] -- COMMAND [ARGS...]
+ *                     [--session-timeout SECONDS] [--kill-after SECONDS]
+ *                     -- COMMAND [ARGS...]
  *
  * Takes the lock of labs/recipes/zklock.c, runs COMMAND while holding it
  * with WORKBENCH_FENCE_TOKEN (the sequence number), WORKBENCH_LOCK_PATH
@@ -13,13 +14,19 @@
  * Exit codes of its own: 2 usage; 1 could not take the lock (timed out,
  * ZooKeeper unreachable, session expired, create outcome unknown); 75 the
  * lock was lost while COMMAND ran (session expired, node deleted, or
- * disconnected past the session timeout): COMMAND got SIGTERM, and SIGKILL
- * 5 seconds later if still running.
+ * disconnected past the session timeout).
  *
- * COMMAND stays in our process group (it keeps the terminal); it gets
- * SIGTERM if this process dies (PR_SET_PDEATHSIG), because its lock goes
- * with our session.  While COMMAND runs, SIGTERM and SIGHUP sent to us are
- * passed on; SIGINT is not (from a terminal, COMMAND gets it itself).
+ * COMMAND runs in a process group of its own under a guardian process
+ * (the design notes are at guardian_main).  When the lock is lost, or we
+ * get SIGTERM, SIGHUP or SIGINT, the whole group gets the signal (SIGTERM
+ * for a loss) and SIGKILL --kill-after seconds later (default 5); when we
+ * die, even by SIGKILL, the guardian does the same with the SIGKILL no
+ * later than a third of the session timeout, before the session can
+ * expire.  The lock is released only once the group is empty, so
+ * COMMAND's children and grandchildren are covered too; a process that
+ * leaves the group (setsid) is not, and only a fencing token protects a
+ * resource from a holder that was paused past its session.  When we own
+ * the terminal, COMMAND's group gets it (and so Ctrl-C) while it runs.
  * While waiting for the lock, SIGINT, SIGTERM and SIGHUP cancel the wait
  * (our candidate is deleted) and we exit 128+N.
  *
@@ -45,12 +52,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define ZKL_EXIT_LOST	  75 /* EX_TEMPFAIL */
-#define ZKL_KILL_GRACE_MS 5000
+#define ZKL_EXIT_LOST	  75   /* EX_TEMPFAIL */
+#define ZKL_KILL_GRACE_MS 5000 /* --kill-after default */
 
 /* Options after the synopsis in usage messages (cmd_zk_lock.more). */
 static const char more_text[] =
@@ -59,6 +69,8 @@ static const char more_text[] =
 	"  --wait SECONDS             give up after this long (0: only if free now;\n"
 	"                             default: wait as long as it takes)\n"
 	"  --session-timeout SECONDS  ZooKeeper session timeout to ask for (default 10)\n"
+	"  --kill-after SECONDS       SIGKILL COMMAND's process group this long after\n"
+	"                             SIGTERM when the lock is lost (default 5)\n"
 	"COMMAND sees WORKBENCH_FENCE_TOKEN, WORKBENCH_LOCK_PATH and WORKBENCH_LOCK_NODE.\n"
 	"Exit: COMMAND's status; 1 lock not taken; 2 usage; 75 lock lost while COMMAND ran.\n";
 
@@ -77,7 +89,6 @@ static long parse_seconds(const char *s)
  * main loop; the lock's monitor thread and the acquiring thread write one
  * byte to this pipe: 'L' lock lost, 'A' acquire returned. */
 static int wake_fd[2] = {-1, -1};
-static volatile sig_atomic_t child_pid;
 
 static void wake(unsigned char b)
 {
@@ -94,9 +105,7 @@ static void on_lock_event(void *arg, enum zklock_event ev, const char *why)
 		fprintf(stderr, "workbench zk-lock: %s; still holding the lock\n", why);
 	} else {
 		fprintf(stderr, "workbench zk-lock: lock lost: %s\n", why);
-		if (child_pid > 0)
-			kill((pid_t)child_pid, SIGTERM);
-		wake('L');
+		wake('L'); /* the main loop tells the guardian */
 	}
 }
 
@@ -199,74 +208,119 @@ static void *acquire_main(void *arg)
 	return NULL;
 }
 
-/* Runs argv with the lock held; returns our exit code. */
-static int run_locked(struct zklock *l, char **argv, int sfd, const sigset_t *old_mask)
+/* What the command line asked for. */
+struct zkl_opts {
+	const char *zk, *path;
+	long wait_ms, session_ms; /* -1: wait as long as it takes */
+	long kill_after_ms;	  /* --kill-after */
+	char **cmd;		  /* COMMAND and its args */
+};
+
+/* ---- the guardian ------------------------------------------------------
+ *
+ * COMMAND runs in a process group of its own, and between us and it sits
+ * a small guardian process, forked from us before COMMAND:
+ *
+ *   zk-lock (session, lock)  --ctl pipe-->  guardian (own group, subreaper)
+ *                                            └─ COMMAND (own group) └─ ...
+ *
+ * The guardian holds the read end of the ctl pipe.  A byte on it is a
+ * signal to send to COMMAND's group ('T' SIGTERM, 'I' SIGINT, 'H' SIGHUP),
+ * and arms SIGKILL of the group kill_after_ms later.  End of file (we
+ * exited or were SIGKILLed) is SIGTERM at once and SIGKILL after
+ * min(kill_after, session timeout / 3): a session cannot expire sooner
+ * than 2/3 of its timeout after our last heartbeat, so the group is dead
+ * before the next holder can be told the lock is free.  When COMMAND
+ * itself exits, what is left in its group gets the same SIGTERM, SIGKILL
+ * treatment.  The guardian exits, with COMMAND's status as a code (the
+ * value zk-lock exits with), only once the group is empty: it is a child
+ * subreaper, so orphaned descendants are its children and it reaps them,
+ * and kill(-group, 0) fails with ESRCH exactly when none is left.  We
+ * release the lock only after the guardian exited.
+ *
+ * The guardian is a fork of a threaded process that never execs: it only
+ * makes system calls (no stdio, no malloc).  COMMAND gets PR_SET_PDEATHSIG
+ * SIGKILL on the guardian; if the guardian dies alone, we SIGKILL the group
+ * ourselves.  A process that leaves the group (setsid, setpgid) escapes. */
+
+struct guard_cfg {
+	char **argv;		  /* COMMAND */
+	const sigset_t *old_mask; /* the mask COMMAND gets */
+	int kill_after_ms;	  /* --kill-after */
+	int death_kill_ms;	  /* SIGKILL delay after our death */
+	int foreground;		  /* 1: give COMMAND's group the terminal */
+};
+
+static void write_all(int fd, const void *p, size_t n)
 {
-	char tok[32];
-	snprintf(tok, sizeof tok, "%lld", (long long)zklock_token(l));
-	setenv("WORKBENCH_FENCE_TOKEN", tok, 1);
-	setenv("WORKBENCH_LOCK_PATH", zklock_path(l), 1);
-	setenv("WORKBENCH_LOCK_NODE", zklock_own_path(l), 1);
-	struct spawn_opts so = {.death_signal = SIGTERM, .out_fd = -1};
-	pid_t pid;
-	if (spawn_fork(&so, &pid) != 0) {
-		fprintf(stderr, "workbench zk-lock: fork: %s\n", strerror(errno));
-		zklock_release(l);
-		return EXIT_FAIL;
+	const char *c = p;
+	while (n > 0) {
+		ssize_t w = write(fd, c, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		c += w;
+		n -= (size_t)w;
 	}
-	if (pid == 0) {
-		sigprocmask(SIG_SETMASK, old_mask, NULL);
-		execvp(argv[0], argv);
-		int e = errno;
-		static const char pre[] = "workbench zk-lock: cannot run ";
-		ssize_t r = write(2, pre, sizeof pre - 1);
-		r = write(2, argv[0], strlen(argv[0]));
-		r = write(2, ": ", 2);
-		r = write(2, strerror(e), strlen(strerror(e)));
-		r = write(2, "\n", 1);
-		(void)r;
-		_exit(e == ENOENT ? 127 : 126);
-	}
-	child_pid = pid;
-	if (zklock_status(l) == ZKLOCK_LOST) /* lost before child_pid was set */
-		kill(pid, SIGTERM);
+}
 
-	int status = 0, lost = 0;
-	long long kill_at = -1;
-	for (;;) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
-		if (w == pid)
-			break;
-		int timeout = -1;
-		if (kill_at >= 0) {
-			long long left = kill_at - now_ms();
-			if (left <= 0) {
-				kill(pid, SIGKILL);
-				kill_at = -1;
-				continue;
-			}
-			timeout = (int)left;
-		}
-		int b = next_wake(sfd, timeout);
-		if (b == 'L' && !lost) {
-			lost = 1;
-			kill_at = now_ms() + ZKL_KILL_GRACE_MS;
-		} else if (b == 0x100 + SIGTERM || b == 0x100 + SIGHUP) {
-			kill(pid, b - 0x100);
-		}
+/* In COMMAND's process, before exec: its own group, the terminal when we
+ * had it, killed with the guardian, our signal mask.  Does not return. */
+static void command_child(const struct guard_cfg *g, pid_t guardian)
+{
+	setpgid(0, 0);
+	if (g->foreground) {
+		signal(SIGTTOU, SIG_IGN);
+		tcsetpgrp(0, getpid());
+		signal(SIGTTOU, SIG_DFL);
 	}
-	child_pid = 0;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != guardian)
+		_exit(SPAWN_ORPHAN_EXIT);
+	sigprocmask(SIG_SETMASK, g->old_mask, NULL);
+	execvp(g->argv[0], g->argv);
+	int e = errno;
+	static const char pre[] = "workbench zk-lock: cannot run ";
+	write_all(2, pre, sizeof pre - 1);
+	write_all(2, g->argv[0], strlen(g->argv[0]));
+	write_all(2, ": ", 2);
+	write_all(2, strerror(e), strlen(strerror(e)));
+	write_all(2, "\n", 1);
+	_exit(e == ENOENT ? 127 : 126);
+}
 
-	if (zklock_status(l) == ZKLOCK_LOST)
-		lost = 1;
-	int rc = zklock_release(l);
-	if (rc != 0 && !lost)
-		fprintf(stderr, "workbench zk-lock: release: %s\n", zklock_message(l));
-	if (lost) {
-		fprintf(stderr, "workbench zk-lock: COMMAND was told to stop (SIGTERM) because the "
-				"lock was lost\n");
-		return ZKL_EXIT_LOST;
+/* Closes every descriptor but 0-2 and the two kept, which end up as 3
+ * and 4 (close-on-exec, so COMMAND gets neither). */
+static void guardian_fds(int *ctl, int *st)
+{
+	if (*ctl != 3) {
+		int t = fcntl(*ctl, F_DUPFD, 5);
+		*ctl = t;
 	}
+	if (*st != 4) {
+		int t = fcntl(*st, F_DUPFD, 5);
+		*st = t;
+	}
+	dup2(*ctl, 3);
+	dup2(*st, 4);
+	*ctl = 3;
+	*st = 4;
+	fcntl(3, F_SETFD, FD_CLOEXEC);
+	fcntl(4, F_SETFD, FD_CLOEXEC);
+	if (syscall(SYS_close_range, 5U, ~0U, 0U) != 0) {
+		struct rlimit rl;
+		long max = getrlimit(RLIMIT_NOFILE, &rl) == 0 ? (long)rl.rlim_cur : 1024;
+		if (max > 65536)
+			max = 65536;
+		for (long fd = 5; fd < max; fd++)
+			close((int)fd);
+	}
+}
+
+/* The code zk-lock exits with for COMMAND's wait status. */
+static int status_code(int status)
+{
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	if (WIFSIGNALED(status))
@@ -274,12 +328,207 @@ static int run_locked(struct zklock *l, char **argv, int sfd, const sigset_t *ol
 	return EXIT_FAIL;
 }
 
-/* What the command line asked for. */
-struct zkl_opts {
-	const char *zk, *path;
-	long wait_ms, session_ms; /* -1: wait as long as it takes */
-	char **cmd;		  /* COMMAND and its args */
+/* The guardian's loop; see above.  Does not return. */
+static void guardian_main(const struct guard_cfg *g, int ctl, int st)
+{
+	signal(SIGPIPE, SIG_IGN);
+	guardian_fds(&ctl, &st);
+	setpgid(0, 0); /* a kill of zk-lock's group does not reach us */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	sigset_t chld;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	int sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK); /* SIGCHLD is blocked */
+	pid_t self = getpid(), cmd = fork();
+	if (cmd < 0)
+		_exit(126);
+	if (cmd == 0)
+		command_child(g, self);
+	setpgid(cmd, cmd); /* both sides, so there is no window */
+	int32_t pg = (int32_t)cmd;
+	write_all(st, &pg, sizeof pg);
+	int code = -1, ctl_open = 1;
+	long long kill_at = -1;
+	for (;;) {
+		int status;
+		pid_t w;
+		while ((w = waitpid(-1, &status, WNOHANG)) > 0)
+			if (w == cmd)
+				code = status_code(status);
+		if (code >= 0 && kill(-cmd, 0) != 0 && errno == ESRCH)
+			_exit(code);		/* COMMAND ended and its group is empty */
+		if (code >= 0 && kill_at < 0) { /* leftovers of COMMAND */
+			kill(-cmd, SIGTERM);
+			kill_at = now_ms() + g->kill_after_ms;
+		}
+		if (kill_at >= 0 && now_ms() >= kill_at)
+			kill(-cmd, SIGKILL);
+		int timeout = -1;
+		if (code >= 0 || (kill_at >= 0 && now_ms() >= kill_at))
+			timeout = 20; /* draining: zombies of non-children */
+		else if (kill_at >= 0)
+			timeout = (int)(kill_at - now_ms());
+		struct pollfd p[2] = {{.fd = sfd, .events = POLLIN},
+				      {.fd = ctl_open ? ctl : -1, .events = POLLIN}};
+		if (poll(p, 2, timeout) < 0 && errno != EINTR)
+			timeout = 20;
+		if (p[0].revents & POLLIN) {
+			struct signalfd_siginfo si;
+			while (read(sfd, &si, sizeof si) > 0)
+				;
+		}
+		if (!(p[1].revents & (POLLIN | POLLHUP)))
+			continue;
+		unsigned char b;
+		ssize_t r = read(ctl, &b, 1);
+		if (r == 1) {
+			int sig = b == 'I' ? SIGINT : b == 'H' ? SIGHUP : SIGTERM;
+			kill(-cmd, sig);
+			if (kill_at < 0)
+				kill_at = now_ms() + g->kill_after_ms;
+		} else if (r == 0) { /* zk-lock is gone: so is the lock, soon */
+			ctl_open = 0;
+			kill(-cmd, SIGTERM);
+			long long at = now_ms() + g->death_kill_ms;
+			if (kill_at < 0 || at < kill_at)
+				kill_at = at;
+		}
+	}
+}
+
+/* The guardian as we see it. */
+struct guard {
+	pid_t pid;  /* the guardian */
+	pid_t pgid; /* COMMAND's process group */
+	int ctl;    /* write end of the ctl pipe */
 };
+
+/* Forks the guardian (which forks COMMAND) and reads COMMAND's group.
+ * 0, or WB_EIO (message printed). */
+static int guard_start(const struct guard_cfg *cfg, struct guard *g)
+{
+	int ctl[2], st[2];
+	if (pipe2(ctl, O_CLOEXEC) != 0)
+		return WB_EIO;
+	if (pipe2(st, O_CLOEXEC) != 0) {
+		close(ctl[0]);
+		close(ctl[1]);
+		return WB_EIO;
+	}
+	pid_t pid;
+	if (spawn_fork(NULL, &pid) != 0) {
+		fprintf(stderr, "workbench zk-lock: fork: %s\n", strerror(errno));
+		close(ctl[0]), close(ctl[1]), close(st[0]), close(st[1]);
+		return WB_EIO;
+	}
+	if (pid == 0) {
+		close(ctl[1]);
+		close(st[0]);
+		guardian_main(cfg, ctl[0], st[1]);
+	}
+	close(ctl[0]);
+	close(st[1]);
+	int32_t pg = 0;
+	ssize_t r;
+	while ((r = read(st[0], &pg, sizeof pg)) < 0 && errno == EINTR)
+		;
+	close(st[0]);
+	g->pid = pid;
+	g->ctl = ctl[1];
+	g->pgid = r == (ssize_t)sizeof pg ? (pid_t)pg : 0;
+	return 0;
+}
+
+static void guard_tell(const struct guard *g, char what)
+{
+	write_all(g->ctl, &what, 1);
+}
+
+/* The guardian died by a signal: its group may still run.  SIGKILL it and
+ * wait (bounded) until it is empty. */
+static void guard_fallback(const struct guard *g)
+{
+	if (g->pgid <= 0)
+		return;
+	kill(-g->pgid, SIGKILL);
+	long long end = now_ms() + 5000;
+	while (kill(-g->pgid, 0) == 0 && now_ms() < end)
+		poll(NULL, 0, 20);
+}
+
+/* Gives the terminal back to our group after COMMAND had it. */
+static void take_terminal_back(int foreground)
+{
+	if (!foreground)
+		return;
+	struct sigaction ign = {.sa_handler = SIG_IGN}, old;
+	sigaction(SIGTTOU, &ign, &old);
+	tcsetpgrp(0, getpgrp());
+	sigaction(SIGTTOU, &old, NULL);
+}
+
+/* Runs argv with the lock held; returns our exit code. */
+static int run_locked(struct zklock *l, const struct zkl_opts *o, int sfd, const sigset_t *old_mask,
+		      int session_ms)
+{
+	char tok[32];
+	snprintf(tok, sizeof tok, "%lld", (long long)zklock_token(l));
+	setenv("WORKBENCH_FENCE_TOKEN", tok, 1);
+	setenv("WORKBENCH_LOCK_PATH", zklock_path(l), 1);
+	setenv("WORKBENCH_LOCK_NODE", zklock_own_path(l), 1);
+	struct guard_cfg cfg = {
+		.argv = o->cmd,
+		.old_mask = old_mask,
+		.kill_after_ms = (int)o->kill_after_ms,
+		.death_kill_ms = (int)o->kill_after_ms < session_ms / 3 ? (int)o->kill_after_ms
+									: session_ms / 3,
+		.foreground = isatty(0) && tcgetpgrp(0) == getpgrp(),
+	};
+	struct guard g;
+	if (guard_start(&cfg, &g) != 0) {
+		zklock_release(l);
+		return EXIT_FAIL;
+	}
+	int status = 0, lost = 0;
+	for (;;) {
+		if (!lost && zklock_status(l) == ZKLOCK_LOST) {
+			lost = 1;
+			guard_tell(&g, 'T');
+		}
+		pid_t w = waitpid(g.pid, &status, WNOHANG);
+		if (w == g.pid)
+			break;
+		int b = next_wake(sfd, -1);
+		if (b == 'L' && !lost) {
+			lost = 1;
+			guard_tell(&g, 'T');
+		} else if (b == 0x100 + SIGTERM || b == 0x100 + SIGHUP || b == 0x100 + SIGINT)
+			guard_tell(&g, b == 0x100 + SIGINT ? 'I' : b == 0x100 + SIGHUP ? 'H' : 'T');
+	}
+	close(g.ctl);
+	take_terminal_back(cfg.foreground);
+	if (!WIFEXITED(status)) {
+		fprintf(stderr,
+			"workbench zk-lock: the guardian of COMMAND died (%s); its group "
+			"was killed\n",
+			WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "?");
+		guard_fallback(&g);
+	}
+
+	if (zklock_status(l) == ZKLOCK_LOST)
+		lost = 1;
+	int rc = zklock_release(l);
+	if (rc != 0 && !lost)
+		fprintf(stderr, "workbench zk-lock: release: %s\n", zklock_message(l));
+	if (lost) {
+		fprintf(stderr,
+			"workbench zk-lock: COMMAND's process group was stopped (SIGTERM, "
+			"SIGKILL after %g s) because the lock was lost\n",
+			(double)o->kill_after_ms / 1000.0);
+		return ZKL_EXIT_LOST;
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_FAIL;
+}
 
 /* Reads and checks the options.  Returns -1 to go on, or EXIT_USAGE
  * (message printed). */
@@ -291,6 +540,7 @@ static int read_opts(const struct args *a, struct zkl_opts *o)
 			       .path = args_value(a, "--path"),
 			       .wait_ms = -1,
 			       .session_ms = 10000,
+			       .kill_after_ms = ZKL_KILL_GRACE_MS,
 			       .cmd = a->argv};
 	if ((v = args_value(a, "--wait")) && (o->wait_ms = parse_seconds(v)) < 0)
 		return command_usage_error(c, "--wait wants seconds (a number >= 0), got '%s'", v);
@@ -300,8 +550,17 @@ static int read_opts(const struct args *a, struct zkl_opts *o)
 			return command_usage_error(
 				c, "--session-timeout wants seconds (0.001 to 3600), got '%s'", v);
 	}
+	if ((v = args_value(a, "--kill-after"))) {
+		o->kill_after_ms = parse_seconds(v);
+		if (o->kill_after_ms < 0 || o->kill_after_ms > 3600000)
+			return command_usage_error(
+				c, "--kill-after wants seconds (0 to 3600), got '%s'", v);
+	}
 	if (!o->zk || !*o->zk)
 		return command_usage_error(c, "%s", "--zk HOST:PORT is required");
+	char why[256];
+	if (zkc_check_hosts(o->zk, why, sizeof why) != 0)
+		return command_usage_error(c, "bad --zk '%s': %s", o->zk, why);
 	if (!o->path)
 		return command_usage_error(c, "%s", "--path /locks/NAME is required");
 	size_t pl = strlen(o->path);
@@ -434,17 +693,18 @@ static int zk_lock(struct app *app, const struct args *args)
 	if (open_signals(&r) != 0)
 		rc = EXIT_FAIL;
 	else if ((rc = connect_lock(&r, &o)) < 0 && (rc = acquire(&r, &o)) < 0)
-		rc = run_locked(r.l, o.cmd, r.sfd, &r.old_mask);
+		rc = run_locked(r.l, &o, r.sfd, &r.old_mask, zkc_session_timeout(r.c));
 	run_close(&r);
 	return rc;
 }
 
 const struct command cmd_zk_lock = {
 	.name = "zk-lock",
-	.args = {.opts = "--zk= --path= --wait= --session-timeout=",
+	.args = {.opts = "--zk= --path= --wait= --session-timeout= --kill-after=",
 		 .upper = -1,
 		 .flags = ARGS_IN_ORDER},
-	.usage = "--zk H:P --path /locks/N [--wait S] [--session-timeout S] -- CMD...",
+	.usage = "--zk H:P --path /locks/N [--wait S] [--session-timeout S] [--kill-after S] -- "
+		 "CMD...",
 	.help = "run CMD while holding a ZooKeeper lock (flock(1))",
 	.more = more_text,
 	.run = zk_lock,

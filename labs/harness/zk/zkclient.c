@@ -13,6 +13,8 @@
 #include "base/mono.h"
 #include "base/wb.h"
 
+#include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -28,6 +30,8 @@ struct zkc {
 	struct zkc_event *ev; /* every event seen, in order */
 	size_t n, cap;	      /* events used / allocated */
 	size_t cursor;	      /* next event a wait looks at */
+	int (*gone)(void *);  /* zkc_set_gone: non-zero ends every wait */
+	void *gone_arg;	      /* its argument */
 };
 
 static pthread_mutex_t log_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -127,6 +131,84 @@ void zkc_close(struct zkc *c)
 	free(c);
 }
 
+void zkc_set_gone(struct zkc *c, int (*gone)(void *arg), void *arg)
+{
+	pthread_mutex_lock(&c->mu);
+	c->gone = gone;
+	c->gone_arg = arg;
+	pthread_mutex_unlock(&c->mu);
+}
+
+/* One "HOST:PORT" of a connect string, [s, e): 0 or WB_EINVAL with why. */
+static int check_one_host(const char *s, const char *e, char *why, size_t n)
+{
+	static const char expected[] =
+		"expected HOST:PORT[,HOST:PORT...] with a port from 1 to 65535";
+	if (*s == '[') {
+		snprintf(why, n,
+			 "IPv6 addresses are not supported; give an IPv4 address or "
+			 "a host name");
+		return WB_EINVAL;
+	}
+	const char *colon = NULL;
+	for (const char *p = s; p < e; p++)
+		if (*p == ':')
+			colon = p;
+	size_t hl = colon ? (size_t)(colon - s) : 0;
+	const char *port = colon ? colon + 1 : e;
+	size_t pl = (size_t)(e - port);
+	int ok = colon && hl > 0 && hl <= 253 && pl > 0 && pl <= 5;
+	long pn = 0;
+	for (size_t i = 0; ok && i < pl; i++) {
+		ok = isdigit((unsigned char)port[i]) != 0;
+		pn = pn * 10 + (port[i] - '0');
+	}
+	ok = ok && pn >= 1 && pn <= 65535;
+	int digits_dots = 1;
+	for (size_t i = 0; ok && i < hl; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if (ch == ':' || !(isalnum(ch) || ch == '.' || ch == '-' || ch == '_'))
+			ok = 0;
+		if (!isdigit(ch) && ch != '.')
+			digits_dots = 0;
+	}
+	if (ok && (s[0] == '-' || s[0] == '.'))
+		ok = 0;
+	if (ok && digits_dots) { /* looks like IPv4: must be one */
+		char ip[254];
+		struct in_addr a;
+		memcpy(ip, s, hl);
+		ip[hl] = '\0';
+		ok = inet_pton(AF_INET, ip, &a) == 1;
+	}
+	if (!ok) {
+		snprintf(why, n, "%s", expected);
+		return WB_EINVAL;
+	}
+	return 0;
+}
+
+int zkc_check_hosts(const char *hosts, char *why, size_t n)
+{
+	if (!hosts || !*hosts)
+		return check_one_host("", "", why, n);
+	/* A chroot suffix ("/app") follows the last host. */
+	const char *end = strchr(hosts, '/');
+	if (!end)
+		end = hosts + strlen(hosts);
+	for (const char *s = hosts;;) {
+		const char *comma = memchr(s, ',', (size_t)(end - s));
+		const char *e = comma ? comma : end;
+		int rc = check_one_host(s, e, why, n);
+		if (rc)
+			return rc;
+		if (!comma)
+			break;
+		s = comma + 1;
+	}
+	return 0;
+}
+
 zhandle_t *zkc_handle(struct zkc *c)
 {
 	return c->zh;
@@ -137,8 +219,7 @@ zhandle_t *zkc_handle(struct zkc *c)
 static int wait_for(struct zkc *c, int timeout_ms, struct zkc_event *out,
 		    int (*match)(const struct zkc_event *e, const void *arg), const void *arg)
 {
-	struct timespec dl;
-	mono_deadline(&dl, timeout_ms);
+	long long end = zkc_now_ms() + timeout_ms;
 	int rc = WB_EBUSY;
 	pthread_mutex_lock(&c->mu);
 	for (;;) {
@@ -152,9 +233,20 @@ static int wait_for(struct zkc *c, int timeout_ms, struct zkc_event *out,
 				goto out;
 			}
 		}
-		int w = pthread_cond_timedwait(&c->cond, &c->mu, &dl);
-		if (w == ETIMEDOUT && c->cursor >= c->n)
+		if (c->gone && c->gone(c->gone_arg)) {
+			rc = WB_EUNAVAIL;
+			goto out;
+		}
+		long long left = end - zkc_now_ms();
+		if (left <= 0)
 			break;
+		/* With a liveness check, wake at least every ZKC_GONE_POLL_MS
+		 * to ask it again; without one, sleep until the deadline. */
+		if (c->gone && left > ZKC_GONE_POLL_MS)
+			left = ZKC_GONE_POLL_MS;
+		struct timespec dl;
+		mono_deadline(&dl, (int)left);
+		pthread_cond_timedwait(&c->cond, &c->mu, &dl);
 	}
 out:
 	pthread_mutex_unlock(&c->mu);

@@ -57,6 +57,24 @@ int zkc_connect(const char *hosts, int session_ms, int timeout_ms, const char *l
  * nodes at once) and frees c.  Accepts NULL. */
 void zkc_close(struct zkc *c);
 
+/* Checks a connect string before any connection is tried: one or more
+ * HOST:PORT separated by commas, optionally followed by a chroot ("/app");
+ * HOST an IPv4 address (each part 0-255) or a host name, PORT 1 to 65535.
+ * IPv6 ("[::1]:2181") is refused with its own reason.  Returns 0, or
+ * WB_EINVAL with the reason written into why (n bytes; the caller adds
+ * which option it was). */
+int zkc_check_hosts(const char *hosts, char *why, size_t n);
+
+/* How often a wait on a handle with a liveness check asks it (ms). */
+#define ZKC_GONE_POLL_MS 100
+
+/* Gives c a liveness check: from now on every zkc_wait_state and
+ * zkc_wait_event on c also ends, with WB_EUNAVAIL, as soon as gone(arg)
+ * returns non-zero (asked at least every ZKC_GONE_POLL_MS while a wait
+ * blocks, from the waiting thread).  Used by zklab so that a lab whose
+ * own server died stops waiting at once.  gone NULL removes it. */
+void zkc_set_gone(struct zkc *c, int (*gone)(void *arg), void *arg);
+
 /* The C client handle, borrowed, for zoo_* calls. */
 zhandle_t *zkc_handle(struct zkc *c);
 

@@ -4,6 +4,14 @@
  * The base path is unique per run (lab id + 32 random bits) even with our
  * own fresh server, so a lab's code is the same with and without --zk and
  * never touches nodes it did not create.
+ *
+ * Two things a lab cannot see by itself are found here: our own server
+ * dying under the lab (zkserver_died, asked by every watched wait, so a
+ * lab ends as could-not-run within a poll interval instead of at its
+ * deadline), and a --zk server whose per-address limit (maxClientCnxns) is
+ * below the sessions the lab declares in catalog.def: asked with the
+ * `conf` four-letter word when the server allows it, recognised by the
+ * refused connection when it does not.
  */
 #include "harness/zk/zklab.h"
 #include "base/wb.h"
@@ -12,6 +20,7 @@
 #include "harness/zk/zkserver.h"
 #include "lab.h"
 
+#include <ctype.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,6 +57,91 @@ static int create_parents(zhandle_t *zh, const char *path)
 	return rc;
 }
 
+int lab_check_zk(const char *zk, char *msg, size_t n)
+{
+	char why[256];
+	if (zkc_check_hosts(zk, why, sizeof why) == 0)
+		return 0;
+	/* A long value is quoted by its start, so the reason stays visible. */
+	const char *v = zk ? zk : "";
+	snprintf(msg, n, "bad --zk '%.200s%s': %s", v, strlen(v) > 200 ? "..." : "", why);
+	return WB_EINVAL;
+}
+
+static int server_died(void *arg)
+{
+	struct zklab *z = arg;
+	return zkserver_died(z->server, NULL, 0);
+}
+
+int zklab_server_gone(struct zklab *z)
+{
+	char why[256];
+	if (!z || !z->server || !zkserver_died(z->server, why, sizeof why))
+		return 0;
+	if (!z->gone_said) {
+		z->gone_said = 1;
+		report_cannot(z->ctx->report, "%s; the lab cannot go on", why);
+	}
+	return 1;
+}
+
+void zklab_watch(struct zklab *z, struct zkc *c)
+{
+	if (z && z->server && c)
+		zkc_set_gone(c, server_died, z);
+}
+
+/* The first host and port of a connect string, for four-letter words.
+ * 0, or WB_EINVAL. */
+static int first_host(const char *connect, char *host, size_t n, int *port)
+{
+	size_t hl = strcspn(connect, ":");
+	if (hl == 0 || hl >= n || connect[hl] != ':')
+		return WB_EINVAL;
+	memcpy(host, connect, hl);
+	host[hl] = '\0';
+	*port = atoi(connect + hl + 1);
+	return *port > 0 ? 0 : WB_EINVAL;
+}
+
+/* The maxClientCnxns the --zk server reports through `conf`: >= 0, or -1
+ * when it cannot tell (the word is not allowed, an old server). */
+static int server_max_cnxns(const char *connect)
+{
+	char host[256], *text = NULL;
+	int port, max = -1;
+	if (first_host(connect, host, sizeof host, &port) ||
+	    zk_four_letter(host, port, "conf", ZKLAB_WAIT_MS, &text))
+		return -1;
+	const char *p = strstr(text, "maxClientCnxns=");
+	if (p && isdigit((unsigned char)p[15]))
+		max = atoi(p + 15);
+	free(text);
+	return max;
+}
+
+/* Under --zk: a lab that declares more sessions than the server allows
+ * per client address cannot run; says so.  0 or WB_EUNAVAIL. */
+static int check_session_limit(struct zklab *z)
+{
+	int need = z->ctx->lab->sessions;
+	if (need <= 0)
+		return 0;
+	int max = server_max_cnxns(z->connect);
+	report_evidence(z->ctx->report, "zk_max_client_cnxns", "%d%s", max,
+			max < 0	   ? " (not told: conf not allowed)"
+			: max == 0 ? " (no limit)"
+				   : "");
+	if (max <= 0 || max >= need)
+		return 0;
+	report_cannot(z->ctx->report,
+		      "%s opens %d sessions; the server at %s allows %d per client address "
+		      "(maxClientCnxns): raise it or run without --zk",
+		      z->ctx->lab->id, need, z->connect, max);
+	return WB_EUNAVAIL;
+}
+
 int zklab_open(struct lab_ctx *ctx, struct zklab **out)
 {
 	return zklab_open_prepared(ctx, NULL, NULL, out);
@@ -65,6 +159,8 @@ int zklab_open_prepared(struct lab_ctx *ctx, int (*prepare)(struct zkserver *s, 
 		report_step(ctx->report, "using the ZooKeeper ensemble given with --zk: %s",
 			    ctx->zk_connect);
 		report_evidence(ctx->report, "zk_target", "%s", ctx->zk_connect);
+		if ((rc = check_session_limit(z)) != 0)
+			return rc;
 	} else {
 		char *why = NULL;
 		if (zkserver_check_runtime(&why) != 0) {
@@ -109,16 +205,37 @@ int zklab_open_prepared(struct lab_ctx *ctx, int (*prepare)(struct zkserver *s, 
 
 int zklab_client(struct zklab *z, struct zkc **out)
 {
-	int rc = zkc_connect(z->connect, ZKLAB_CLIENT_SESSION_MS, ZKLAB_WAIT_MS, z->ctx->run_dir,
-			     out);
-	/* zkc_connect's WB_EUNAVAIL means nothing answered in time, not a
-	 * missing program. */
-	if (rc == WB_EUNAVAIL)
+	struct zkc *c = NULL;
+	*out = NULL;
+	int rc = zkc_open(z->connect, ZKLAB_CLIENT_SESSION_MS, z->ctx->run_dir, &c);
+	if (rc == 0) {
+		zklab_watch(z, c);
+		rc = zkc_wait_state(c, ZOO_CONNECTED_STATE, ZKLAB_WAIT_MS, NULL);
+		if (rc) {
+			zkc_close(c);
+			rc = WB_EUNAVAIL;
+		}
+	}
+	if (rc == 0) {
+		z->opened++;
+		*out = c;
+		return 0;
+	}
+	int need = z->ctx->lab->sessions;
+	if (zklab_server_gone(z))
+		return rc;
+	if (!z->server && need > 0 && z->opened > 0)
+		report_cannot(z->ctx->report,
+			      "%s opens %d sessions; the server at %s took %d from this address "
+			      "and then refused the next: it allows fewer per client address "
+			      "(maxClientCnxns): raise it or run without --zk",
+			      z->ctx->lab->id, need, z->connect, z->opened);
+	else if (rc == WB_EUNAVAIL) /* nothing answered in time, not a missing program */
 		report_cannot(z->ctx->report,
 			      "cannot connect to ZooKeeper at %s within %d ms: it is unreachable "
 			      "(no server answered there)",
 			      z->connect, ZKLAB_WAIT_MS);
-	else if (rc)
+	else
 		report_cannot(z->ctx->report, "cannot connect to ZooKeeper at %s within %d ms (%s)",
 			      z->connect, ZKLAB_WAIT_MS, wb_strerror(rc));
 	return rc;
@@ -152,7 +269,8 @@ void zklab_close(struct zklab *z)
 {
 	if (!z)
 		return;
-	if (z->admin && z->base) {
+	/* After our server died every call would wait for its timeout. */
+	if (z->admin && z->base && !zkserver_died(z->server, NULL, 0)) {
 		zklab_delete_tree(z->admin, z->base);
 		/* Leave /workbench when other runs still use it. */
 		zoo_delete(zkc_handle(z->admin), "/workbench", -1);

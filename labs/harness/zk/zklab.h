@@ -20,6 +20,8 @@ struct zklab {
 	const char *connect;	 /* host string for clients (borrowed from ctx or server) */
 	char *base;		 /* this run's base path, e.g. "/workbench/zk-cas-3f2a9c1e" */
 	struct zkc *admin;	 /* a connected client used for set-up and clean-up */
+	int opened;		 /* clients zklab_client connected so far */
+	int gone_said;		 /* zklab_server_gone reported the death */
 };
 
 /* Session timeout of the labs that show a session expiring (ms): each
@@ -59,9 +61,23 @@ int zklab_open_prepared(struct lab_ctx *ctx, int (*prepare)(struct zkserver *s, 
 void zklab_close(struct zklab *z);
 
 /* Connects a new client to the target with ZKLAB_CLIENT_SESSION_MS (a lab
- * that shows expiry connects with zkc_connect and ZKLAB_SESSION_MS); on
- * failure reports it (report_cannot) and returns the negative code. */
+ * that shows expiry connects with zkc_connect and ZKLAB_SESSION_MS), its
+ * waits watched (zklab_watch); on failure reports it (report_cannot: our
+ * server's death, a --zk server that refuses more sessions than the lab
+ * needs, or no connection in time) and returns the negative code. */
 int zklab_client(struct zklab *z, struct zkc **out);
+
+/* Whether our own server died under the lab (never under --zk): the first
+ * time it returns 1 it reports "the ZooKeeper server (pid N) died: ..."
+ * through report_cannot, so the lab ends as could-not-run; a lab calls it
+ * where a wait or an operation failed, before it would make a check of
+ * that failure.  0 while the server runs or when it is not ours. */
+int zklab_server_gone(struct zklab *z);
+
+/* Makes every wait on c (zkc_wait_*) end as soon as our own server dies
+ * (zkc_set_gone); zklab_client does this for its clients, a lab calls it
+ * for clients it connects itself.  Nothing under --zk. */
+void zklab_watch(struct zklab *z, struct zkc *c);
 
 /* Deletes path and everything below it.  Returns 0 or the first zoo_*
  * error other than ZNONODE (a raw ZooKeeper code). */

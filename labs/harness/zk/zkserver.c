@@ -679,6 +679,28 @@ int zkserver_kill(struct zkserver *s)
 	return 0;
 }
 
+int zkserver_died(const struct zkserver *s, char *why, size_t n)
+{
+	pid_t pid = s ? s->pid : 0;
+	if (pid <= 0)
+		return 0;
+	siginfo_t si;
+	memset(&si, 0, sizeof si);
+	/* WNOWAIT: look without reaping, so zkserver_stop/kill still can. */
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || si.si_pid != pid)
+		return 0;
+	if (why && n) {
+		if (si.si_code == CLD_EXITED)
+			snprintf(why, n,
+				 "the ZooKeeper server (pid %d) died: it exited with status %d",
+				 (int)pid, si.si_status);
+		else
+			snprintf(why, n, "the ZooKeeper server (pid %d) died: killed by signal %d",
+				 (int)pid, si.si_status);
+	}
+	return 1;
+}
+
 void zkserver_free(struct zkserver *s)
 {
 	if (!s)

@@ -34,6 +34,7 @@
 #ifndef WB_ZKSERVER_H
 #define WB_ZKSERVER_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 /* Options; a zeroed struct gives a standalone server with the defaults. */
@@ -98,6 +99,13 @@ int zkserver_stop(struct zkserver *s);
 /* Kills the server with SIGKILL at once (a crash) and reaps it.  Returns 0,
  * or WB_ENOENT when it was not running. */
 int zkserver_kill(struct zkserver *s);
+
+/* Whether the JVM this object started has ended without zkserver_stop or
+ * zkserver_kill (a crash, or a kill from outside): 1 with the reason
+ * ("the ZooKeeper server (pid N) died: killed by signal 9") in why (n
+ * bytes, may be NULL), else 0.  Does not reap, so it is safe from any
+ * thread of the process that started the server. */
+int zkserver_died(const struct zkserver *s, char *why, size_t n);
 
 /* Stops the server if it runs and frees s.  Accepts NULL.  The directory
  * stays (it is part of the run directory). */
