@@ -5,10 +5,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "core/lessonlint.h"
+#include "core/lesson.h"
 #include "core/labcat.h"
 
 /* The catalogue core sees (the application installs labs/catalog.def's;
@@ -85,14 +87,42 @@ static void test_title(void **state)
 	assert_int_equal(lessonlint_text("a.md", ok, strlen(ok), NULL, 0, collect, &s), 0);
 }
 
+/* #20 F12: the file `lesson show` refuses (over LESSON_MAX_BYTES) is an
+ * error; #20 F2: nesting the reader lays out flat is a warning at its
+ * line, and the walk survives 30,000 levels. */
+static void test_size_and_depth(void **state)
+{
+	(void)state;
+	size_t big = LESSON_MAX_BYTES + 10;
+	char *md = malloc(big);
+	assert_non_null(md);
+	memcpy(md, "# Title\n\n", 9);
+	memset(md + 9, 'x', big - 10);
+	md[big - 1] = '\n';
+	struct seen s = {0};
+	assert_int_equal(lessonlint_text("a.md", md, big, NULL, 0, collect, &s), 1);
+	assert_int_equal(s.last_line, 1);
+	assert_non_null(strstr(s.last, "4 MiB"));
+
+	size_t n = 30000;
+	memcpy(md + 9, "text\n\n", 6);
+	memset(md + 15, '>', n);
+	memcpy(md + 15 + n, " deep\n", 6);
+	memset(&s, 0, sizeof s);
+	assert_int_equal(lessonlint_text("a.md", md, 15 + n + 6, NULL, 0, collect, &s), 0);
+	assert_int_equal(s.warnings, 1);
+	assert_int_equal(s.last_line, 5);
+	assert_non_null(strstr(s.last, "nested deeper than"));
+	free(md);
+}
+
 int main(void)
 {
 	labcat_init(fixture_catalogue, sizeof fixture_catalogue / sizeof fixture_catalogue[0]);
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_clean),
-		cmocka_unit_test(test_unknown_id_line),
-		cmocka_unit_test(test_not_built),
-		cmocka_unit_test(test_title),
+		cmocka_unit_test(test_clean),	       cmocka_unit_test(test_unknown_id_line),
+		cmocka_unit_test(test_not_built),      cmocka_unit_test(test_title),
+		cmocka_unit_test(test_size_and_depth),
 	};
 	return cmocka_run_group_tests_name("lessonlint", tests, NULL, NULL);
 }

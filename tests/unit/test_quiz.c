@@ -278,6 +278,37 @@ static void test_rubric_total_capped(void **state)
 	quiz_file_free(f);
 }
 
+/* #20 F12: a NUL once dropped the rest of its line ("Question
+ * before\0after" became "Question before"); now it is U+FFFD and the text
+ * after it stays.  #20 F2: nesting deeper than the screens lay out is a
+ * warning at its line, not an error. */
+static void test_nul_and_depth(void **state)
+{
+	(void)state;
+	static const char md[] = "# T\n\n## [q-a] Question before\0after\n"
+				 "kind: numeric\nanswer: 1\n\n### Answer\n1\0 and 2\n";
+	struct quiz_file *f = NULL;
+	assert_int_equal(quiz_parse("q.md", "en", md, sizeof md - 1, &f), 0);
+	assert_int_equal(f->nq, 1);
+	assert_string_equal(f->q[0].text, "Question before\xEF\xBF\xBD"
+					  "after");
+	assert_string_equal(f->q[0].answer, "1\xEF\xBF\xBD and 2");
+	quiz_file_free(f);
+
+	size_t n = 30000;
+	struct wb_buf b = {0};
+	wb_buf_puts(&b, "# T\n\n## [q-d] Deep?\n\n");
+	for (size_t i = 0; i < n; i++)
+		wb_buf_puts(&b, "- ");
+	wb_buf_puts(&b, "x\n\n### Answer\ny\n\n### Rubric\n- 1: y\n");
+	f = parse("q.md", b.data);
+	assert_int_equal(f->nq, 1);
+	assert_int_equal(count_errors(f), 0);
+	assert_true(has_problem(f, 5, "nested deeper than"));
+	quiz_file_free(f);
+	wb_buf_free(&b);
+}
+
 static void test_valid_id(void **state)
 {
 	(void)state;
@@ -441,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_format_slips),
 		cmocka_unit_test(test_cr_line_ends),
 		cmocka_unit_test(test_rubric_total_capped),
+		cmocka_unit_test(test_nul_and_depth),
 		cmocka_unit_test(test_valid_id),
 		cmocka_unit_test(test_bank_folders),
 		cmocka_unit_test(test_instructor_dir),

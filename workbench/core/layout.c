@@ -133,6 +133,7 @@ struct ctx {
 	int block;	/* current block index */
 	int section;	/* current ## section */
 	int list_depth;
+	int depth; /* block quotes and list items around the block */
 };
 
 static struct lay_line *new_line(struct ctx *c)
@@ -346,8 +347,43 @@ static void text_line(struct ctx *c, const struct run *r, size_t a, size_t b, vo
 
 /* ---- inline content ---------------------------------------------------- */
 
+/* Inline text nested deeper than LESSON_MAX_NESTING: the literals of the
+ * subtree in the style of the level where nesting stopped, walked with
+ * cmark's iterator (no recursion, #20 F2). */
+static void inlines_flat(struct run *r, cmark_node *n, unsigned style)
+{
+	cmark_iter *it = cmark_iter_new(n);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *ch = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER || ch == n)
+			continue;
+		switch (cmark_node_get_type(ch)) {
+		case CMARK_NODE_TEXT:
+		case CMARK_NODE_CODE: run_addz(r, cmark_node_get_literal(ch), style); break;
+		case CMARK_NODE_SOFTBREAK: run_add(r, " ", 1, style, 0); break;
+		case CMARK_NODE_LINEBREAK: run_add(r, "\n", 1, style, 0); break;
+		default: break;
+		}
+	}
+	cmark_iter_free(it);
+}
+
+static void inlines_at(struct run *r, cmark_node *n, unsigned style, int depth);
+
 static void inlines(struct run *r, cmark_node *n, unsigned style)
 {
+	inlines_at(r, n, style, 0);
+}
+
+/* The inline children of n; depth: inline containers above n. */
+static void inlines_at(struct run *r, cmark_node *n, unsigned style, int depth)
+{
+	if (depth >= LESSON_MAX_NESTING) {
+		inlines_flat(r, n, style);
+		return;
+	}
+	depth++;
 	for (cmark_node *ch = cmark_node_first_child(n); ch; ch = cmark_node_next(ch)) {
 		const char *type = cmark_node_get_type_string(ch);
 		switch (cmark_node_get_type(ch)) {
@@ -368,11 +404,11 @@ static void inlines(struct run *r, cmark_node *n, unsigned style)
 			break;
 		}
 		case CMARK_NODE_LINEBREAK: run_add(r, "\n", 1, style, 0); break;
-		case CMARK_NODE_EMPH: inlines(r, ch, style | LS_ITALIC); break;
-		case CMARK_NODE_STRONG: inlines(r, ch, style | LS_BOLD); break;
+		case CMARK_NODE_EMPH: inlines_at(r, ch, style | LS_ITALIC, depth); break;
+		case CMARK_NODE_STRONG: inlines_at(r, ch, style | LS_BOLD, depth); break;
 		case CMARK_NODE_LINK: {
 			size_t before = r->n;
-			inlines(r, ch, style | LS_LINK);
+			inlines_at(r, ch, style | LS_LINK, depth);
 			const char *url = cmark_node_get_url(ch);
 			if (url && *url) {
 				size_t tl = r->text.len -
@@ -392,7 +428,7 @@ static void inlines(struct run *r, cmark_node *n, unsigned style)
 		}
 		case CMARK_NODE_IMAGE:
 			run_addz(r, "[image: ", style | LS_DIM);
-			inlines(r, ch, style | LS_DIM);
+			inlines_at(r, ch, style | LS_DIM, depth);
 			run_addz(r, "]", style | LS_DIM);
 			break;
 		case CMARK_NODE_HTML_INLINE: {
@@ -403,9 +439,9 @@ static void inlines(struct run *r, cmark_node *n, unsigned style)
 		}
 		default:
 			if (type && !strcmp(type, "strikethrough"))
-				inlines(r, ch, style | LS_STRIKE);
+				inlines_at(r, ch, style | LS_STRIKE, depth);
 			else
-				inlines(r, ch, style);
+				inlines_at(r, ch, style, depth);
 		}
 	}
 }
@@ -944,7 +980,9 @@ static void list(struct ctx *c, cmark_node *n)
 			struct run r = {0};
 			emit(c, LK_TEXT, &r, 0, 0, 0, 1);
 		}
+		c->depth++;
 		blocks(c, it);
+		c->depth--;
 		c->npre--;
 		if (tight)
 			c->need_blank = 0;
@@ -953,31 +991,76 @@ static void list(struct ctx *c, cmark_node *n)
 	c->need_blank = 1;
 }
 
+/* The blocks that contain no other block: paragraphs, headings, code,
+ * rules, HTML and tables.  Returns 0 for a container (not drawn here). */
+static int leaf_block(struct ctx *c, cmark_node *n)
+{
+	const char *type = cmark_node_get_type_string(n);
+	switch (cmark_node_get_type(n)) {
+	case CMARK_NODE_PARAGRAPH: paragraph(c, n, LK_TEXT, 0); return 1;
+	case CMARK_NODE_HEADING: heading(c, n); return 1;
+	case CMARK_NODE_CODE_BLOCK: code_block(c, n); return 1;
+	case CMARK_NODE_THEMATIC_BREAK: {
+		begin_block(c);
+		int w = c->lay->width - prefix_width(c);
+		rule_line(c, "─", w, LS_DIM, LK_RULE);
+		c->need_blank = 1;
+		return 1;
+	}
+	case CMARK_NODE_HTML_BLOCK: return 1; /* comments such as <!-- chapter: ... --> */
+	default:
+		if (type && !strcmp(type, "table")) {
+			table(c, n);
+			return 1;
+		}
+		return 0;
+	}
+}
+
+/* Containers nested deeper than LESSON_MAX_NESTING: every leaf block of
+ * the subtree at the current depth, in order, found with cmark's iterator
+ * so no input nests the C stack deeper (#20 F2). */
+static void blocks_flat(struct ctx *c, cmark_node *root)
+{
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER || n == root)
+			continue;
+		if (leaf_block(c, n))
+			cmark_iter_reset(it, n, CMARK_EVENT_EXIT); /* its inlines are done */
+	}
+	cmark_iter_free(it);
+	c->need_blank = 1;
+}
+
 static void blocks(struct ctx *c, cmark_node *parent)
 {
 	for (cmark_node *n = cmark_node_first_child(parent); n; n = cmark_node_next(n)) {
-		const char *type = cmark_node_get_type_string(n);
+		if (leaf_block(c, n))
+			continue;
 		switch (cmark_node_get_type(n)) {
-		case CMARK_NODE_PARAGRAPH: paragraph(c, n, LK_TEXT, 0); break;
-		case CMARK_NODE_HEADING: heading(c, n); break;
-		case CMARK_NODE_CODE_BLOCK: code_block(c, n); break;
-		case CMARK_NODE_THEMATIC_BREAK: {
-			begin_block(c);
-			int w = c->lay->width - prefix_width(c);
-			rule_line(c, "─", w, LS_DIM, LK_RULE);
-			c->need_blank = 1;
-			break;
-		}
 		case CMARK_NODE_BLOCK_QUOTE:
+			if (c->depth >= LESSON_MAX_NESTING) {
+				blocks_flat(c, n);
+				break;
+			}
 			if (c->need_blank && c->lay->nlines)
 				emit_blank(c);
 			c->need_blank = 0;
 			push_prefix(c, "│ ", "│ ", LS_QUOTE | LS_DIM);
+			c->depth++;
 			blocks(c, n);
+			c->depth--;
 			c->npre--;
 			c->need_blank = 1;
 			break;
 		case CMARK_NODE_LIST:
+			if (c->depth >= LESSON_MAX_NESTING) {
+				blocks_flat(c, n);
+				break;
+			}
 			if (c->need_blank && c->lay->nlines &&
 			    !(cmark_node_parent(n) &&
 			      cmark_node_get_type(cmark_node_parent(n)) == CMARK_NODE_ITEM &&
@@ -986,11 +1069,9 @@ static void blocks(struct ctx *c, cmark_node *parent)
 			c->need_blank = 0;
 			list(c, n);
 			break;
-		case CMARK_NODE_HTML_BLOCK:
-			break; /* comments such as <!-- chapter: ... --> are not shown */
 		default:
-			if (type && !strcmp(type, "table"))
-				table(c, n);
+			if (c->depth >= LESSON_MAX_NESTING)
+				blocks_flat(c, n);
 			else
 				blocks(c, n);
 		}

@@ -40,7 +40,24 @@ void lesson_free(struct lesson *l);
 struct cmark_parser;
 void lesson_attach_extensions(struct cmark_parser *p);
 
-/* Concatenated plain text of an inline subtree (no markup); caller frees. */
+/* Concatenated plain text of an inline subtree (no markup); caller frees.
+ * Iterative: any nesting depth is safe. */
 char *lesson_plain_text(struct cmark_node *node);
+
+/* How deep the reader nests (#20 F2).  Block quotes and list items count
+ * as one level each for the blocks; emphasis, links, images and
+ * strikethrough count for the inline text of one block.  Real chapters
+ * stay under ten; deeper levels are laid out flat at this depth (the
+ * layout never recurses further), and both linters warn. */
+#define LESSON_MAX_NESTING 100
+
+/* The first node under root (in document order) nested deeper than
+ * LESSON_MAX_NESTING, blocks or inlines, or NULL when none.  Iterative:
+ * safe at any depth.  Cannot fail. */
+struct cmark_node *lesson_too_deep(struct cmark_node *root);
+
+/* The source line of n, or of its nearest ancestor that has one (inline
+ * nodes may carry none); 1 when none does.  Cannot fail. */
+int lesson_node_line(struct cmark_node *n);
 
 #endif
