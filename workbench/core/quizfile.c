@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 enum section { SEC_NONE, SEC_QUESTION, SEC_ANSWER, SEC_RUBRIC, SEC_IGNORE };
 
@@ -854,11 +855,18 @@ const char *quiz_lang_of_path(const char *path)
 int quiz_load_file(const char *path, const char *fallback_lang, struct quiz_file **out)
 {
 	*out = NULL;
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size > QUIZ_FILE_MAX_BYTES)
+		return WB_ERANGE;
 	char *text;
 	size_t len;
 	int rc = wb_read_file(path, &text, &len);
 	if (rc)
 		return rc;
+	if (len > QUIZ_FILE_MAX_BYTES) { /* grew since the stat, or not a regular file */
+		free(text);
+		return WB_ERANGE;
+	}
 	const char *lang = quiz_lang_of_path(path);
 	rc = quiz_parse(path, lang ? lang : (fallback_lang ? fallback_lang : "en"), text, len, out);
 	free(text);
