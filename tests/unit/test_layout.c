@@ -390,6 +390,68 @@ static void test_nesting_bound(void **state)
 	free(md);
 }
 
+/* #20 F5: a 100 x 19,000 table (3.8 MB) took 3.85 GB and 14.8 s.  Tables
+ * past LESSON_MAX_TABLE_CELLS are cut before cmark sees them: the rows
+ * that fit stay, a notice names the table's line and the limit, later
+ * tables go too, and fenced pipes are not tables. */
+static void test_table_budget(void **state)
+{
+	(void)state;
+	struct wb_buf_like {
+		char *p;
+		size_t n, cap;
+	} b = {0};
+	b.cap = 8u << 20;
+	b.p = malloc(b.cap);
+	assert_non_null(b.p);
+#define PUT(s) (memcpy(b.p + b.n, (s), strlen(s)), b.n += strlen(s))
+	PUT("# Cells\n\n```\n| a | b |\n|---|---|\n```\n\nsmall:\n\n| x | y |\n|---|---|\n| 1 | 2 "
+	    "|\n\n");
+	PUT("> | h");
+	for (int c = 1; c < 100; c++)
+		PUT(" | h");
+	PUT(" |\n> |");
+	for (int c = 0; c < 100; c++)
+		PUT("---|");
+	PUT("\n");
+	for (int r = 0; r < 19000; r++) {
+		PUT("> |");
+		for (int c = 0; c < 100; c++)
+			PUT("v|");
+		PUT("\n");
+	}
+	PUT("\nafter the table\n\n| late | table |\n|---|---|\n| 1 | 2 |\n\nthe end\n");
+#undef PUT
+	struct lesson *l = NULL;
+	assert_int_equal(lesson_parse("00-test", "en", b.p, b.n, &l), 0);
+	assert_int_equal(l->cut_line, 14);
+	assert_int_equal(l->cut_cells, 1900100); /* 19,001 rows with the header */
+	struct layout *lay = layout_build(l, 80);
+	int notices = 0, late = 0, end = 0, after = 0;
+	size_t rows = 0;
+	for (size_t i = 0; i < lay->nlines; i++) {
+		const char *t = lay->lines[i].text;
+		notices += strstr(t, "Table cut here") != NULL;
+		late |= strstr(t, "late") != NULL;
+		end |= strstr(t, "the end") != NULL;
+		after |= strstr(t, "after the table") != NULL;
+		rows += lay->lines[i].kind == LK_TABLE;
+	}
+	assert_int_equal(notices, 2);
+	assert_false(late);
+	assert_true(end && after);
+	assert_true(rows > 15000 && rows < 40000); /* 200 rows of 100 records */
+	layout_free(lay);
+	lesson_free(l);
+
+	/* Under the budget nothing is cut; pipes in a fence are no table. */
+	const char *md = "# T\n\n```\n| a |\n|---|\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n";
+	l = parse(md, "en");
+	assert_int_equal(l->cut_line, 0);
+	lesson_free(l);
+	free(b.p);
+}
+
 static void test_real_lessons(void **state)
 {
 	(void)state;
@@ -428,6 +490,7 @@ int main(void)
 		cmocka_unit_test(test_search),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_nesting_bound),
+		cmocka_unit_test(test_table_budget),
 		cmocka_unit_test(test_real_lessons),
 	};
 	return cmocka_run_group_tests_name("layout", tests, NULL, NULL);

@@ -116,13 +116,31 @@ static void test_size_and_depth(void **state)
 	free(md);
 }
 
+/* #20 F5: a table the reader cuts at the cell budget is an error at the
+ * table's line. */
+static void test_table_cut(void **state)
+{
+	(void)state;
+	size_t rows = LESSON_MAX_TABLE_CELLS / 2 + 10, n = 0;
+	char *md = malloc(64 + rows * 12);
+	assert_non_null(md);
+	n += (size_t)sprintf(md + n, "# Title\n\ntext\n\n| a | b |\n|---|---|\n");
+	for (size_t i = 0; i < rows; i++)
+		n += (size_t)sprintf(md + n, "| 1 | 2 |\n");
+	struct seen s = {0};
+	assert_int_equal(lessonlint_text("a.md", md, n, NULL, 0, collect, &s), 1);
+	assert_int_equal(s.last_line, 5);
+	assert_non_null(strstr(s.last, "at most 20000 table cells"));
+	free(md);
+}
+
 int main(void)
 {
 	labcat_init(fixture_catalogue, sizeof fixture_catalogue / sizeof fixture_catalogue[0]);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean),	       cmocka_unit_test(test_unknown_id_line),
 		cmocka_unit_test(test_not_built),      cmocka_unit_test(test_title),
-		cmocka_unit_test(test_size_and_depth),
+		cmocka_unit_test(test_size_and_depth), cmocka_unit_test(test_table_cut),
 	};
 	return cmocka_run_group_tests_name("lessonlint", tests, NULL, NULL);
 }

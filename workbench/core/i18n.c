@@ -161,6 +161,10 @@ static const char *const strings[M_COUNT][2] = {
 	[M_LAB_CANNOT_START] = {"cannot start the lab: %s", "无法启动实验：%s"},
 	[M_HELP_WORD] = {"help", "帮助"},
 	[M_HELP_THIS] = {"this help", "本帮助"},
+	[M_TABLE_CUT] = {"(Table cut here: the table at line %d has %zu cells; the reader lays out "
+			 "at most %u table cells per lesson.)",
+			 "（表格在此截断：第 %d 行的表格有 %zu 个单元格；阅读器每课最多排版 %u "
+			 "个表格单元格。）"},
 };
 
 const char *i18n(const char *lang, enum msg m)

@@ -116,6 +116,8 @@ enum msg {
 	M_LAB_CANNOT_START,
 	M_HELP_WORD,
 	M_HELP_THIS,
+	/* core/lesson.c: where a lesson's tables pass the cell budget (#20 F5) */
+	M_TABLE_CUT,
 	M_COUNT
 };
 

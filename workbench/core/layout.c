@@ -33,12 +33,13 @@
 
 /* ---- glyphs ------------------------------------------------------------ */
 
+/* 12 bytes: a 4 MB paragraph is 4 million glyphs (#20 F5). */
 struct glyph {
-	uint32_t cp;	/* first code point; '\n' marks a forced break */
-	unsigned off;	/* byte offset in the run's text */
-	unsigned len;	/* bytes, including attached zero-width marks */
-	int width;	/* display columns */
-	unsigned style; /* lay_style bits */
+	uint32_t off;	    /* byte offset in the run's text */
+	uint32_t cp : 24;   /* first code point; '\n' marks a forced break */
+	uint32_t width : 8; /* display columns */
+	uint16_t len;	    /* bytes, including attached zero-width marks */
+	uint16_t style;	    /* lay_style bits */
 };
 
 struct run {
@@ -58,10 +59,15 @@ static void run_push(struct run *r, uint32_t cp, const char *bytes, size_t len, 
 		     unsigned style)
 {
 	if (r->n == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 64;
+		/* Small first: a table has a run per cell. */
+		r->cap = r->cap ? r->cap * 2 : 8;
 		r->g = wb_xrealloc(r->g, r->cap * sizeof *r->g);
 	}
-	r->g[r->n++] = (struct glyph){cp, (unsigned)r->text.len, (unsigned)len, width, style};
+	r->g[r->n++] = (struct glyph){.off = (uint32_t)r->text.len,
+				      .cp = cp,
+				      .width = (uint32_t)width,
+				      .len = (uint16_t)len,
+				      .style = (uint16_t)style};
 	wb_buf_append(&r->text, bytes, len);
 }
 
@@ -99,9 +105,10 @@ static void run_add(struct run *r, const char *s, size_t n, unsigned style, int 
 		int w = utf8_cp_width(cp);
 		if (w == 0) {
 			/* Zero-width: ride on the glyph before, or vanish. */
-			if (r->n && r->g[r->n - 1].cp != '\n') {
+			if (r->n && r->g[r->n - 1].cp != '\n' &&
+			    r->g[r->n - 1].len + elen <= UINT16_MAX) {
 				wb_buf_append(&r->text, src, elen);
-				r->g[r->n - 1].len += (unsigned)elen;
+				r->g[r->n - 1].len += (uint16_t)elen;
 			}
 			continue;
 		}

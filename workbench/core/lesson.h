@@ -17,10 +17,23 @@ struct lesson {
 	char *lang;		/* "en" or "zh" */
 	char *title;		/* first level-1 heading, or the id */
 	struct cmark_node *doc; /* parsed document, owned */
+	int cut_line;		/* first table cut at the cell budget, 0 none */
+	size_t cut_cells;	/* the cells that table has */
 };
 
+/* The table cells a lesson may hold in all (#20 F5).  cmark-gfm alone
+ * takes some 400 bytes per cell, so a 3.8 MB table of 1.9 million cells
+ * took gigabytes; 20,000 cells (2,000 rows of 10) cost under 15 MB.
+ * lesson_parse keeps the rows that fit and puts a notice naming the
+ * table's line and the limit where the rest was. */
+#define LESSON_MAX_TABLE_CELLS 20000u
+
 /* Parses Markdown text (any bytes; invalid UTF-8 is shown as U+FFFD by the
- * layout).  Returns 0 or WB_ENOMEM; *out freed with lesson_free. */
+ * layout).  Tables past LESSON_MAX_TABLE_CELLS are cut before parsing
+ * (cut_line, cut_cells say where), found in the source lines: a line
+ * with a '|' followed by a delimiter row, to the next blank line, inside
+ * quotes too, not inside fences.  Returns 0 or WB_ENOMEM; *out freed
+ * with lesson_free. */
 int lesson_parse(const char *id, const char *lang, const char *text, size_t len,
 		 struct lesson **out);
 

@@ -4,8 +4,9 @@
  * Lab cards are found with cmark-gfm, like the reader finds them, so a
  * fence inside a list or a quote counts the same; line numbers come from
  * cmark's source positions.  What the reader refuses (a file over
- * LESSON_MAX_BYTES) is an error, what it lays out flat (nesting deeper
- * than LESSON_MAX_NESTING) a warning.
+ * LESSON_MAX_BYTES) or cuts (tables past LESSON_MAX_TABLE_CELLS) is an
+ * error, what it lays out flat (nesting deeper than LESSON_MAX_NESTING) a
+ * warning.
  */
 #include "core/lessonlint.h"
 #include "core/labcat.h"
@@ -130,6 +131,15 @@ int lessonlint_text(const char *file, const char *text, size_t len, lint_lab_bui
 	    cmark_node_get_heading_level(first) != 1)
 		say(&l, LINT_ERROR, first ? cmark_node_get_start_line(first) : 1, "%s",
 		    "a lesson starts with its title as a level-1 heading (# Title)");
+	if (lesson->cut_line) {
+		/* What the reader cuts (#20 F5). */
+		char msg[200];
+		snprintf(msg, sizeof msg,
+			 "the table has %zu cells; the reader lays out at most %u table cells per "
+			 "lesson and cuts the rest",
+			 lesson->cut_cells, LESSON_MAX_TABLE_CELLS);
+		say(&l, LINT_ERROR, lesson->cut_line, "%s", msg);
+	}
 	walk(&l, lesson->doc);
 	check_depth(&l, lesson->doc);
 	lesson_free(lesson);
