@@ -444,6 +444,18 @@ static void test_table_budget(void **state)
 	layout_free(lay);
 	lesson_free(l);
 
+	/* A table in a list item counts too. */
+	b.n = 0;
+	memcpy(b.p, "# T\n\n- | a | b |\n  |---|---|\n", 30);
+	b.n = 30;
+	for (int r = 0; r < 20000; r++) {
+		memcpy(b.p + b.n, "  | 1 | 2 |\n", 12);
+		b.n += 12;
+	}
+	assert_int_equal(lesson_parse("00-test", "en", b.p, b.n, &l), 0);
+	assert_int_equal(l->cut_line, 3);
+	lesson_free(l);
+
 	/* Under the budget nothing is cut; pipes in a fence are no table. */
 	const char *md = "# T\n\n```\n| a |\n|---|\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n";
 	l = parse(md, "en");

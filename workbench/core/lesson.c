@@ -120,8 +120,22 @@ static struct src_line src_line(const char *text, size_t len, size_t at)
 	const char *nl = memchr(text + at, '\n', len - at);
 	size_t stop = nl ? (size_t)(nl - text) : len;
 	struct src_line l = {text + at, stop - at, nl ? stop + 1 : len};
-	while (l.n && (*l.s == ' ' || *l.s == '\t' || *l.s == '>'))
-		l.s++, l.n--;
+	for (;;) { /* quote marks, indentation and list markers, nested */
+		while (l.n && (*l.s == ' ' || *l.s == '\t' || *l.s == '>'))
+			l.s++, l.n--;
+		size_t k = 0;
+		while (k < l.n && k < 9 && l.s[k] >= '0' && l.s[k] <= '9')
+			k++;
+		if (k && k < l.n && (l.s[k] == '.' || l.s[k] == ')'))
+			k++;
+		else if (!k && l.n && strchr("-*+", *l.s))
+			k = 1;
+		else
+			break;
+		if (k >= l.n || (l.s[k] != ' ' && l.s[k] != '\t'))
+			break;
+		l.s += k, l.n -= k;
+	}
 	while (l.n && (l.s[l.n - 1] == ' ' || l.s[l.n - 1] == '\t' || l.s[l.n - 1] == '\r'))
 		l.n--;
 	return l;
