@@ -440,7 +440,7 @@ static void test_table_budget(void **state)
 	assert_int_equal(notices, 2);
 	assert_false(late);
 	assert_true(end && after);
-	assert_true(rows > 15000 && rows < 40000); /* 200 rows of 100 records */
+	assert_true(rows > 7000 && rows < 20000); /* 100 rows of 100 records */
 	layout_free(lay);
 	lesson_free(l);
 

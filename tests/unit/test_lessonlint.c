@@ -130,7 +130,7 @@ static void test_table_cut(void **state)
 	struct seen s = {0};
 	assert_int_equal(lessonlint_text("a.md", md, n, NULL, 0, collect, &s), 1);
 	assert_int_equal(s.last_line, 5);
-	assert_non_null(strstr(s.last, "at most 20000 table cells"));
+	assert_non_null(strstr(s.last, "at most 10000 table cells"));
 	free(md);
 }
 

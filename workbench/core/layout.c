@@ -33,14 +33,42 @@
 
 /* ---- glyphs ------------------------------------------------------------ */
 
-/* 12 bytes: a 4 MB paragraph is 4 million glyphs (#20 F5). */
-struct glyph {
-	uint32_t off;	    /* byte offset in the run's text */
-	uint32_t cp : 24;   /* first code point; '\n' marks a forced break */
-	uint32_t width : 8; /* display columns */
-	uint16_t len;	    /* bytes, including attached zero-width marks */
-	uint16_t style;	    /* lay_style bits */
+/* What wrapping needs to know of a glyph's code point, kept instead of
+ * it. */
+enum glyph_class {
+	GC_NEWLINE = 1 << 0,	     /* a forced break */
+	GC_SPACE = 1 << 1,	     /* ' ' */
+	GC_NO_BREAK_BEFORE = 1 << 2, /* closing punctuation */
+	GC_NO_BREAK_AFTER = 1 << 3,  /* opening brackets */
+	GC_CJK = 1 << 4,	     /* a break on either side */
 };
+
+/* 8 bytes: a 4 MB paragraph is 4 million glyphs (#20 F5). */
+#define GLYPH_MAX_LEN 8191u
+struct glyph {
+	uint32_t off;	     /* byte offset in the run's text */
+	uint32_t len : 13;   /* bytes, with attached zero-width marks */
+	uint32_t width : 2;  /* display columns */
+	uint32_t style : 12; /* lay_style bits */
+	uint32_t cls : 5;    /* enum glyph_class bits */
+};
+_Static_assert(LS_STRIKE < (1 << 12), "struct glyph keeps 12 style bits");
+
+static unsigned classify(uint32_t cp)
+{
+	unsigned c = 0;
+	if (cp == '\n')
+		c |= GC_NEWLINE;
+	if (cp == ' ')
+		c |= GC_SPACE;
+	if (utf8_no_break_before(cp))
+		c |= GC_NO_BREAK_BEFORE;
+	if (utf8_no_break_after(cp))
+		c |= GC_NO_BREAK_AFTER;
+	if (utf8_is_cjk_breakable(cp))
+		c |= GC_CJK;
+	return c;
+}
 
 struct run {
 	struct wb_buf text; /* UTF-8 of every glyph, concatenated */
@@ -64,10 +92,10 @@ static void run_push(struct run *r, uint32_t cp, const char *bytes, size_t len, 
 		r->g = wb_xrealloc(r->g, r->cap * sizeof *r->g);
 	}
 	r->g[r->n++] = (struct glyph){.off = (uint32_t)r->text.len,
-				      .cp = cp,
+				      .len = (uint32_t)len,
 				      .width = (uint32_t)width,
-				      .len = (uint16_t)len,
-				      .style = (uint16_t)style};
+				      .style = style,
+				      .cls = classify(cp)};
 	wb_buf_append(&r->text, bytes, len);
 }
 
@@ -105,10 +133,10 @@ static void run_add(struct run *r, const char *s, size_t n, unsigned style, int 
 		int w = utf8_cp_width(cp);
 		if (w == 0) {
 			/* Zero-width: ride on the glyph before, or vanish. */
-			if (r->n && r->g[r->n - 1].cp != '\n' &&
-			    r->g[r->n - 1].len + elen <= UINT16_MAX) {
+			if (r->n && !(r->g[r->n - 1].cls & GC_NEWLINE) &&
+			    r->g[r->n - 1].len + elen <= GLYPH_MAX_LEN) {
 				wb_buf_append(&r->text, src, elen);
-				r->g[r->n - 1].len += (uint16_t)elen;
+				r->g[r->n - 1].len += (uint32_t)elen;
 			}
 			continue;
 		}
@@ -195,7 +223,7 @@ static struct lay_line *emit(struct ctx *c, int kind, const struct run *r, size_
 		size_t from = part ? a : 0, to = part ? b : pre.n;
 		for (size_t i = from; src && i < to; i++) {
 			const struct glyph *g = &src->g[i];
-			if (g->cp == '\n')
+			if (g->cls & GC_NEWLINE)
 				continue;
 			if (l->nspans && l->spans[l->nspans - 1].style == g->style &&
 			    l->spans[l->nspans - 1].start + l->spans[l->nspans - 1].len ==
@@ -223,7 +251,10 @@ static struct lay_line *emit(struct ctx *c, int kind, const struct run *r, size_
 			l->nspans--;
 	}
 	l->len = (unsigned)text.len;
-	l->text = wb_buf_steal(&text);
+	/* Lines are kept for the whole layout: no spare capacity (#20 F5). */
+	l->text = text.data ? wb_xrealloc(text.data, text.len + 1) : wb_xstrdup("");
+	if (l->nspans && l->nspans < cap)
+		l->spans = wb_xrealloc(l->spans, l->nspans * sizeof *l->spans);
 	run_free(&pre);
 	return l;
 }
@@ -275,7 +306,7 @@ static int prefix_width(struct ctx *c)
 
 static int is_space(const struct glyph *g)
 {
-	return g->cp == ' ';
+	return (g->cls & GC_SPACE) != 0;
 }
 
 /* May a line start at glyph j (j > 0)? */
@@ -286,9 +317,9 @@ static int can_break_before(const struct run *r, size_t j)
 		return 0;
 	if (is_space(prev))
 		return 1;
-	if (utf8_no_break_before(cur->cp) || utf8_no_break_after(prev->cp))
+	if ((cur->cls & GC_NO_BREAK_BEFORE) || (prev->cls & GC_NO_BREAK_AFTER))
 		return 0;
-	return utf8_is_cjk_breakable(cur->cp) || utf8_is_cjk_breakable(prev->cp);
+	return ((cur->cls | prev->cls) & GC_CJK) != 0;
 }
 
 typedef void (*line_fn)(struct ctx *c, const struct run *r, size_t a, size_t b, void *arg);
@@ -312,7 +343,7 @@ static void wrap(struct ctx *c, const struct run *r, size_t from, size_t to, int
 		int forced = 0;
 		while (j < to) {
 			const struct glyph *g = &r->g[j];
-			if (g->cp == '\n') {
+			if (g->cls & GC_NEWLINE) {
 				forced = 1;
 				break;
 			}
@@ -330,7 +361,7 @@ static void wrap(struct ctx *c, const struct run *r, size_t from, size_t to, int
 			end = brk;
 		} else {
 			end = j; /* nothing fits better: cut between glyphs */
-			while (!hard && end > start + 1 && utf8_no_break_before(r->g[end].cp))
+			while (!hard && end > start + 1 && (r->g[end].cls & GC_NO_BREAK_BEFORE))
 				end--;
 			if (end == start)
 				end = start + 1;
@@ -400,13 +431,13 @@ static void inlines_at(struct run *r, cmark_node *n, unsigned style, int depth)
 			break;
 		case CMARK_NODE_SOFTBREAK: {
 			/* Between two CJK characters a source newline is no space. */
-			uint32_t before = r->n ? r->g[r->n - 1].cp : ' ';
+			int before_cjk = r->n && (r->g[r->n - 1].cls & GC_CJK);
 			cmark_node *nx = cmark_node_next(ch);
 			const char *lit = nx ? cmark_node_get_literal(nx) : NULL;
 			uint32_t after = ' ';
 			if (lit && *lit)
 				utf8_decode(lit, strlen(lit), &after);
-			if (!(utf8_is_cjk_breakable(before) && utf8_is_cjk_breakable(after)))
+			if (!(before_cjk && utf8_is_cjk_breakable(after)))
 				run_add(r, " ", 1, style, 0);
 			break;
 		}
@@ -848,7 +879,7 @@ static int column_natural(const struct table *t, size_t k)
 		const struct run *cell = &t->cells[row * t->ncols + k];
 		int cur = 0;
 		for (size_t i = 0; i < cell->n; i++) {
-			cur = cell->g[i].cp == '\n' ? 0 : cur + cell->g[i].width;
+			cur = (cell->g[i].cls & GC_NEWLINE) ? 0 : cur + (int)cell->g[i].width;
 			if (cur > natural)
 				natural = cur;
 		}
@@ -867,7 +898,7 @@ static int column_min(const struct table *t, size_t k)
 		for (size_t i = 0; i < cell->n; i++) {
 			if (i > 0 && can_break_before(cell, i))
 				cur = 0;
-			if (is_space(&cell->g[i]) || cell->g[i].cp == '\n')
+			if (is_space(&cell->g[i]) || (cell->g[i].cls & GC_NEWLINE))
 				continue;
 			cur += cell->g[i].width;
 			if (cur > minw)

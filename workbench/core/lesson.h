@@ -22,11 +22,12 @@ struct lesson {
 };
 
 /* The table cells a lesson may hold in all (#20 F5).  cmark-gfm alone
- * takes some 400 bytes per cell, so a 3.8 MB table of 1.9 million cells
- * took gigabytes; 20,000 cells (2,000 rows of 10) cost under 15 MB.
- * lesson_parse keeps the rows that fit and puts a notice naming the
- * table's line and the limit where the rest was. */
-#define LESSON_MAX_TABLE_CELLS 20000u
+ * takes some 550 bytes per cell and the layout as much again, so a 3.8
+ * MB table of 1.9 million cells took gigabytes; 10,000 cells (1,000 rows
+ * of 10) cost about 11 MB.  lesson_parse keeps the rows that fit and
+ * puts a notice naming the table's line and the limit where the rest
+ * was. */
+#define LESSON_MAX_TABLE_CELLS 10000u
 
 /* Parses Markdown text (any bytes; invalid UTF-8 is shown as U+FFFD by the
  * layout).  Tables past LESSON_MAX_TABLE_CELLS are cut before parsing
