@@ -23,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <term.h>
 #include <termios.h>
 #include <unistd.h>
 
