@@ -87,3 +87,37 @@ void testhook_hold(const char *what)
 	free(held);
 	free(go);
 }
+
+/* One frame of a recursion that only a stack overflow ends: the frame
+ * is used after the call, so it is no tail call and no loop. */
+__attribute__((noinline)) static int deepen(volatile int n)
+{
+	volatile char pad[1024];
+	pad[0] = (char)n;
+	pad[sizeof pad - 1] = 0;
+	if (n < 0)
+		return 0; /* never: n only grows until the stack is gone */
+	return deepen(n + 1) + pad[0] + pad[sizeof pad - 1];
+}
+
+void testhook_crash(void)
+{
+	static const struct {
+		const char *how;
+		int sig;
+	} raised[] = {{"segv", SIGSEGV},
+		      {"abort", SIGABRT},
+		      {"fpe", SIGFPE},
+		      {"ill", SIGILL},
+		      {"bus", SIGBUS}};
+	const char *how = env("WORKBENCH_TEST_CRASH");
+	if (!how)
+		return;
+	if (!strcmp(how, "overflow")) {
+		deepen(1);
+		return;
+	}
+	for (size_t i = 0; i < WB_ARRAY_LEN(raised); i++)
+		if (!strcmp(how, raised[i].how))
+			raise(raised[i].sig);
+}

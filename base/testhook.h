@@ -35,6 +35,13 @@
  *       a standalone server's first port reservation is P (a port the
  *       test holds), so the "taken between probe and bind" retry runs
  *       (tests/integration/bad_env.sh).
+ *   WORKBENCH_TEST_CRASH=HOW          workbench/tui/tui.c, testhook_crash
+ *       the TUI crashes when F12 is pressed: HOW is segv (raise SIGSEGV),
+ *       overflow (recurse until the stack overflows: a real SIGSEGV on
+ *       the guard page, where only a handler on its own stack can run),
+ *       abort, fpe, ill or bus (raise that signal), so a test can check
+ *       that the terminal is restored whatever kills the TUI (#20 F2;
+ *       tests/tui/crash.sh).
  *   WORKBENCH_TEST_ZK_LOCK_WAITING=F  workbench/cli/zklock.c
  *       the first time `zk lock` watches a predecessor it writes
  *       "waiting <node>" to F (tests/integration/zk_lock_cli.sh,
@@ -76,6 +83,10 @@ void testhook_kill_in_save(void);
  * fifos as described above.  Cannot fail: a fifo that cannot be opened
  * skips the hold. */
 void testhook_hold(const char *what);
+
+/* Crashes the process as WORKBENCH_TEST_CRASH says (see above); returns
+ * at once when it is unset or names nothing known.  Cannot fail. */
+void testhook_crash(void);
 
 /* Forgets the passes counted so far by testhook_kill_in_save and
  * testhook_hold, so a unit test that forks can name "the first start" of

@@ -1,6 +1,8 @@
 #!/bin/sh
 # run.sh BUILD_DIR SOURCE_DIR SECONDS: runs every fuzz target for SECONDS
-# (default 600) with a corpus seeded from the shipped files.  Exits
+# (default 600) with a corpus seeded from the shipped files and
+# tests/fuzz/seeds/NAME (deep nesting and long lines among them), the
+# Markdown targets with tests/fuzz/markdown.dict.  Exits
 # non-zero on the first finding; the crashing input is kept in
 # BUILD_DIR/fuzz-artifacts/.
 set -eu
@@ -30,8 +32,14 @@ for bin in "$build"/tests/fuzz/fuzz_*; do
 		;;
 	esac
 	[ -d "$src/tests/fuzz/seeds/$name" ] && cp -n "$src/tests/fuzz/seeds/$name"/* "$corpus"/ 2>/dev/null || true
+	# The nesting and quiz-format tokens (#20 F2): deep quotes, lists
+	# and emphasis are a few mutations away instead of never.
+	dict=
+	case $name in
+	fuzz_layout | fuzz_quiz) dict="-dict=$src/tests/fuzz/markdown.dict" ;;
+	esac
 	echo "== $name for ${secs}s"
-	"$bin" -max_total_time="$secs" -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
+	"$bin" $dict -max_total_time="$secs" -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
 		-artifact_prefix="$build/fuzz-artifacts/$name-" -print_final_stats=1 "$corpus" 2>&1 |
 		grep -E "^(#[0-9]+[[:space:]]+DONE|Done|stat::number_of_executed_units|stat::peak_rss|==[0-9]+==ERROR|SUMMARY)" || true
 	ls "$build/fuzz-artifacts/$name-"* >/dev/null 2>&1 && { echo "finding in $name"; exit 1; }

@@ -316,6 +316,154 @@ static void test_deep_nesting(void **state)
 	lesson_free(l);
 }
 
+/* md of "# Deep\n\n" then unit repeated n times then tail; caller frees. */
+static char *repeated(const char *unit, int n, const char *tail)
+{
+	size_t ul = strlen(unit), tl = strlen(tail);
+	char *md = malloc(8 + ul * (size_t)n + tl + 1);
+	assert_non_null(md);
+	memcpy(md, "# Deep\n\n", 8);
+	for (int i = 0; i < n; i++)
+		memcpy(md + 8 + ul * (size_t)i, unit, ul);
+	memcpy(md + 8 + ul * (size_t)n, tail, tl + 1);
+	return md;
+}
+
+/* #20 F2: 30,000 nested quotes, 25,000 nested list items (50 KB of
+ * "- "), ordered lists, quotes of lists, nested images and emphasis: the
+ * layout used to recurse once per level and overflowed the stack (rc 139;
+ * 10,000 under ASan).  Now deeper than LESSON_MAX_NESTING is laid out
+ * flat: the text is there, no line is too wide, lesson_too_deep finds it. */
+static void test_nesting_bound(void **state)
+{
+	(void)state;
+	struct {
+		const char *unit, *tail;
+		int n;
+	} cases[] = {
+		{">", " bottom\n", 30000},   {"- ", "bottom\n", 25000},
+		{"1. ", "bottom\n", 20000},  {"> - ", "bottom\n", 15000},
+		{"* > ", "bottom\n", 15000}, {"![", "bottom", 30000},
+		{"*", "bottom", 40000},
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+		char *md = repeated(cases[k].unit, cases[k].n, cases[k].tail);
+		if (cases[k].unit[0] == '!') {
+			/* close every bracket: images nested n deep */
+			size_t len = strlen(md);
+			md = realloc(md, len + 5 * (size_t)cases[k].n + 2);
+			for (int i = 0; i < cases[k].n; i++)
+				memcpy(md + len + 5 * (size_t)i, "](u) ", 5);
+			strcpy(md + len + 5 * (size_t)cases[k].n, "\n");
+		} else if (cases[k].unit[0] == '*' && cases[k].unit[1] == '\0') {
+			size_t len = strlen(md);
+			md = realloc(md, len + (size_t)cases[k].n + 2);
+			memset(md + len, '*', (size_t)cases[k].n);
+			strcpy(md + len + cases[k].n, "\n");
+		}
+		struct lesson *l = parse(md, "en");
+		assert_non_null(lesson_too_deep(l->doc));
+		for (int w = 20; w <= 80; w += 60) {
+			struct layout *lay = layout_build(l, w);
+			int found = 0;
+			for (size_t i = 0; i < lay->nlines; i++) {
+				assert_true(lay->lines[i].width <= w);
+				found |= strstr(lay->lines[i].text, "bottom") != NULL;
+			}
+			assert_true(found);
+			layout_free(lay);
+		}
+		lesson_free(l);
+		free(md);
+	}
+	/* At the bound nothing is flattened and nothing is reported. */
+	char *md = repeated(">", LESSON_MAX_NESTING, " ok\n");
+	struct lesson *l = parse(md, "en");
+	assert_null(lesson_too_deep(l->doc));
+	lesson_free(l);
+	free(md);
+	md = repeated(">", LESSON_MAX_NESTING + 1, " ok\n");
+	l = parse(md, "en");
+	assert_non_null(lesson_too_deep(l->doc));
+	assert_int_equal(lesson_node_line(lesson_too_deep(l->doc)), 3);
+	lesson_free(l);
+	free(md);
+}
+
+/* #20 F5: a 100 x 19,000 table (3.8 MB) took 3.85 GB and 14.8 s.  Tables
+ * past LESSON_MAX_TABLE_CELLS are cut before cmark sees them: the rows
+ * that fit stay, a notice names the table's line and the limit, later
+ * tables go too, and fenced pipes are not tables. */
+static void test_table_budget(void **state)
+{
+	(void)state;
+	struct wb_buf_like {
+		char *p;
+		size_t n, cap;
+	} b = {0};
+	b.cap = 8u << 20;
+	b.p = malloc(b.cap);
+	assert_non_null(b.p);
+#define PUT(s) (memcpy(b.p + b.n, (s), strlen(s)), b.n += strlen(s))
+	PUT("# Cells\n\n```\n| a | b |\n|---|---|\n```\n\nsmall:\n\n| x | y |\n|---|---|\n| 1 | 2 "
+	    "|\n\n");
+	PUT("> | h");
+	for (int c = 1; c < 100; c++)
+		PUT(" | h");
+	PUT(" |\n> |");
+	for (int c = 0; c < 100; c++)
+		PUT("---|");
+	PUT("\n");
+	for (int r = 0; r < 19000; r++) {
+		PUT("> |");
+		for (int c = 0; c < 100; c++)
+			PUT("v|");
+		PUT("\n");
+	}
+	PUT("\nafter the table\n\n| late | table |\n|---|---|\n| 1 | 2 |\n\nthe end\n");
+#undef PUT
+	struct lesson *l = NULL;
+	assert_int_equal(lesson_parse("00-test", "en", b.p, b.n, &l), 0);
+	assert_int_equal(l->cut_line, 14);
+	assert_int_equal(l->cut_cells, 1900100); /* 19,001 rows with the header */
+	struct layout *lay = layout_build(l, 80);
+	int notices = 0, late = 0, end = 0, after = 0;
+	size_t rows = 0;
+	for (size_t i = 0; i < lay->nlines; i++) {
+		const char *t = lay->lines[i].text;
+		notices += strstr(t, "Table cut here") != NULL;
+		late |= strstr(t, "late") != NULL;
+		end |= strstr(t, "the end") != NULL;
+		after |= strstr(t, "after the table") != NULL;
+		rows += lay->lines[i].kind == LK_TABLE;
+	}
+	assert_int_equal(notices, 2);
+	assert_false(late);
+	assert_true(end && after);
+	assert_true(rows > 7000 && rows < 20000); /* 100 rows of 100 records */
+	layout_free(lay);
+	lesson_free(l);
+
+	/* A table in a list item counts too. */
+	b.n = 0;
+	memcpy(b.p, "# T\n\n- | a | b |\n  |---|---|\n", 30);
+	b.n = 30;
+	for (int r = 0; r < 20000; r++) {
+		memcpy(b.p + b.n, "  | 1 | 2 |\n", 12);
+		b.n += 12;
+	}
+	assert_int_equal(lesson_parse("00-test", "en", b.p, b.n, &l), 0);
+	assert_int_equal(l->cut_line, 3);
+	lesson_free(l);
+
+	/* Under the budget nothing is cut; pipes in a fence are no table. */
+	const char *md = "# T\n\n```\n| a |\n|---|\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n";
+	l = parse(md, "en");
+	assert_int_equal(l->cut_line, 0);
+	lesson_free(l);
+	free(b.p);
+}
+
 static void test_real_lessons(void **state)
 {
 	(void)state;
@@ -353,6 +501,8 @@ int main(void)
 		cmocka_unit_test(test_anchor_across_widths),
 		cmocka_unit_test(test_search),
 		cmocka_unit_test(test_deep_nesting),
+		cmocka_unit_test(test_nesting_bound),
+		cmocka_unit_test(test_table_budget),
 		cmocka_unit_test(test_real_lessons),
 	};
 	return cmocka_run_group_tests_name("layout", tests, NULL, NULL);

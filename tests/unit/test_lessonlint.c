@@ -8,11 +8,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "core/content.h"
 #include "core/lessonlint.h"
+#include "core/lesson.h"
 #include "core/labcat.h"
 #include "base/wb.h"
 
@@ -330,6 +332,53 @@ static void test_shipped_lessons(void **state)
 		free(bufs[i]);
 }
 
+/* #20 F12: the file `lesson show` refuses (over LESSON_MAX_BYTES) is an
+ * error; #20 F2: nesting the reader lays out flat is a warning at its
+ * line, and the walk survives 30,000 levels. */
+static void test_size_and_depth(void **state)
+{
+	(void)state;
+	size_t big = LESSON_MAX_BYTES + 10;
+	char *md = malloc(big);
+	assert_non_null(md);
+	memcpy(md, "# Title\n\n", 9);
+	memset(md + 9, 'x', big - 10);
+	md[big - 1] = '\n';
+	struct seen s = {0};
+	assert_int_equal(lessonlint_text("a.md", md, big, NULL, 0, collect, &s), 1);
+	assert_int_equal(s.last_line, 1);
+	assert_non_null(strstr(s.last, "4 MiB"));
+
+	size_t n = 30000;
+	memcpy(md + 9, "text\n\n", 6);
+	memset(md + 15, '>', n);
+	memcpy(md + 15 + n, " deep\n", 6);
+	memset(&s, 0, sizeof s);
+	assert_int_equal(lessonlint_text("a.md", md, 15 + n + 6, NULL, 0, collect, &s), 0);
+	assert_int_equal(s.warnings, 1);
+	assert_int_equal(s.last_line, 5);
+	assert_non_null(strstr(s.last, "nested deeper than"));
+	free(md);
+}
+
+/* #20 F5: a table the reader cuts at the cell budget is an error at the
+ * table's line. */
+static void test_table_cut(void **state)
+{
+	(void)state;
+	size_t rows = LESSON_MAX_TABLE_CELLS / 2 + 10, n = 0;
+	char *md = malloc(64 + rows * 12);
+	assert_non_null(md);
+	n += (size_t)sprintf(md + n, "# Title\n\ntext\n\n| a | b |\n|---|---|\n");
+	for (size_t i = 0; i < rows; i++)
+		n += (size_t)sprintf(md + n, "| 1 | 2 |\n");
+	struct seen s = {0};
+	assert_int_equal(lessonlint_text("a.md", md, n, NULL, 0, collect, &s), 1);
+	assert_int_equal(s.last_line, 5);
+	assert_non_null(strstr(s.last, "at most 10000 table cells"));
+	free(md);
+}
+
 int main(void)
 {
 	labcat_init(fixture_catalogue, sizeof fixture_catalogue / sizeof fixture_catalogue[0]);
@@ -347,6 +396,8 @@ int main(void)
 		cmocka_unit_test(test_parity_lab_cards),
 		cmocka_unit_test(test_slugs),
 		cmocka_unit_test(test_shipped_lessons),
+		cmocka_unit_test(test_size_and_depth),
+		cmocka_unit_test(test_table_cut),
 	};
 	return cmocka_run_group_tests_name("lessonlint", tests, NULL, NULL);
 }

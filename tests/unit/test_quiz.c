@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "core/quizbank.h"
+#include "core/quizlint.h"
 #include "base/wb.h"
 #include "testlib.h"
 
@@ -285,6 +286,37 @@ static void test_rubric_total_capped(void **state)
 	quiz_file_free(f);
 }
 
+/* #20 F12: a NUL once dropped the rest of its line ("Question
+ * before\0after" became "Question before"); now it is U+FFFD and the text
+ * after it stays.  #20 F2: nesting deeper than the screens lay out is a
+ * warning at its line, not an error. */
+static void test_nul_and_depth(void **state)
+{
+	(void)state;
+	static const char md[] = "# T\n\n## [q-a] Question before\0after\n"
+				 "kind: numeric\nanswer: 1\n\n### Answer\n1\0 and 2\n";
+	struct quiz_file *f = NULL;
+	assert_int_equal(quiz_parse("q.md", "en", md, sizeof md - 1, &f), 0);
+	assert_int_equal(f->nq, 1);
+	assert_string_equal(f->q[0].text, "Question before\xEF\xBF\xBD"
+					  "after");
+	assert_string_equal(f->q[0].answer, "1\xEF\xBF\xBD and 2");
+	quiz_file_free(f);
+
+	size_t n = 30000;
+	struct wb_buf b = {0};
+	wb_buf_puts(&b, "# T\n\n## [q-d] Deep?\n\n");
+	for (size_t i = 0; i < n; i++)
+		wb_buf_puts(&b, "- ");
+	wb_buf_puts(&b, "x\n\n### Answer\ny\n\n### Rubric\n- 1: y\n");
+	f = parse("q.md", b.data);
+	assert_int_equal(f->nq, 1);
+	assert_int_equal(count_errors(f), 0);
+	assert_true(has_problem(f, 5, "nested deeper than"));
+	quiz_file_free(f);
+	wb_buf_free(&b);
+}
+
 static void test_valid_id(void **state)
 {
 	(void)state;
@@ -343,6 +375,93 @@ static void test_bank_folders(void **state)
 	quiz_bank_free(b);
 	assert_int_equal(testlib_rmtree(dir), 0);
 	free(path);
+	free(sub);
+}
+
+/* Writes questions q-<from>..q-<to-1> as chapter 00-fixture into path;
+ * pad: bytes of body text per question. */
+static void write_bank(const char *path, int from, int to, size_t pad)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("# Big\n<!-- chapter: 00-fixture -->\n\n", f);
+	for (int i = from; i < to; i++) {
+		fprintf(f, "## [q-%d] Question %d?\nkind: numeric\nanswer: %d\n\n", i, i, i);
+		for (size_t k = 0; k < pad; k += 64)
+			fputs("padding padding padding padding padding padding padding pad\n", f);
+		fprintf(f, "\n### Answer\n%d\n\n", i);
+	}
+	fclose(f);
+}
+
+/* #20 F6: banks are indexed by id (a linear scan per question made
+ * 100,000 questions take 165 s; the figures are in bench/content_scale),
+ * duplicates across files still go to the first, and a bank file over
+ * QUIZ_FILE_MAX_BYTES is refused whole: left out of the bank (counted in
+ * refused) and named by quiz lint. */
+static void test_bank_scale_and_limit(void **state)
+{
+	(void)state;
+	char dir[256];
+	assert_int_equal(testlib_tmpdir("bankscale", dir, sizeof dir), 0);
+	char *sub = wb_xasprintf("%s/en", dir);
+	assert_int_equal(wb_mkdir_p(sub, 0700), 0);
+	char *a = wb_xasprintf("%s/a.md", sub), *b = wb_xasprintf("%s/b.md", sub);
+	char *big = wb_xasprintf("%s/c.md", sub);
+	write_bank(a, 0, 20000, 0);
+	write_bank(b, 10000, 30000, 0);
+	write_bank(big, 50000, 50000 + 16000, 512); /* about 9 MiB */
+	const char *dirs[] = {dir};
+	struct quiz_bank *bank;
+	assert_int_equal(quiz_bank_load(dirs, 1, "en", &bank), 0);
+	assert_int_equal(bank->n, 30000);
+	assert_int_equal(bank->skipped, 10000);
+	assert_int_equal(bank->refused, 1);
+	for (int i = 0; i < 30000; i += 7) {
+		char id[32];
+		snprintf(id, sizeof id, "q-%d", i);
+		const struct quiz_question *q = quiz_bank_find(bank, id);
+		assert_non_null(q);
+		assert_string_equal(q->id, id);
+		assert_string_equal(q->file->path, i < 20000 ? a : b);
+	}
+	assert_null(quiz_bank_find(bank, "q-30000"));
+	assert_null(quiz_bank_find(bank, "q-50000"));
+	const struct quiz_question **qs;
+	assert_int_equal(quiz_bank_chapter(bank, "00-fixture", &qs), 30000);
+	assert_string_equal(qs[29999]->id, "q-29999");
+	free(qs);
+	quiz_bank_free(bank);
+
+	struct quiz_file *f = NULL;
+	assert_int_equal(quiz_load_file(big, "en", &f), WB_ERANGE);
+	assert_null(f);
+	const char *targets[] = {big, a};
+	struct quizlint_report r;
+	assert_int_equal(quizlint_run(NULL, "en", targets, 2, NULL, 0, &r), 0);
+	int named = 0, dups = 0;
+	for (size_t i = 0; i < r.n; i++) {
+		named |= !strcmp(r.m[i].file, big) && strstr(r.m[i].msg, "larger than 8 MiB");
+		dups += strstr(r.m[i].msg, "duplicate id") != NULL;
+	}
+	assert_true(named);
+	assert_int_equal(dups, 0);
+	quizlint_report_free(&r);
+	const char *both[] = {a, b};
+	assert_int_equal(quizlint_run(NULL, "en", both, 2, NULL, 0, &r), 0);
+	dups = 0;
+	for (size_t i = 0; i < r.n; i++)
+		dups += strstr(r.m[i].msg, "duplicate id") != NULL;
+	assert_int_equal(dups, 20000); /* each of the 10,000 pairs, in both files */
+	for (size_t i = 1; i < r.n; i++)
+		assert_true(strcmp(r.m[i - 1].file, r.m[i].file) != 0 ||
+			    r.m[i - 1].line <= r.m[i].line);
+	quizlint_report_free(&r);
+
+	assert_int_equal(testlib_rmtree(dir), 0);
+	free(a);
+	free(b);
+	free(big);
 	free(sub);
 }
 
@@ -491,6 +610,8 @@ int main(void)
 		cmocka_unit_test(test_format_slips),
 		cmocka_unit_test(test_cr_line_ends),
 		cmocka_unit_test(test_rubric_total_capped),
+		cmocka_unit_test(test_nul_and_depth),
+		cmocka_unit_test(test_bank_scale_and_limit),
 		cmocka_unit_test(test_valid_id),
 		cmocka_unit_test(test_bank_folders),
 		cmocka_unit_test(test_instructor_dir),

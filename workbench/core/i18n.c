@@ -201,6 +201,10 @@ static const char *const strings[M_COUNT][2] = {
 			      "术语（Enter 跳转，Esc 关闭）"},
 	[M_GLOSSARY_MISSING] = {"There is no English glossary", "没有中文术语表"},
 	[M_GLOSSARY_NO_TERM] = {"\"%s\" is not in the glossary", "术语表里没有“%s”"},
+	[M_TABLE_CUT] = {"(Table cut here: the table at line %d has %zu cells; the reader lays out "
+			 "at most %u table cells per lesson.)",
+			 "（表格在此截断：第 %d 行的表格有 %zu 个单元格；阅读器每课最多排版 %u "
+			 "个表格单元格。）"},
 };
 
 const char *i18n(const char *lang, enum msg m)

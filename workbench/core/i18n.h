@@ -143,6 +143,8 @@ enum msg {
 	M_GLOSSARY_TERMS,
 	M_GLOSSARY_MISSING,
 	M_GLOSSARY_NO_TERM,
+	/* core/lesson.c: where a lesson's tables pass the cell budget (#20 F5) */
+	M_TABLE_CUT,
 	M_COUNT
 };
 

@@ -33,13 +33,42 @@
 
 /* ---- glyphs ------------------------------------------------------------ */
 
-struct glyph {
-	uint32_t cp;	/* first code point; '\n' marks a forced break */
-	unsigned off;	/* byte offset in the run's text */
-	unsigned len;	/* bytes, including attached zero-width marks */
-	int width;	/* display columns */
-	unsigned style; /* lay_style bits */
+/* What wrapping needs to know of a glyph's code point, kept instead of
+ * it. */
+enum glyph_class {
+	GC_NEWLINE = 1 << 0,	     /* a forced break */
+	GC_SPACE = 1 << 1,	     /* ' ' */
+	GC_NO_BREAK_BEFORE = 1 << 2, /* closing punctuation */
+	GC_NO_BREAK_AFTER = 1 << 3,  /* opening brackets */
+	GC_CJK = 1 << 4,	     /* a break on either side */
 };
+
+/* 8 bytes: a 4 MB paragraph is 4 million glyphs (#20 F5). */
+#define GLYPH_MAX_LEN 8191u
+struct glyph {
+	uint32_t off;	     /* byte offset in the run's text */
+	uint32_t len : 13;   /* bytes, with attached zero-width marks */
+	uint32_t width : 2;  /* display columns */
+	uint32_t style : 12; /* lay_style bits */
+	uint32_t cls : 5;    /* enum glyph_class bits */
+};
+_Static_assert(LS_STRIKE < (1 << 12), "struct glyph keeps 12 style bits");
+
+static unsigned classify(uint32_t cp)
+{
+	unsigned c = 0;
+	if (cp == '\n')
+		c |= GC_NEWLINE;
+	if (cp == ' ')
+		c |= GC_SPACE;
+	if (utf8_no_break_before(cp))
+		c |= GC_NO_BREAK_BEFORE;
+	if (utf8_no_break_after(cp))
+		c |= GC_NO_BREAK_AFTER;
+	if (utf8_is_cjk_breakable(cp))
+		c |= GC_CJK;
+	return c;
+}
 
 struct run {
 	struct wb_buf text; /* UTF-8 of every glyph, concatenated */
@@ -58,10 +87,15 @@ static void run_push(struct run *r, uint32_t cp, const char *bytes, size_t len, 
 		     unsigned style)
 {
 	if (r->n == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 64;
+		/* Small first: a table has a run per cell. */
+		r->cap = r->cap ? r->cap * 2 : 8;
 		r->g = wb_xrealloc(r->g, r->cap * sizeof *r->g);
 	}
-	r->g[r->n++] = (struct glyph){cp, (unsigned)r->text.len, (unsigned)len, width, style};
+	r->g[r->n++] = (struct glyph){.off = (uint32_t)r->text.len,
+				      .len = (uint32_t)len,
+				      .width = (uint32_t)width,
+				      .style = style,
+				      .cls = classify(cp)};
 	wb_buf_append(&r->text, bytes, len);
 }
 
@@ -99,9 +133,10 @@ static void run_add(struct run *r, const char *s, size_t n, unsigned style, int 
 		int w = utf8_cp_width(cp);
 		if (w == 0) {
 			/* Zero-width: ride on the glyph before, or vanish. */
-			if (r->n && r->g[r->n - 1].cp != '\n') {
+			if (r->n && !(r->g[r->n - 1].cls & GC_NEWLINE) &&
+			    r->g[r->n - 1].len + elen <= GLYPH_MAX_LEN) {
 				wb_buf_append(&r->text, src, elen);
-				r->g[r->n - 1].len += (unsigned)elen;
+				r->g[r->n - 1].len += (uint32_t)elen;
 			}
 			continue;
 		}
@@ -133,6 +168,7 @@ struct ctx {
 	int block;	/* current block index */
 	int section;	/* current ## section */
 	int list_depth;
+	int depth; /* block quotes and list items around the block */
 };
 
 static struct lay_line *new_line(struct ctx *c)
@@ -187,7 +223,7 @@ static struct lay_line *emit(struct ctx *c, int kind, const struct run *r, size_
 		size_t from = part ? a : 0, to = part ? b : pre.n;
 		for (size_t i = from; src && i < to; i++) {
 			const struct glyph *g = &src->g[i];
-			if (g->cp == '\n')
+			if (g->cls & GC_NEWLINE)
 				continue;
 			if (l->nspans && l->spans[l->nspans - 1].style == g->style &&
 			    l->spans[l->nspans - 1].start + l->spans[l->nspans - 1].len ==
@@ -215,7 +251,10 @@ static struct lay_line *emit(struct ctx *c, int kind, const struct run *r, size_
 			l->nspans--;
 	}
 	l->len = (unsigned)text.len;
-	l->text = wb_buf_steal(&text);
+	/* Lines are kept for the whole layout: no spare capacity (#20 F5). */
+	l->text = text.data ? wb_xrealloc(text.data, text.len + 1) : wb_xstrdup("");
+	if (l->nspans && l->nspans < cap)
+		l->spans = wb_xrealloc(l->spans, l->nspans * sizeof *l->spans);
 	run_free(&pre);
 	return l;
 }
@@ -267,7 +306,7 @@ static int prefix_width(struct ctx *c)
 
 static int is_space(const struct glyph *g)
 {
-	return g->cp == ' ';
+	return (g->cls & GC_SPACE) != 0;
 }
 
 /* May a line start at glyph j (j > 0)? */
@@ -278,9 +317,9 @@ static int can_break_before(const struct run *r, size_t j)
 		return 0;
 	if (is_space(prev))
 		return 1;
-	if (utf8_no_break_before(cur->cp) || utf8_no_break_after(prev->cp))
+	if ((cur->cls & GC_NO_BREAK_BEFORE) || (prev->cls & GC_NO_BREAK_AFTER))
 		return 0;
-	return utf8_is_cjk_breakable(cur->cp) || utf8_is_cjk_breakable(prev->cp);
+	return ((cur->cls | prev->cls) & GC_CJK) != 0;
 }
 
 typedef void (*line_fn)(struct ctx *c, const struct run *r, size_t a, size_t b, void *arg);
@@ -304,7 +343,7 @@ static void wrap(struct ctx *c, const struct run *r, size_t from, size_t to, int
 		int forced = 0;
 		while (j < to) {
 			const struct glyph *g = &r->g[j];
-			if (g->cp == '\n') {
+			if (g->cls & GC_NEWLINE) {
 				forced = 1;
 				break;
 			}
@@ -322,7 +361,7 @@ static void wrap(struct ctx *c, const struct run *r, size_t from, size_t to, int
 			end = brk;
 		} else {
 			end = j; /* nothing fits better: cut between glyphs */
-			while (!hard && end > start + 1 && utf8_no_break_before(r->g[end].cp))
+			while (!hard && end > start + 1 && (r->g[end].cls & GC_NO_BREAK_BEFORE))
 				end--;
 			if (end == start)
 				end = start + 1;
@@ -346,8 +385,43 @@ static void text_line(struct ctx *c, const struct run *r, size_t a, size_t b, vo
 
 /* ---- inline content ---------------------------------------------------- */
 
+/* Inline text nested deeper than LESSON_MAX_NESTING: the literals of the
+ * subtree in the style of the level where nesting stopped, walked with
+ * cmark's iterator (no recursion, #20 F2). */
+static void inlines_flat(struct run *r, cmark_node *n, unsigned style)
+{
+	cmark_iter *it = cmark_iter_new(n);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *ch = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER || ch == n)
+			continue;
+		switch (cmark_node_get_type(ch)) {
+		case CMARK_NODE_TEXT:
+		case CMARK_NODE_CODE: run_addz(r, cmark_node_get_literal(ch), style); break;
+		case CMARK_NODE_SOFTBREAK: run_add(r, " ", 1, style, 0); break;
+		case CMARK_NODE_LINEBREAK: run_add(r, "\n", 1, style, 0); break;
+		default: break;
+		}
+	}
+	cmark_iter_free(it);
+}
+
+static void inlines_at(struct run *r, cmark_node *n, unsigned style, int depth);
+
 static void inlines(struct run *r, cmark_node *n, unsigned style)
 {
+	inlines_at(r, n, style, 0);
+}
+
+/* The inline children of n; depth: inline containers above n. */
+static void inlines_at(struct run *r, cmark_node *n, unsigned style, int depth)
+{
+	if (depth >= LESSON_MAX_NESTING) {
+		inlines_flat(r, n, style);
+		return;
+	}
+	depth++;
 	for (cmark_node *ch = cmark_node_first_child(n); ch; ch = cmark_node_next(ch)) {
 		const char *type = cmark_node_get_type_string(ch);
 		switch (cmark_node_get_type(ch)) {
@@ -357,22 +431,22 @@ static void inlines(struct run *r, cmark_node *n, unsigned style)
 			break;
 		case CMARK_NODE_SOFTBREAK: {
 			/* Between two CJK characters a source newline is no space. */
-			uint32_t before = r->n ? r->g[r->n - 1].cp : ' ';
+			int before_cjk = r->n && (r->g[r->n - 1].cls & GC_CJK);
 			cmark_node *nx = cmark_node_next(ch);
 			const char *lit = nx ? cmark_node_get_literal(nx) : NULL;
 			uint32_t after = ' ';
 			if (lit && *lit)
 				utf8_decode(lit, strlen(lit), &after);
-			if (!(utf8_is_cjk_breakable(before) && utf8_is_cjk_breakable(after)))
+			if (!(before_cjk && utf8_is_cjk_breakable(after)))
 				run_add(r, " ", 1, style, 0);
 			break;
 		}
 		case CMARK_NODE_LINEBREAK: run_add(r, "\n", 1, style, 0); break;
-		case CMARK_NODE_EMPH: inlines(r, ch, style | LS_ITALIC); break;
-		case CMARK_NODE_STRONG: inlines(r, ch, style | LS_BOLD); break;
+		case CMARK_NODE_EMPH: inlines_at(r, ch, style | LS_ITALIC, depth); break;
+		case CMARK_NODE_STRONG: inlines_at(r, ch, style | LS_BOLD, depth); break;
 		case CMARK_NODE_LINK: {
 			size_t before = r->n;
-			inlines(r, ch, style | LS_LINK);
+			inlines_at(r, ch, style | LS_LINK, depth);
 			const char *url = cmark_node_get_url(ch);
 			if (url && *url) {
 				size_t tl = r->text.len -
@@ -392,7 +466,7 @@ static void inlines(struct run *r, cmark_node *n, unsigned style)
 		}
 		case CMARK_NODE_IMAGE:
 			run_addz(r, "[image: ", style | LS_DIM);
-			inlines(r, ch, style | LS_DIM);
+			inlines_at(r, ch, style | LS_DIM, depth);
 			run_addz(r, "]", style | LS_DIM);
 			break;
 		case CMARK_NODE_HTML_INLINE: {
@@ -403,9 +477,9 @@ static void inlines(struct run *r, cmark_node *n, unsigned style)
 		}
 		default:
 			if (type && !strcmp(type, "strikethrough"))
-				inlines(r, ch, style | LS_STRIKE);
+				inlines_at(r, ch, style | LS_STRIKE, depth);
 			else
-				inlines(r, ch, style);
+				inlines_at(r, ch, style, depth);
 		}
 	}
 }
@@ -805,7 +879,7 @@ static int column_natural(const struct table *t, size_t k)
 		const struct run *cell = &t->cells[row * t->ncols + k];
 		int cur = 0;
 		for (size_t i = 0; i < cell->n; i++) {
-			cur = cell->g[i].cp == '\n' ? 0 : cur + cell->g[i].width;
+			cur = (cell->g[i].cls & GC_NEWLINE) ? 0 : cur + (int)cell->g[i].width;
 			if (cur > natural)
 				natural = cur;
 		}
@@ -824,7 +898,7 @@ static int column_min(const struct table *t, size_t k)
 		for (size_t i = 0; i < cell->n; i++) {
 			if (i > 0 && can_break_before(cell, i))
 				cur = 0;
-			if (is_space(&cell->g[i]) || cell->g[i].cp == '\n')
+			if (is_space(&cell->g[i]) || (cell->g[i].cls & GC_NEWLINE))
 				continue;
 			cur += cell->g[i].width;
 			if (cur > minw)
@@ -944,7 +1018,9 @@ static void list(struct ctx *c, cmark_node *n)
 			struct run r = {0};
 			emit(c, LK_TEXT, &r, 0, 0, 0, 1);
 		}
+		c->depth++;
 		blocks(c, it);
+		c->depth--;
 		c->npre--;
 		if (tight)
 			c->need_blank = 0;
@@ -953,31 +1029,76 @@ static void list(struct ctx *c, cmark_node *n)
 	c->need_blank = 1;
 }
 
+/* The blocks that contain no other block: paragraphs, headings, code,
+ * rules, HTML and tables.  Returns 0 for a container (not drawn here). */
+static int leaf_block(struct ctx *c, cmark_node *n)
+{
+	const char *type = cmark_node_get_type_string(n);
+	switch (cmark_node_get_type(n)) {
+	case CMARK_NODE_PARAGRAPH: paragraph(c, n, LK_TEXT, 0); return 1;
+	case CMARK_NODE_HEADING: heading(c, n); return 1;
+	case CMARK_NODE_CODE_BLOCK: code_block(c, n); return 1;
+	case CMARK_NODE_THEMATIC_BREAK: {
+		begin_block(c);
+		int w = c->lay->width - prefix_width(c);
+		rule_line(c, "─", w, LS_DIM, LK_RULE);
+		c->need_blank = 1;
+		return 1;
+	}
+	case CMARK_NODE_HTML_BLOCK: return 1; /* comments such as <!-- chapter: ... --> */
+	default:
+		if (type && !strcmp(type, "table")) {
+			table(c, n);
+			return 1;
+		}
+		return 0;
+	}
+}
+
+/* Containers nested deeper than LESSON_MAX_NESTING: every leaf block of
+ * the subtree at the current depth, in order, found with cmark's iterator
+ * so no input nests the C stack deeper (#20 F2). */
+static void blocks_flat(struct ctx *c, cmark_node *root)
+{
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER || n == root)
+			continue;
+		if (leaf_block(c, n))
+			cmark_iter_reset(it, n, CMARK_EVENT_EXIT); /* its inlines are done */
+	}
+	cmark_iter_free(it);
+	c->need_blank = 1;
+}
+
 static void blocks(struct ctx *c, cmark_node *parent)
 {
 	for (cmark_node *n = cmark_node_first_child(parent); n; n = cmark_node_next(n)) {
-		const char *type = cmark_node_get_type_string(n);
+		if (leaf_block(c, n))
+			continue;
 		switch (cmark_node_get_type(n)) {
-		case CMARK_NODE_PARAGRAPH: paragraph(c, n, LK_TEXT, 0); break;
-		case CMARK_NODE_HEADING: heading(c, n); break;
-		case CMARK_NODE_CODE_BLOCK: code_block(c, n); break;
-		case CMARK_NODE_THEMATIC_BREAK: {
-			begin_block(c);
-			int w = c->lay->width - prefix_width(c);
-			rule_line(c, "─", w, LS_DIM, LK_RULE);
-			c->need_blank = 1;
-			break;
-		}
 		case CMARK_NODE_BLOCK_QUOTE:
+			if (c->depth >= LESSON_MAX_NESTING) {
+				blocks_flat(c, n);
+				break;
+			}
 			if (c->need_blank && c->lay->nlines)
 				emit_blank(c);
 			c->need_blank = 0;
 			push_prefix(c, "│ ", "│ ", LS_QUOTE | LS_DIM);
+			c->depth++;
 			blocks(c, n);
+			c->depth--;
 			c->npre--;
 			c->need_blank = 1;
 			break;
 		case CMARK_NODE_LIST:
+			if (c->depth >= LESSON_MAX_NESTING) {
+				blocks_flat(c, n);
+				break;
+			}
 			if (c->need_blank && c->lay->nlines &&
 			    !(cmark_node_parent(n) &&
 			      cmark_node_get_type(cmark_node_parent(n)) == CMARK_NODE_ITEM &&
@@ -986,11 +1107,9 @@ static void blocks(struct ctx *c, cmark_node *parent)
 			c->need_blank = 0;
 			list(c, n);
 			break;
-		case CMARK_NODE_HTML_BLOCK:
-			break; /* comments such as <!-- chapter: ... --> are not shown */
 		default:
-			if (type && !strcmp(type, "table"))
-				table(c, n);
+			if (c->depth >= LESSON_MAX_NESTING)
+				blocks_flat(c, n);
 			else
 				blocks(c, n);
 		}

@@ -17,10 +17,24 @@ struct lesson {
 	char *lang;		/* "en" or "zh" */
 	char *title;		/* first level-1 heading, or the id */
 	struct cmark_node *doc; /* parsed document, owned */
+	int cut_line;		/* first table cut at the cell budget, 0 none */
+	size_t cut_cells;	/* the cells that table has */
 };
 
+/* The table cells a lesson may hold in all (#20 F5).  cmark-gfm alone
+ * takes some 550 bytes per cell and the layout as much again, so a 3.8
+ * MB table of 1.9 million cells took gigabytes; 10,000 cells (1,000 rows
+ * of 10) cost about 11 MB.  lesson_parse keeps the rows that fit and
+ * puts a notice naming the table's line and the limit where the rest
+ * was. */
+#define LESSON_MAX_TABLE_CELLS 10000u
+
 /* Parses Markdown text (any bytes; invalid UTF-8 is shown as U+FFFD by the
- * layout).  Returns 0 or WB_ENOMEM; *out freed with lesson_free. */
+ * layout).  Tables past LESSON_MAX_TABLE_CELLS are cut before parsing
+ * (cut_line, cut_cells say where), found in the source lines: a line
+ * with a '|' followed by a delimiter row, to the next blank line, inside
+ * quotes too, not inside fences.  Returns 0 or WB_ENOMEM; *out freed
+ * with lesson_free. */
 int lesson_parse(const char *id, const char *lang, const char *text, size_t len,
 		 struct lesson **out);
 
@@ -50,7 +64,24 @@ void lesson_free(struct lesson *l);
 struct cmark_parser;
 void lesson_attach_extensions(struct cmark_parser *p);
 
-/* Concatenated plain text of an inline subtree (no markup); caller frees. */
+/* Concatenated plain text of an inline subtree (no markup); caller frees.
+ * Iterative: any nesting depth is safe. */
 char *lesson_plain_text(struct cmark_node *node);
+
+/* How deep the reader nests (#20 F2).  Block quotes and list items count
+ * as one level each for the blocks; emphasis, links, images and
+ * strikethrough count for the inline text of one block.  Real chapters
+ * stay under ten; deeper levels are laid out flat at this depth (the
+ * layout never recurses further), and both linters warn. */
+#define LESSON_MAX_NESTING 100
+
+/* The first node under root (in document order) nested deeper than
+ * LESSON_MAX_NESTING, blocks or inlines, or NULL when none.  Iterative:
+ * safe at any depth.  Cannot fail. */
+struct cmark_node *lesson_too_deep(struct cmark_node *root);
+
+/* The source line of n, or of its nearest ancestor that has one (inline
+ * nodes may carry none); 1 when none does.  Cannot fail. */
+int lesson_node_line(struct cmark_node *n);
 
 #endif

@@ -3,7 +3,10 @@
  *
  * Lab cards are found with cmark-gfm, like the reader finds them, so a
  * fence inside a list or a quote counts the same; line numbers come from
- * cmark's source positions.
+ * cmark's source positions.  What the reader refuses (a file over
+ * LESSON_MAX_BYTES) or cuts (tables past LESSON_MAX_TABLE_CELLS) is an
+ * error, what it lays out flat (nesting deeper than LESSON_MAX_NESTING) a
+ * warning.
  */
 #include "core/lessonlint.h"
 #include "core/content.h"
@@ -71,16 +74,35 @@ static void check_lab_block(struct lint *l, cmark_node *n)
 	}
 }
 
-static void walk(struct lint *l, cmark_node *parent)
+/* Every node, with cmark's iterator: no recursion, so a 30,000-deep quote
+ * is walked like a flat one (#20 F2). */
+static void walk(struct lint *l, cmark_node *root)
 {
-	for (cmark_node *n = cmark_node_first_child(parent); n; n = cmark_node_next(n)) {
-		if (cmark_node_get_type(n) == CMARK_NODE_CODE_BLOCK) {
-			const char *info = cmark_node_get_fence_info(n);
-			if (info && !strncmp(info, "lab", 3) && (info[3] == '\0' || info[3] == ' '))
-				check_lab_block(l, n);
-		}
-		walk(l, n);
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_CODE_BLOCK)
+			continue;
+		const char *info = cmark_node_get_fence_info(n);
+		if (info && !strncmp(info, "lab", 3) && (info[3] == '\0' || info[3] == ' '))
+			check_lab_block(l, n);
 	}
+	cmark_iter_free(it);
+}
+
+/* Nesting the reader lays out flat (#20 F2): a warning at its line. */
+static void check_depth(struct lint *l, cmark_node *doc)
+{
+	cmark_node *deep = lesson_too_deep(doc);
+	if (!deep)
+		return;
+	char msg[160];
+	snprintf(msg, sizeof msg,
+		 "nested deeper than %d levels (quotes, list items or emphasis); the reader "
+		 "shows the deeper levels flat",
+		 LESSON_MAX_NESTING);
+	l->report(l->arg, LINT_WARNING, l->file, lesson_node_line(deep), 0, msg);
 }
 
 int lessonlint_text(const char *file, const char *text, size_t len, lint_lab_built_fn built,
@@ -88,6 +110,15 @@ int lessonlint_text(const char *file, const char *text, size_t len, lint_lab_bui
 {
 	struct lint l = {file, built, strict_labs, report, arg, 0};
 	struct lesson *lesson = NULL;
+	if (len > LESSON_MAX_BYTES) {
+		/* What `lesson show` and the reader refuse (#20 F12). */
+		char msg[160];
+		snprintf(msg, sizeof msg,
+			 "the file is larger than %u MiB (%zu bytes); lessons are limited to that",
+			 LESSON_MAX_BYTES >> 20, len);
+		say(&l, LINT_ERROR, 1, "%s", msg);
+		return l.errors;
+	}
 	/* Control characters, escapes and bidi controls would reach the
 	 * terminal of whoever reads the lesson (core/textsafe.h). */
 	textsafe_scan(text, len, unsafe_char, &l);
@@ -102,7 +133,17 @@ int lessonlint_text(const char *file, const char *text, size_t len, lint_lab_bui
 	    cmark_node_get_heading_level(first) != 1)
 		say(&l, LINT_ERROR, first ? cmark_node_get_start_line(first) : 1, "%s",
 		    "a lesson starts with its title as a level-1 heading (# Title)");
+	if (lesson->cut_line) {
+		/* What the reader cuts (#20 F5). */
+		char msg[200];
+		snprintf(msg, sizeof msg,
+			 "the table has %zu cells; the reader lays out at most %u table cells per "
+			 "lesson and cuts the rest",
+			 lesson->cut_cells, LESSON_MAX_TABLE_CELLS);
+		say(&l, LINT_ERROR, lesson->cut_line, "%s", msg);
+	}
 	walk(&l, lesson->doc);
+	check_depth(&l, lesson->doc);
 	lesson_free(lesson);
 	return l.errors;
 }

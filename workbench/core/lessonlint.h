@@ -1,7 +1,9 @@
 /*
  * lessonlint.h - checks a lesson file: a level-1 title first, lab cards
  * that name catalogue labs, and (when the caller says every catalogue lab
- * is built) labs that this build can run.  Reports problems as
+ * is built) labs that this build can run, and the limits of the reader
+ * (core/lesson.h: the file size and the table cell budget are errors,
+ * nesting it lays out flat a warning).  Reports problems as
  * "file:line: message" through a callback; reads nothing but the file.
  */
 #ifndef WB_LESSONLINT_H

@@ -15,6 +15,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,11 +52,66 @@ static size_t list_md(const char *dir, char ***out)
 	return n;
 }
 
+/* FNV-1a: ids are short ASCII strings. */
+static size_t hash_id(const char *s)
+{
+	uint64_t h = 1469598103934665603u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return (size_t)h;
+}
+
+/* The slot holding id, or the empty slot where it would go. */
+static size_t *slot_of(const struct quiz_bank *b, const char *id)
+{
+	size_t mask = b->nslots - 1;
+	for (size_t i = hash_id(id) & mask;; i = (i + 1) & mask) {
+		size_t *s = &b->slots[i];
+		if (!*s || !strcmp(b->q[*s - 1]->id, id))
+			return s;
+	}
+}
+
+/* Appends q (its id not yet in the bank), growing q and the index
+ * geometrically. */
+static void bank_add(struct quiz_bank *b, const struct quiz_question *q, size_t *qcap)
+{
+	if (b->n == *qcap) {
+		*qcap = *qcap ? *qcap * 2 : 32;
+		b->q = wb_xrealloc(b->q, *qcap * sizeof *b->q);
+	}
+	b->q[b->n++] = q;
+	if (2 * b->n > b->nslots) {
+		free(b->slots);
+		b->nslots = b->nslots ? b->nslots * 2 : 64;
+		while (2 * b->n > b->nslots)
+			b->nslots *= 2;
+		b->slots = wb_xcalloc(b->nslots, sizeof *b->slots);
+		for (size_t i = 0; i < b->n; i++)
+			*slot_of(b, b->q[i]->id) = i + 1;
+	} else {
+		*slot_of(b, q->id) = b->n;
+	}
+}
+
+/* The usable questions of one parsed file into the bank. */
+static void bank_take(struct quiz_bank *b, const struct quiz_file *f, size_t *qcap)
+{
+	for (size_t k = 0; k < f->nq; k++) {
+		const struct quiz_question *q = &f->q[k];
+		if (q->errors || !q->id || !f->chapter || quiz_bank_find(b, q->id)) {
+			b->skipped++;
+			continue;
+		}
+		bank_add(b, q, qcap);
+	}
+}
+
 int quiz_bank_load(const char *const *dirs, size_t ndirs, const char *lang, struct quiz_bank **out)
 {
 	struct quiz_bank *b = wb_xcalloc(1, sizeof *b);
 	b->lang = wb_xstrdup(lang);
-	size_t qcap = 0;
+	size_t qcap = 0, fcap = 0;
 	for (size_t d = 0; d < ndirs; d++) {
 		if (!dirs[d])
 			continue;
@@ -65,23 +121,16 @@ int quiz_bank_load(const char *const *dirs, size_t ndirs, const char *lang, stru
 		free(folder);
 		for (size_t i = 0; i < nf; i++) {
 			struct quiz_file *f = NULL;
-			if (quiz_load_file(files[i], lang, &f) == 0) {
-				b->files =
-					wb_xrealloc(b->files, (b->nfiles + 1) * sizeof *b->files);
-				b->files[b->nfiles++] = f;
-				for (size_t k = 0; k < f->nq; k++) {
-					const struct quiz_question *q = &f->q[k];
-					if (q->errors || !q->id || !f->chapter ||
-					    quiz_bank_find(b, q->id)) {
-						b->skipped++;
-						continue;
-					}
-					if (b->n == qcap) {
-						qcap = qcap ? qcap * 2 : 32;
-						b->q = wb_xrealloc(b->q, qcap * sizeof *b->q);
-					}
-					b->q[b->n++] = q;
+			int rc = quiz_load_file(files[i], lang, &f);
+			if (rc == WB_ERANGE)
+				b->refused++;
+			if (rc == 0) {
+				if (b->nfiles == fcap) {
+					fcap = fcap ? fcap * 2 : 8;
+					b->files = wb_xrealloc(b->files, fcap * sizeof *b->files);
 				}
+				b->files[b->nfiles++] = f;
+				bank_take(b, f, &qcap);
 			}
 			free(files[i]);
 		}
@@ -99,29 +148,31 @@ void quiz_bank_free(struct quiz_bank *b)
 		quiz_file_free(b->files[i]);
 	free(b->files);
 	free(b->q);
+	free(b->slots);
 	free(b->lang);
 	free(b);
 }
 
 const struct quiz_question *quiz_bank_find(const struct quiz_bank *b, const char *id)
 {
-	if (!id)
+	if (!id || !b->nslots)
 		return NULL;
-	for (size_t i = 0; i < b->n; i++)
-		if (!strcmp(b->q[i]->id, id))
-			return b->q[i];
-	return NULL;
+	size_t s = *slot_of(b, id);
+	return s ? b->q[s - 1] : NULL;
 }
 
 size_t quiz_bank_chapter(const struct quiz_bank *b, const char *chapter,
 			 const struct quiz_question ***out)
 {
 	*out = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 	for (size_t i = 0; i < b->n; i++) {
 		if (strcmp(b->q[i]->file->chapter, chapter) != 0)
 			continue;
-		*out = wb_xrealloc(*out, (n + 1) * sizeof **out);
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			*out = wb_xrealloc(*out, cap * sizeof **out);
+		}
 		(*out)[n++] = b->q[i];
 	}
 	return n;
@@ -148,15 +199,21 @@ size_t quiz_bank_core(const struct quiz_bank *b, const char *chapter,
 size_t quiz_bank_chapters(const struct quiz_bank *b, const char ***out)
 {
 	*out = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 	for (size_t i = 0; i < b->n; i++) {
 		const char *c = b->q[i]->file->chapter;
+		/* Questions come file by file, and a file is one chapter. */
+		if (i > 0 && b->q[i - 1]->file == b->q[i]->file)
+			continue;
 		size_t k = 0;
 		while (k < n && strcmp((*out)[k], c) != 0)
 			k++;
 		if (k < n)
 			continue;
-		*out = wb_xrealloc(*out, (n + 1) * sizeof **out);
+		if (n == cap) {
+			cap = cap ? cap * 2 : 8;
+			*out = wb_xrealloc(*out, cap * sizeof **out);
+		}
 		(*out)[n++] = c;
 	}
 	if (n)

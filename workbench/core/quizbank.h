@@ -24,18 +24,27 @@ struct quiz_bank {
 	const struct quiz_question **q; /* usable questions in file order */
 	size_t n;
 	size_t skipped; /* questions left out: errors or duplicate ids */
+	size_t refused; /* files left out whole: larger than QUIZ_FILE_MAX_BYTES */
+	/* Private to quizbank.c: the ids hashed (open addressing, index + 1
+	 * into q, 0 = empty slot; a power of two at most half full), so
+	 * loading and quiz_bank_find stay linear in the bank (#20 F6). */
+	size_t *slots;
+	size_t nslots;
 };
 
 /* Loads the .md files of <dir>/<lang>/ for each dir in order (missing folders are
  * fine).  Questions with errors are skipped; of two with the same id the
- * first wins.  Returns 0 or WB_ENOMEM; free with quiz_bank_free. */
+ * first wins; a file larger than QUIZ_FILE_MAX_BYTES is left out whole
+ * and counted in refused (`quiz lint` names it).  Time and memory are
+ * linear in the files' size.  Returns 0 or WB_ENOMEM; free with
+ * quiz_bank_free. */
 int quiz_bank_load(const char *const *dirs, size_t ndirs, const char *lang, struct quiz_bank **out);
 
 /* Frees a bank, its files and their questions; b may be NULL.  Cannot
  * fail.  Sessions borrow its questions: free it after them. */
 void quiz_bank_free(struct quiz_bank *b);
 
-/* The question with this id, or NULL.  Cannot fail. */
+/* The question with this id, or NULL; constant time.  Cannot fail. */
 const struct quiz_question *quiz_bank_find(const struct quiz_bank *b, const char *id);
 
 /* Questions of a chapter in bank order.  Returns the count; *out is a

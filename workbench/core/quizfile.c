@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 enum section { SEC_NONE, SEC_QUESTION, SEC_ANSWER, SEC_RUBRIC, SEC_IGNORE };
 
@@ -774,21 +775,59 @@ static char *chapter_from_name(const char *path)
 	return id;
 }
 
+/* text with every NUL byte replaced by U+FFFD, as cmark-gfm replaces it
+ * in its own copy: the heading, option and answer texts are cut from the
+ * source lines as C strings, where a NUL once dropped the rest of the
+ * line (#20 F12; quiz lint reports the NUL as an error).  NULL when the
+ * text has none. */
+static char *without_nul(const char *text, size_t len, size_t *outlen)
+{
+	if (!memchr(text, '\0', len))
+		return NULL;
+	struct wb_buf b = {0};
+	for (size_t i = 0; i < len; i++) {
+		if (text[i])
+			wb_buf_append(&b, text + i, 1);
+		else
+			wb_buf_append(&b, "\xEF\xBF\xBD", 3);
+	}
+	*outlen = b.len;
+	return wb_buf_steal(&b);
+}
+
+/* Nesting the screens lay out flat (#20 F2): a warning at its line. */
+static void check_depth(struct parser *p, cmark_node *doc)
+{
+	cmark_node *deep = lesson_too_deep(doc);
+	if (deep)
+		problem(p, lesson_node_line(deep), 0,
+			"nested deeper than %d levels (quotes, list items or emphasis); the "
+			"screens show the deeper levels flat",
+			LESSON_MAX_NESTING);
+}
+
 int quiz_parse(const char *path, const char *lang, const char *text, size_t len,
 	       struct quiz_file **out)
 {
 	*out = NULL;
 	if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
 		text += 3, len -= 3;
+	char *clean = without_nul(text, len, &len);
+	if (clean)
+		text = clean;
 	cmark_parser *cp = cmark_parser_new(CMARK_OPT_DEFAULT);
-	if (!cp)
+	if (!cp) {
+		free(clean);
 		return WB_ENOMEM;
+	}
 	lesson_attach_extensions(cp);
 	cmark_parser_feed(cp, text, len);
 	cmark_node *doc = cmark_parser_finish(cp);
 	cmark_parser_free(cp);
-	if (!doc)
+	if (!doc) {
+		free(clean);
 		return WB_ENOMEM;
+	}
 
 	struct quiz_file *f = wb_xcalloc(1, sizeof *f);
 	f->path = wb_xstrdup(path);
@@ -799,6 +838,7 @@ int quiz_parse(const char *path, const char *lang, const char *text, size_t len,
 	for (cmark_node *n = cmark_node_first_child(doc); n; n = cmark_node_next(n))
 		block(&p, n);
 	finish_question(&p);
+	check_depth(&p, doc);
 	if (!f->title)
 		problem(&p, 1, 0, "no '# ' title line (e.g. '# Self-test: <chapter title>')");
 	if (f->nq == 0)
@@ -806,6 +846,7 @@ int quiz_parse(const char *path, const char *lang, const char *text, size_t len,
 	sort_problems(f);
 	free(p.line_start);
 	cmark_node_free(doc);
+	free(clean);
 	*out = f;
 	return 0;
 }
@@ -829,11 +870,18 @@ const char *quiz_lang_of_path(const char *path)
 int quiz_load_file(const char *path, const char *fallback_lang, struct quiz_file **out)
 {
 	*out = NULL;
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size > QUIZ_FILE_MAX_BYTES)
+		return WB_ERANGE;
 	char *text;
 	size_t len;
 	int rc = wb_read_file(path, &text, &len);
 	if (rc)
 		return rc;
+	if (len > QUIZ_FILE_MAX_BYTES) { /* grew since the stat, or not a regular file */
+		free(text);
+		return WB_ERANGE;
+	}
 	const char *lang = quiz_lang_of_path(path);
 	rc = quiz_parse(path, lang ? lang : (fallback_lang ? fallback_lang : "en"), text, len, out);
 	free(text);

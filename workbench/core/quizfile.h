@@ -94,8 +94,15 @@ struct quiz_file {
 int quiz_parse(const char *path, const char *lang, const char *text, size_t len,
 	       struct quiz_file **out);
 
+/* Bank files larger than this are refused (#20 F6): the shipped banks
+ * are under 50 KiB, 8 MiB holds some 100,000 short questions, and parsing
+ * takes about 40 bytes of memory per byte of file. */
+#define QUIZ_FILE_MAX_BYTES (8u << 20)
+
 /* Reads and parses a file; the language comes from the parent folder
- * ("en" or "zh") or is fallback_lang.  Returns 0, WB_ENOENT or WB_EIO. */
+ * ("en" or "zh") or is fallback_lang.  Returns 0, WB_ENOENT, WB_EIO, or
+ * WB_ERANGE when the file is larger than QUIZ_FILE_MAX_BYTES (nothing
+ * is parsed). */
 int quiz_load_file(const char *path, const char *fallback_lang, struct quiz_file **out);
 
 /* Frees a parsed file and its questions; f may be NULL.  Cannot fail. */

@@ -16,6 +16,7 @@
 #include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,15 @@ struct lint {
 	size_t nfiles;
 	size_t *order; /* target index of each message, for sorting */
 	size_t cap;
+	/* (lang, id) -> the first two questions with it, in file order:
+	 * open addressing, a power of two at most half full, so the
+	 * duplicate and translation checks are linear (#20 F6). */
+	struct id_slot *ids;
+	size_t nids;
+};
+
+struct id_slot {
+	const struct quiz_question *a, *b; /* a NULL: empty */
 };
 
 static void add(struct lint *l, size_t fi, int line, int is_error, const char *fmt, ...)
@@ -121,21 +131,56 @@ static const char *other_lang(const char *lang)
 	return strcmp(lang, "zh") ? "zh" : "en";
 }
 
-/* The first question with this id in lang other than (skip_f, skip_q). */
+static size_t hash_key(const char *lang, const char *id)
+{
+	uint64_t h = 1469598103934665603u;
+	for (const char *p = lang; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211u;
+	h = (h ^ '/') * 1099511628211u;
+	for (const char *p = id; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211u;
+	return (size_t)h;
+}
+
+static struct id_slot *id_slot(const struct lint *l, const char *lang, const char *id)
+{
+	size_t mask = l->nids - 1;
+	for (size_t i = hash_key(lang, id) & mask;; i = (i + 1) & mask) {
+		struct id_slot *s = &l->ids[i];
+		if (!s->a || (!strcmp(s->a->id, id) && !strcmp(s->a->file->lang, lang)))
+			return s;
+	}
+}
+
+/* Indexes every question with an id of every file read. */
+static void index_ids(struct lint *l)
+{
+	size_t n = 0;
+	for (size_t f = 0; f < l->nfiles; f++)
+		n += l->files[f]->nq;
+	l->nids = 64;
+	while (l->nids < 2 * n)
+		l->nids *= 2;
+	l->ids = wb_xcalloc(l->nids, sizeof *l->ids);
+	for (size_t f = 0; f < l->nfiles; f++)
+		for (size_t k = 0; k < l->files[f]->nq; k++) {
+			const struct quiz_question *q = &l->files[f]->q[k];
+			if (!q->id)
+				continue;
+			struct id_slot *s = id_slot(l, l->files[f]->lang, q->id);
+			if (!s->a)
+				s->a = q;
+			else if (!s->b)
+				s->b = q;
+		}
+}
+
+/* The first question with this id in lang other than skip. */
 static const struct quiz_question *find_id(const struct lint *l, const char *lang, const char *id,
 					   const struct quiz_question *skip)
 {
-	for (size_t f = 0; f < l->nfiles; f++) {
-		const struct quiz_file *qf = l->files[f];
-		if (strcmp(qf->lang, lang) != 0)
-			continue;
-		for (size_t k = 0; k < qf->nq; k++) {
-			const struct quiz_question *q = &qf->q[k];
-			if (q != skip && q->id && !strcmp(q->id, id))
-				return q;
-		}
-	}
-	return NULL;
+	const struct id_slot *s = id_slot(l, lang, id);
+	return s->a != skip ? s->a : s->b;
 }
 
 static int lang_has_chapter(const struct lint *l, const char *lang, const char *chapter)
@@ -301,6 +346,46 @@ static void check_target(struct lint *l, size_t fi, const char *content_root,
 	}
 }
 
+/* Sorts the report by (target, line), stable: qsort over indexes with the
+ * index as the last key (an insertion sort was quadratic for a bank of
+ * 100,000 questions, #20 F6). */
+static const struct lint *sort_lint;
+
+static int cmp_msg(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct lint *l = sort_lint;
+	if (l->order[i] != l->order[j])
+		return l->order[i] < l->order[j] ? -1 : 1;
+	if (l->r->m[i].line != l->r->m[j].line)
+		return l->r->m[i].line < l->r->m[j].line ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+static void sort_report(struct lint *l)
+{
+	size_t n = l->r->n;
+	if (n < 2)
+		return;
+	size_t *idx = wb_xcalloc(n, sizeof *idx);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	sort_lint = l;
+	qsort(idx, n, sizeof *idx, cmp_msg);
+	sort_lint = NULL;
+	struct quizlint_msg *m = wb_xcalloc(n, sizeof *m);
+	size_t *order = wb_xcalloc(n, sizeof *order);
+	for (size_t i = 0; i < n; i++) {
+		m[i] = l->r->m[idx[i]];
+		order[i] = l->order[idx[i]];
+	}
+	memcpy(l->r->m, m, n * sizeof *m);
+	memcpy(l->order, order, n * sizeof *order);
+	free(m);
+	free(order);
+	free(idx);
+}
+
 int quizlint_run(const char *content_root, const char *fallback_lang, const char *const *targets,
 		 size_t ntargets, const char *const *context, size_t ncontext,
 		 struct quizlint_report *out)
@@ -334,7 +419,14 @@ int quizlint_run(const char *content_root, const char *fallback_lang, const char
 		if (!dup && quiz_load_file(context[i], fallback_lang, &f) == 0)
 			l.files[l.nfiles++] = f;
 	}
+	index_ids(&l);
 	for (size_t i = 0; i < l.ntargets; i++) {
+		if (unreadable[i] && rc_of[i] == WB_ERANGE) {
+			add(&l, i, 1, 1,
+			    "the file is larger than %u MiB; bank files are limited to that",
+			    QUIZ_FILE_MAX_BYTES >> 20);
+			continue;
+		}
 		if (unreadable[i]) {
 			add(&l, i, 1, 1, "cannot read the file: %s", wb_strerror(rc_of[i]));
 			continue;
@@ -342,23 +434,12 @@ int quizlint_run(const char *content_root, const char *fallback_lang, const char
 		check_bytes(&l, i);
 		check_target(&l, i, content_root, fallback_lang);
 	}
-	/* Stable sort by (target, line): insertion sort on short lists. */
-	for (size_t i = 1; i < out->n; i++) {
-		struct quizlint_msg v = out->m[i];
-		size_t vo = l.order[i], j = i;
-		while (j > 0 && (l.order[j - 1] > vo ||
-				 (l.order[j - 1] == vo && out->m[j - 1].line > v.line))) {
-			out->m[j] = out->m[j - 1];
-			l.order[j] = l.order[j - 1];
-			j--;
-		}
-		out->m[j] = v;
-		l.order[j] = vo;
-	}
+	sort_report(&l);
 	for (size_t i = 0; i < l.nfiles; i++)
 		quiz_file_free(l.files[i]);
 	free(l.files);
 	free(l.order);
+	free(l.ids);
 	free(unreadable);
 	free(rc_of);
 	return 0;

@@ -3,7 +3,8 @@
  * shares.  The only file that calls initscr()/endwin().
  *
  * It guarantees the terminal is restored on normal exit, on SIGINT/SIGTERM
- * (which end the main loop cleanly) and on a fatal signal.  Whether curses
+ * (which end the main loop cleanly) and on a fatal signal (SIGSEGV, also
+ * from a stack overflow, SIGBUS, SIGFPE, SIGILL, SIGABRT).  Whether curses
  * is up and whether colours are used live in struct tui; the fatal-signal
  * handler needs no flag because it is installed only while curses is up.
  */
@@ -22,17 +23,72 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <termios.h>
+#include <unistd.h>
 
 enum { PAIR_HEADING = 1, PAIR_CODE, PAIR_LAB, PAIR_LINK, PAIR_STATUS, PAIR_DIM };
 
-static const int fatal_sigs[] = {SIGSEGV, SIGABRT, SIGBUS};
+/* ---- the terminal after a crash (#20 F2) ----
+ * A fatal signal must not leave the learner's terminal raw (no echo, no
+ * line editing, the alternate screen).  The handler runs on its own stack
+ * (sigaltstack), so it runs after a stack overflow too, and it only makes
+ * async-signal-safe calls: write() of reset sequences prepared from
+ * terminfo while curses was being set up, tcsetattr() of the modes saved
+ * before initscr(), then the default action by re-raising the signal. */
 
-/* Installed only between initscr() and endwin(). */
+static const int fatal_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+static char fatal_stack[64 * 1024];
+static struct termios fatal_tios; /* the terminal's modes before curses */
+static int fatal_tios_ok;
+static char fatal_reset[256]; /* attributes, cursor, keypad, mouse, screen */
+static size_t fatal_reset_len;
+
 static void on_fatal(int sig)
 {
-	endwin();
+	if (fatal_reset_len) {
+		ssize_t w = write(STDOUT_FILENO, fatal_reset, fatal_reset_len);
+		(void)w;
+	}
+	if (fatal_tios_ok)
+		tcsetattr(STDIN_FILENO, TCSANOW, &fatal_tios);
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+static void reset_add(const char *cap)
+{
+	const char *s = cap[0] == '\033' ? cap : tigetstr(cap);
+	if (!s || s == (char *)-1)
+		return;
+	size_t n = strlen(s);
+	if (fatal_reset_len + n < sizeof fatal_reset) {
+		memcpy(fatal_reset + fatal_reset_len, s, n);
+		fatal_reset_len += n;
+	}
+}
+
+/* Before initscr(): the modes to restore. */
+static void fatal_save_modes(void)
+{
+	fatal_tios_ok = tcgetattr(STDIN_FILENO, &fatal_tios) == 0;
+}
+
+/* After the curses set-up: the reset sequences and the handler. */
+static void fatal_install(void)
+{
+	fatal_reset_len = 0;
+	reset_add("sgr0");
+	reset_add("cnorm");
+	reset_add("rmkx");
+	if (tigetstr("kmous") && tigetstr("kmous") != (char *)-1)
+		reset_add("\033[?1000l\033[?1006l");
+	reset_add("rmcup");
+	stack_t ss = {.ss_sp = fatal_stack, .ss_size = sizeof fatal_stack};
+	sigaltstack(&ss, NULL);
+	struct sigaction sa = {.sa_handler = on_fatal, .sa_flags = SA_ONSTACK | SA_NODEFER};
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof fatal_sigs / sizeof *fatal_sigs; i++)
+		sigaction(fatal_sigs[i], &sa, NULL);
 }
 
 int term_init(struct tui *t)
@@ -43,11 +99,10 @@ int term_init(struct tui *t)
 	if (!cs || strcasecmp(cs, "UTF-8") != 0)
 		if (!setlocale(LC_CTYPE, "C.UTF-8"))
 			setlocale(LC_CTYPE, "en_US.UTF-8");
+	fatal_save_modes();
 	if (!initscr())
 		return -1;
 	t->term_started = 1;
-	for (size_t i = 0; i < sizeof fatal_sigs / sizeof *fatal_sigs; i++)
-		signal(fatal_sigs[i], on_fatal);
 	cbreak();
 	noecho();
 	nonl();
@@ -55,6 +110,7 @@ int term_init(struct tui *t)
 	set_escdelay(25);
 	curs_set(0);
 	mousemask(BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	fatal_install();
 	const char *nc = getenv("NO_COLOR");
 	t->color = !(nc && *nc) && has_colors();
 	if (t->color) {

@@ -24,6 +24,7 @@
 #include "core/progress.h"
 #include "core/quizbank.h"
 #include "core/store.h"
+#include "base/testhook.h"
 #include "base/wb.h"
 #include "tui/help.h"
 #include "tui/nav.h"
@@ -213,6 +214,8 @@ static void dispatch(struct tui *t, wint_t ch, int is_code)
 			t->quit = 1;
 		return;
 	}
+	if (is_code && ch == KEY_F(12))
+		testhook_crash(); /* WORKBENCH_TEST_CRASH only (tests/tui/crash.sh) */
 	if ((!m.wants_text && !is_code && ch == '?') || (is_code && ch == KEY_F(1))) {
 		t->help_open = 1;
 		return;
