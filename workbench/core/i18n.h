@@ -116,6 +116,18 @@ enum msg {
 	M_LAB_CANNOT_START,
 	M_HELP_WORD,
 	M_HELP_THIS,
+	/* wt-labux: the lab screen's conclusion and cancel note, card choice,
+	 * search, the source view (tui/source.c) and help scrolling */
+	M_LAB_CONTROL_OK,
+	M_LAB_CONCLUSION,
+	M_LAB_EVIDENCE,
+	M_LAB_CANCEL_DONE,
+	M_LAB_CANCEL_FORCED,
+	M_LAB_NO_CARD,
+	M_SEARCH_PROMPT_LAST,
+	M_SOURCE_STATUS,
+	M_SOURCE_NOT_FOUND,
+	M_HELP_SCROLL,
 	M_COUNT
 };
 
