@@ -180,8 +180,7 @@ static const char *const strings[M_COUNT][2] = {
 	[M_SEARCH_PROMPT_LAST] = {"Search (Enter: \"%s\"): ", "搜索（Enter：“%s”）："},
 	[M_SOURCE_STATUS] = {"line %zu of %zu  col %d", "第 %zu/%zu 行  第 %d 列"},
 	[M_SOURCE_NOT_FOUND] = {"Cannot open %s: %s", "无法打开 %s：%s"},
-	[M_HELP_SCROLL] = {"j/k Space/b scroll · any other key closes",
-			   "j/k Space/b 滚动 · 其他键关闭"},
+	[M_HELP_SCROLL] = {"j/k Space/b scroll · q closes", "j/k Space/b 滚动 · q 关闭"},
 };
 
 const char *i18n(const char *lang, enum msg m)
