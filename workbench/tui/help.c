@@ -29,10 +29,14 @@ struct entry {
 	const char *text;
 };
 
-/* Appends label to the entry's labels unless it is already there. */
+/* Appends label to the entry's labels unless it is already there; an
+ * empty label (a key shown under another's label, "1" for 1-9) adds
+ * nothing. */
 static void add_label(struct entry *e, const char *label)
 {
 	size_t n = strlen(label);
+	if (!n)
+		return;
 	for (const char *p = e->labels; (p = strstr(p, label)); p += n)
 		if ((p == e->labels || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
 			return;
