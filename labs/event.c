@@ -11,8 +11,10 @@
 #include <string.h>
 
 static const char *const names[] = {
-	[EVENT_STEP] = "step",	 [EVENT_CHECK] = "check",     [EVENT_EVIDENCE] = "evidence",
-	[EVENT_ERROR] = "error", [EVENT_VERDICT] = "verdict", [EVENT_UNKNOWN] = "?",
+	[EVENT_STEP] = "step",		 [EVENT_CHECK] = "check",
+	[EVENT_EVIDENCE] = "evidence",	 [EVENT_ERROR] = "error",
+	[EVENT_VERDICT] = "verdict",	 [EVENT_CONCLUSION] = "conclusion",
+	[EVENT_CANCELLED] = "cancelled", [EVENT_UNKNOWN] = "?",
 };
 
 const char *event_kind_name(enum event_kind kind)
@@ -31,6 +33,7 @@ static json_t *encode(const struct event_line *e)
 	switch (e->kind) {
 	case EVENT_STEP:
 	case EVENT_ERROR:
+	case EVENT_CONCLUSION:
 		return json_pack("{s:s, s:s}", "t", names[e->kind], "text", or_empty(e->text));
 	case EVENT_CHECK:
 		return json_pack("{s:s, s:s, s:b, s:s, s:s}", "t", "check", "name",
@@ -47,6 +50,9 @@ static json_t *encode(const struct event_line *e)
 			json_object_set_new(o, "cannot", json_true());
 		return o;
 	}
+	case EVENT_CANCELLED:
+		return json_pack("{s:s, s:i, s:s}", "t", "cancelled", "stopped", e->stopped, "kept",
+				 or_empty(e->text));
 	case EVENT_UNKNOWN: break;
 	}
 	return NULL;
@@ -114,7 +120,11 @@ int event_parse(const char *line, struct event_line *e)
 		e->checks = (int)json_integer_value(json_object_get(o, "checks"));
 		e->failed = (int)json_integer_value(json_object_get(o, "failed"));
 		break;
-	default: /* step, error, and an unknown kind's text if it has one */
+	case EVENT_CANCELLED:
+		e->stopped = (int)json_integer_value(json_object_get(o, "stopped"));
+		e->text = str(o, "kept");
+		break;
+	default: /* step, error, conclusion, and an unknown kind's text if it has one */
 		e->text = str(o, "text");
 		break;
 	}

@@ -7,6 +7,11 @@
  * {"t":"check","name":...,"ok":true|false,"expected":...,"observed":...}
  * {"t":"evidence","key":...,"value":...}
  * {"t":"error","text":...}
+ * {"t":"conclusion","text":...}           what a passing run showed
+ * {"t":"cancelled","stopped":N,"kept":...} a run stopped by a signal: how
+ *                                           many processes it had started
+ *                                           (all stopped now), and the run
+ *                                           folder kept ("" = removed)
  * {"t":"verdict","pass":true|false,"ms":N,"checks":N,"failed":N[,"cannot":true]}
  *
  * This module only encodes and decodes lines; it decides no verdict and
@@ -23,7 +28,9 @@ enum event_kind {
 	EVENT_EVIDENCE,
 	EVENT_ERROR,
 	EVENT_VERDICT,
-	EVENT_UNKNOWN, /* a JSON object with a "t" this version does not know */
+	EVENT_CONCLUSION, /* one or two sentences: what the run proved */
+	EVENT_CANCELLED,  /* written by the supervisor after a cancel */
+	EVENT_UNKNOWN,	  /* a JSON object with a "t" this version does not know */
 };
 
 /* One event.  Which fields mean something depends on kind; the others are
@@ -31,13 +38,15 @@ enum event_kind {
  * parsed, from the parsed line, valid until event_clear. */
 struct event_line {
 	enum event_kind kind;
-	const char *text;     /* step and error text, check name, evidence key */
+	const char *text;     /* step, error and conclusion text, check name,
+				 evidence key; cancelled: the kept folder or "" */
 	const char *expected; /* check */
 	const char *observed; /* check; evidence value */
 	int ok;		      /* check held; verdict passed */
 	int cannot;	      /* verdict: could not run */
 	long ms;	      /* verdict: elapsed time */
 	int checks, failed;   /* verdict: counters */
+	int stopped;	      /* cancelled: processes stopped */
 	void *priv;	      /* parsed: the decoded object, freed by event_clear */
 };
 

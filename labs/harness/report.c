@@ -23,6 +23,7 @@ struct report {
 	int failed;	       /* checks that did not hold */
 	int cannot;	       /* the environment prevented the run */
 	struct timespec start; /* for the verdict's elapsed time */
+	char *conclusion;      /* report_conclusion's text, or NULL */
 };
 
 struct report *report_new(FILE *out, int json)
@@ -38,6 +39,8 @@ struct report *report_new(FILE *out, int json)
 
 void report_free(struct report *r)
 {
+	if (r)
+		free(r->conclusion);
 	free(r);
 }
 
@@ -92,8 +95,10 @@ int report_check(struct report *r, const char *name, int ok, const char *expecte
 				     .expected = expected,
 				     .observed = observed});
 	if (!r->json) {
-		fprintf(r->out, "  %s %s\n      expected: %s\n      observed: %s\n", ok ? "✔" : "✘",
-			name, expected, observed);
+		int control = ok && !strncmp(name, "control-", 8);
+		fprintf(r->out, "  %s %s%s\n      expected: %s\n      observed: %s\n",
+			ok ? "✔" : "✘", name, control ? "  (the control failed, as expected)" : "",
+			expected, observed);
 		fflush(r->out);
 	}
 	return ok;
@@ -125,6 +130,18 @@ void report_evidence(struct report *r, const char *key, const char *fmt, ...)
 		fflush(r->out);
 	}
 	free(s);
+}
+
+void report_conclusion(struct report *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = vfmt(fmt, ap);
+	va_end(ap);
+	if (!s)
+		return;
+	free(r->conclusion);
+	r->conclusion = s;
 }
 
 void report_cannot(struct report *r, const char *fmt, ...)
@@ -164,6 +181,11 @@ enum report_verdict report_finish(struct report *r, enum report_end end)
 	long ms =
 		(now.tv_sec - r->start.tv_sec) * 1000 + (now.tv_nsec - r->start.tv_nsec) / 1000000;
 	enum report_verdict verdict = report_verdict_rule(r->checks, r->failed, r->cannot, end);
+	if (verdict == REPORT_PASS && r->conclusion) {
+		emit(r, &(struct event_line){.kind = EVENT_CONCLUSION, .text = r->conclusion});
+		if (!r->json)
+			fprintf(r->out, "  ⇒ %s\n", r->conclusion);
+	}
 	emit(r, &(struct event_line){.kind = EVENT_VERDICT,
 				     .ok = verdict == REPORT_PASS,
 				     .cannot = verdict == REPORT_CANNOT,

@@ -4,7 +4,9 @@
  * line, flushed at once so a reader sees them live.
  *
  * A check states what was expected and what was observed; the verdict is
- * pass only when every check held.  This module does not run anything.
+ * pass only when every check held.  A check named "control-..." is a
+ * control: the naive variant the lab shows failing, so it holds when the
+ * failure was seen (the human line says so).  This module does not run anything.
  */
 #ifndef WB_REPORT_H
 #define WB_REPORT_H
@@ -37,6 +39,13 @@ int report_checkf(struct report *r, const char *name, int ok, const char *expect
 void report_evidence(struct report *r, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* What the run proved, in one or two sentences of the lab's own (copied;
+ * a later call replaces an earlier one).  Written by report_finish, just
+ * before the verdict, and only when the verdict is a pass: a run whose
+ * checks did not all hold proved nothing to conclude from. */
+void report_conclusion(struct report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* A note that something could not be done (environment, not a failed
  * check); makes the run "could not run" unless a check failed. */
 void report_cannot(struct report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -57,7 +66,8 @@ enum report_verdict { REPORT_PASS, REPORT_FAIL, REPORT_CANNOT };
  * made no check (it proved nothing); otherwise pass. */
 enum report_verdict report_verdict_rule(int checks, int failed, int cannot, enum report_end end);
 
-/* Ends the run: writes the verdict event (and the human summary line)
+/* Ends the run: writes the conclusion of a passing run (report_conclusion),
+ * then the verdict event (and the human summary line),
  * and returns the verdict of report_verdict_rule. */
 enum report_verdict report_finish(struct report *r, enum report_end end);
 

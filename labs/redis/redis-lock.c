@@ -512,6 +512,13 @@ static int redis_lock_run(struct lab_ctx *ctx)
  * the lab's id, titles, needs and recipe. */
 static enum lab_outcome lab_main(struct lab_ctx *ctx)
 {
+	/* Written at the end, and only when every check held. */
+	report_conclusion(
+		ctx->report,
+		"A client that checked the lock with GET and then acted on it deleted (DEL) or "
+		"stretched (PEXPIRE) the next holder's lock once its own lease had expired. "
+		"Doing the compare and the action in one server-side script left B's lock and "
+		"lease untouched.");
 	return lab_outcome_of(ctx, redis_lock_run(ctx));
 }
 

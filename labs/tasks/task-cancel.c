@@ -335,6 +335,13 @@ out:
  * the lab's id, titles, needs and recipe. */
 static enum lab_outcome lab_main(struct lab_ctx *ctx)
 {
+	/* Written at the end, and only when every check held. */
+	report_conclusion(
+		ctx->report,
+		"One conditional UPDATE on the task row decided each cancel/claim race: a claim "
+		"that won saw only a cancel request, which the worker honoured before its next "
+		"side effect. A cancel after the side effect could not make the task not have "
+		"run, and no claim matched a cancelled or finished task.");
 	return lab_outcome_of(ctx, task_cancel_run(ctx));
 }
 

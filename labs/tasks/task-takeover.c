@@ -328,6 +328,13 @@ out:
  * the lab's id, titles, needs and recipe. */
 static enum lab_outcome lab_main(struct lab_ctx *ctx)
 {
+	/* Written at the end, and only when every check held. */
+	report_conclusion(
+		ctx->report,
+		"The claim version fenced A's late renew and complete (0 rows) after B's "
+		"takeover, so the task table stayed right. A's payment had already happened, "
+		"though: only a stable business key (settle:T7), not a key per attempt, kept "
+		"the provider from booking it twice.");
 	return lab_outcome_of(ctx, task_takeover_run(ctx));
 }
 

@@ -135,6 +135,12 @@ out:
  * the lab's id, titles, needs and recipe. */
 static enum lab_outcome lab_main(struct lab_ctx *ctx)
 {
+	/* Written at the end, and only when every check held. */
+	report_conclusion(
+		ctx->report,
+		"A setData with the version it had read let only the first of two writers win; "
+		"the second got ZBADVERSION, changed nothing, and succeeded after re-reading. "
+		"Version -1 skipped the check and silently overwrote the other write.");
 	return lab_outcome_of(ctx, cas_run(ctx));
 }
 

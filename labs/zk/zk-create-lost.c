@@ -299,6 +299,14 @@ static int create_lost_run(struct lab_ctx *ctx)
  * the lab's id, titles, needs and recipe. */
 static enum lab_outcome lab_main(struct lab_ctx *ctx)
 {
+	/* Written at the end, and only when every check held. */
+	report_conclusion(
+		ctx->report,
+		"A create whose reply was lost had happened (the node's czxid is the dropped "
+		"reply's zxid), and the recipe found its one candidate by GUID and "
+		"ephemeralOwner on the same session. A blind retry left two candidates, which "
+		"recovery refused to choose between, and they blocked every other client until "
+		"the session ended.");
 	return lab_outcome_of(ctx, create_lost_run(ctx));
 }
 

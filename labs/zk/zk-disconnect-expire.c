@@ -434,6 +434,13 @@ out:
  * the lab's id, titles, needs and recipe. */
 static enum lab_outcome lab_main(struct lab_ctx *ctx)
 {
+	/* Written at the end, and only when every check held. */
+	report_conclusion(
+		ctx->report,
+		"Disconnected is not Expired: after a short disconnect the same session and "
+		"candidate were still there and the holder re-checked before working again. "
+		"After expiry the server had deleted the candidate, the old handle could not "
+		"compete again, and a new attempt got a new session, GUID and larger token.");
 	return lab_outcome_of(ctx, zk_disconnect_expire_run(ctx));
 }
 

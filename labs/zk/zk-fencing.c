@@ -606,6 +606,13 @@ out:
  * the lab's id, titles, needs and recipe. */
 static enum lab_outcome lab_main(struct lab_ctx *ctx)
 {
+	/* Written at the end, and only when every check held. */
+	report_conclusion(
+		ctx->report,
+		"ZooKeeper did everything right and still could not stop A's late write: the "
+		"unfenced resource accepted it. The fenced resource, which keeps the largest "
+		"token it has accepted (even across a reopen), rejected A's old token once it "
+		"had accepted B's.");
 	return lab_outcome_of(ctx, zk_fencing_run(ctx));
 }
 

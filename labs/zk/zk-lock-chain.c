@@ -251,6 +251,12 @@ static int chain_run(struct lab_ctx *ctx)
  * the lab's id, titles, needs and recipe. */
 static enum lab_outcome lab_main(struct lab_ctx *ctx)
 {
+	/* Written at the end, and only when every check held. */
+	report_conclusion(
+		ctx->report,
+		"Each waiter watched only its predecessor: a release woke just the next waiter, "
+		"which listed again before it held, and a woken waiter that still found a "
+		"candidate in front of it watched that one instead of claiming.");
 	return lab_outcome_of(ctx, chain_run(ctx));
 }
 

@@ -228,6 +228,13 @@ static int race_run(struct lab_ctx *ctx)
  * the lab's id, titles, needs and recipe. */
 static enum lab_outcome lab_main(struct lab_ctx *ctx)
 {
+	/* Written at the end, and only when every check held. */
+	report_conclusion(
+		ctx->report,
+		"When the predecessor vanished between getChildren and the watch, "
+		"get-with-watch answered ZNONODE without leaving a watch, and the waiter listed "
+		"again and held at once. The control's exists-with-watch left a watch on the "
+		"server for a name that never returns, and no event ever came.");
 	return lab_outcome_of(ctx, race_run(ctx));
 }
 

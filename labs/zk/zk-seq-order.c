@@ -465,6 +465,14 @@ out:
  * the lab's id, titles, needs and recipe. */
 static enum lab_outcome lab_main(struct lab_ctx *ctx)
 {
+	/* Written at the end, and only when every check held. */
+	report_conclusion(
+		ctx->report,
+		"Candidates must be ordered by the sequence suffix: sorting by the whole name "
+		"picked a different first candidate. When the signed 32-bit counter wrapped to "
+		"negative numbers the strict parser refused them while both naive parsers "
+		"ordered wrongly, and the server then reissued 2147483647, so a plain "
+		"sequential name collided.");
 	return lab_outcome_of(ctx, seq_order_run(ctx));
 }
 

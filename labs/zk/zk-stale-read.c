@@ -520,6 +520,14 @@ out:
  * the lab's id, titles, needs and recipe. */
 static enum lab_outcome lab_main(struct lab_ctx *ctx)
 {
+	/* Written at the end, and only when every check held. */
+	report_conclusion(
+		ctx->report,
+		"A plain read on a lagging follower returned an older value than a write that "
+		"had already completed; sync, or a write of the session's own, before the read "
+		"returned the current value. A follower held back longer than syncLimit x "
+		"tickTime left the quorum and dropped its clients, and served current data once "
+		"it had rejoined.");
 	return lab_outcome_of(ctx, stale_read_run(ctx));
 }
 

@@ -5,8 +5,9 @@
  * makes a fresh run directory, and runs the lab in a forked worker (its
  * own process group, killed if the supervisor dies).  On SIGINT/SIGTERM or
  * a crash of the worker, the supervisor kills every recorded process.  The
- * run directory is removed after a pass and kept (path printed) otherwise,
- * so server logs stay available as evidence.  Titles come from the lab
+ * run directory is removed after a pass and after a cancel (which says how
+ * many processes it stopped) and kept (path printed) otherwise, so server
+ * logs stay available as evidence.  Titles come from the lab
  * catalogue in the UI language.
  *
  * No lab logic here, and no event format: labs/event.h reads and writes
@@ -221,14 +222,39 @@ static int wait_worker(pid_t pid, const char *run_dir)
 	return status;
 }
 
+/* How many processes the run started (the lines of <run_dir>/pids). */
+static int started_processes(const char *run_dir)
+{
+	char *path = wb_xasprintf("%s/pids", run_dir);
+	FILE *f = fopen(path, "r");
+	free(path);
+	int n = 0, c;
+	while (f && (c = getc(f)) != EOF)
+		n += c == '\n';
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* After a cancel, every recorded process is stopped: says how many, and
+ * removes the run folder (nothing in it is evidence of a finished run). */
+static void report_cancel(const char *id, const char *run_dir, int json)
+{
+	int n = started_processes(run_dir);
+	rundir_remove(run_dir);
+	if (json)
+		event_write(stdout, &(struct event_line){.kind = EVENT_CANCELLED, .stopped = n});
+	fprintf(stderr,
+		"workbench: lab %s cancelled: its %d process%s stopped, run folder removed\n", id,
+		n, n == 1 ? "" : "es");
+}
+
 /* The run's verdict from the worker's wait status; a worker killed by a
  * signal is a failure, reported in the run's own format. */
-static int verdict_of(const char *id, int status, int json)
+static int verdict_of(int status, int json)
 {
-	if (got_signal) {
-		fprintf(stderr, "workbench: lab %s cancelled\n", id);
-		return LAB_EXIT_CANNOT;
-	}
+	if (got_signal)
+		return LAB_EXIT_CANNOT; /* report_cancel says what happened */
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
@@ -304,10 +330,14 @@ static int lab_run(struct app *app, const struct args *args)
 	int status = wait_worker(pid, run_dir);
 	worker_pid = 0;		/* reaped: its pid may be reused */
 	proc_kill_all(run_dir); /* whatever the worker left behind */
-	int verdict = verdict_of(id, status, json);
-	if (!got_signal)
+	int verdict = verdict_of(status, json);
+	if (got_signal)
+		report_cancel(id, run_dir, json); /* and removes the folder */
+	else
 		record_run(app, id, run_dir, verdict);
-	if (verdict == LAB_EXIT_PASS)
+	if (got_signal)
+		;
+	else if (verdict == LAB_EXIT_PASS)
 		rundir_remove(run_dir);
 	else
 		fprintf(stderr, "workbench: run directory kept for inspection: %s\n", run_dir);

@@ -205,6 +205,26 @@ static const char *const strings[M_COUNT][2] = {
 			 "at most %u table cells per lesson.)",
 			 "（表格在此截断：第 %d 行的表格有 %zu 个单元格；阅读器每课最多排版 %u "
 			 "个表格单元格。）"},
+	/* wt-labux */
+	[M_LAB_CONTROL_OK] = {"  (the control failed, as expected: a pass)",
+			      "  （对照组如预期失败：算通过）"},
+	[M_LAB_CONCLUSION] = {"What this run showed:", "本次运行证明了："},
+	[M_LAB_EVIDENCE] = {"Evidence (%zu lines)", "证据（%zu 行）"},
+	[M_LAB_CANCEL_DONE] = {"Cancelled: the %d processes the run started are stopped and its "
+			       "run folder is removed.",
+			       "已取消：本次运行启动的 %d 个进程都已停止，运行目录已删除。"},
+	[M_LAB_CANCEL_FORCED] =
+		{"Cancelled: the lab did not stop in time and was killed; its "
+		 "processes die with it, and its run folder is removed when the "
+		 "next lab starts.",
+		 "已取消：实验没有及时停止，已被强制结束；它的进程随之结束，运行目录"
+		 "会在下一个实验启动时删除。"},
+	[M_LAB_NO_CARD] = {"No lab card on screen: scroll to a Lab box (Tab picks one of several)",
+			   "屏幕上没有实验卡片：滚动到实验框（多个时按 Tab 选择）"},
+	[M_SEARCH_PROMPT_LAST] = {"Search (Enter: \"%s\"): ", "搜索（Enter：“%s”）："},
+	[M_SOURCE_STATUS] = {"line %zu of %zu  col %d", "第 %zu/%zu 行  第 %d 列"},
+	[M_SOURCE_NOT_FOUND] = {"Cannot open %s: %s", "无法打开 %s：%s"},
+	[M_HELP_SCROLL] = {"j/k Space/b scroll · q closes", "j/k Space/b 滚动 · q 关闭"},
 };
 
 const char *i18n(const char *lang, enum msg m)

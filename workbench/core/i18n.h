@@ -145,6 +145,18 @@ enum msg {
 	M_GLOSSARY_NO_TERM,
 	/* core/lesson.c: where a lesson's tables pass the cell budget (#20 F5) */
 	M_TABLE_CUT,
+	/* wt-labux: the lab screen's conclusion and cancel note, card choice,
+	 * search, the source view (tui/source.c) and help scrolling */
+	M_LAB_CONTROL_OK,
+	M_LAB_CONCLUSION,
+	M_LAB_EVIDENCE,
+	M_LAB_CANCEL_DONE,
+	M_LAB_CANCEL_FORCED,
+	M_LAB_NO_CARD,
+	M_SEARCH_PROMPT_LAST,
+	M_SOURCE_STATUS,
+	M_SOURCE_NOT_FOUND,
+	M_HELP_SCROLL,
 	M_COUNT
 };
 

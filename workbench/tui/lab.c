@@ -2,8 +2,11 @@
  * lab.c - a lab run in place: the screen starts `workbench lab run ID
  * --json` as a child in its own process group, reads its JSON lines as
  * they come and shows steps, checks (✔/✘ with expected and observed),
- * evidence and the verdict.  Esc cancels by signalling the child's group;
- * the child's supervisor then kills every process the lab started.
+ * evidence and the verdict.  Once the run is over the screen ends with what
+ * it proved (the lab's conclusion), the evidence below it.  Esc cancels by
+ * signalling the child's group; the child's supervisor then kills every
+ * process the lab started, removes the run folder and says so (a
+ * "cancelled" event), and the screen shows that, with the clock stopped.
  *
  * The main loop polls the child's output (lab_poll_fd/lab_readable) and
  * ticks this screen (lab_tick: reap, cancel deadline) whichever screen is
@@ -49,15 +52,24 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { L_DOWN, L_UP, L_CANCEL, L_BACK, L_RERUN, L_SOURCE, L_TOP, L_BOTTOM };
+enum { L_DOWN, L_UP, L_PGDN, L_PGUP, L_CANCEL, L_BACK, L_RERUN, L_SOURCE, L_TOP, L_BOTTOM };
 
 static const struct keybind lab_keys[] = {
 	{'j', 0, "j", L_DOWN, "scroll down", "向下滚动"},
 	{KEY_DOWN, 1, "↓", L_DOWN, "scroll down", "向下滚动"},
 	{'k', 0, "k", L_UP, "scroll up", "向上滚动"},
 	{KEY_UP, 1, "↑", L_UP, "scroll up", "向上滚动"},
+	{' ', 0, "Space", L_PGDN, "next page", "下一页"},
+	{KEY_NPAGE, 1, "PgDn", L_PGDN, "next page", "下一页"},
+	{6, 0, "Ctrl-F", L_PGDN, "next page", "下一页"},
+	{'b', 0, "b", L_PGUP, "previous page", "上一页"},
+	{KEY_PPAGE, 1, "PgUp", L_PGUP, "previous page", "上一页"},
+	{2, 0, "Ctrl-B", L_PGUP, "previous page", "上一页"},
 	{'g', 0, "g", L_TOP, "first event", "第一条事件"},
-	{'G', 0, "G", L_BOTTOM, "last event", "最后一条事件"},
+	{KEY_HOME, 1, "Home", L_TOP, "first event", "第一条事件"},
+	{'G', 0, "G", L_BOTTOM, "last line (the evidence ends the run)", "最后一行（证据在最后）"},
+	{KEY_END, 1, "End", L_BOTTOM, "last line (the evidence ends the run)",
+	 "最后一行（证据在最后）"},
 	{27, 0, "Esc", L_CANCEL, "cancel the running lab", "取消正在运行的实验"},
 	{'r', 0, "r", L_RERUN, "run it again", "再运行一次"},
 	{'s', 0, "s", L_SOURCE, "read the recipe source it exercises", "阅读它所用的配方源码"},
@@ -66,7 +78,8 @@ static const struct keybind lab_keys[] = {
 };
 
 struct event {
-	char kind;	/* 's' step, 'c' check, 'e' evidence, '!' error, 'v' verdict, 'l' log */
+	char kind;	/* 's' step, 'c' check, 'e' evidence, '!' error, 'v' verdict, 'l' log,
+			   'k' conclusion */
 	int ok;		/* checks and verdict */
 	char *text;	/* step text, check name, evidence key, message */
 	char *expected; /* checks */
@@ -84,16 +97,19 @@ struct labscr {
 	struct wb_buf partial; /* bytes of an unfinished line */
 	struct event *ev;
 	size_t nev;
-	int top;	       /* first display line */
-	int follow;	       /* keep the end in view while running */
-	int finished;	       /* verdict seen or child gone */
-	int cancelled;	       /* Esc pressed: the rest of the output is dropped */
-	long long kill_at;     /* cancelling: SIGKILL the group at this mono ms, 0 none */
-	int rerun;	       /* start a new run once the cancelled one is reaped */
-	int passed;	       /* verdict */
-	long ms;	       /* verdict's elapsed time */
-	struct timespec start; /* for the live elapsed time */
-	int exit_code;	       /* child's exit status */
+	int top;	    /* first display line */
+	int follow;	    /* keep the end in view (when done: the conclusion) */
+	int finished;	    /* verdict seen or child gone */
+	int cancelled;	    /* Esc pressed: the rest of the output is dropped */
+	long long kill_at;  /* cancelling: SIGKILL the group at this mono ms, 0 none */
+	int rerun;	    /* start a new run once the cancelled one is reaped */
+	int passed;	    /* verdict */
+	long ms;	    /* verdict's elapsed time */
+	long long end_ms;   /* the clock stopped (mono ms): cancel or end, 0 running */
+	long long start_ms; /* start in mono ms, for the live elapsed time */
+	int stopped;	    /* cancelled event: processes the supervisor stopped */
+	int confirmed;	    /* the cancelled event was seen */
+	int exit_code;	    /* child's exit status */
 };
 
 static void add_event(struct labscr *l, struct event e)
@@ -106,8 +122,17 @@ static void parse_line(struct labscr *l, const char *line)
 {
 	struct event_line in;
 	if (event_parse(line, &in) != 0) {
-		if (*line)
+		if (*line && !l->cancelled)
 			add_event(l, (struct event){'l', 0, wb_xstrdup(line), NULL, NULL});
+		return;
+	}
+	if (l->cancelled || in.kind == EVENT_CANCELLED) {
+		/* After Esc only the supervisor's word on the clean-up counts. */
+		if (in.kind == EVENT_CANCELLED) {
+			l->confirmed = 1;
+			l->stopped = in.stopped;
+		}
+		event_clear(&in);
 		return;
 	}
 	struct event e = {0};
@@ -130,7 +155,10 @@ static void parse_line(struct labscr *l, const char *line)
 		l->passed = e.ok;
 		l->ms = in.ms;
 		l->finished = 1;
+		l->end_ms = mono_now_ms();
 		break;
+	case EVENT_CONCLUSION: e.kind = 'k'; break;
+	case EVENT_CANCELLED: break; /* handled above */
 	case EVENT_ERROR:
 	case EVENT_UNKNOWN: e.kind = '!'; break;
 	}
@@ -178,12 +206,14 @@ static int start_child(struct tui *t, struct labscr *l)
 	l->pid = pid;
 	l->fd = fds[0];
 	l->finished = l->cancelled = l->passed = 0;
+	l->confirmed = l->stopped = 0;
+	l->end_ms = 0;
+	l->start_ms = mono_now_ms();
 	l->follow = 1;
 	l->top = 0;
 	l->ms = 0;
 	wb_buf_free(&l->partial);
 	free_events(l);
-	clock_gettime(CLOCK_MONOTONIC, &l->start);
 	return 0;
 }
 
@@ -196,6 +226,8 @@ static void reap(struct labscr *l, int block)
 	if (r == l->pid || (r < 0 && errno == ECHILD)) {
 		l->exit_code = r == l->pid && WIFEXITED(status) ? WEXITSTATUS(status) : 2;
 		l->pid = 0;
+		if (!l->end_ms)
+			l->end_ms = mono_now_ms();
 		if (!l->finished) {
 			l->finished = 1;
 			l->passed = 0;
@@ -226,6 +258,8 @@ static void cancel(struct labscr *l)
 	if (!l->pid || l->cancelled)
 		return;
 	l->cancelled = 1;
+	l->end_ms = mono_now_ms(); /* the clock stops at Esc */
+	l->follow = 1;
 	kill(-l->pid, SIGTERM);
 	l->kill_at = mono_now_ms() + cancel_grace_ms();
 }
@@ -248,15 +282,15 @@ static void cancel_and_wait(struct labscr *l)
 }
 
 /* Reads what the child wrote and turns whole lines into events; after a
- * cancel the output is read and dropped, so the child never blocks. */
+ * cancel the output is still read (the child never blocks), but only the
+ * supervisor's "cancelled" event is kept. */
 static void drain(struct labscr *l)
 {
 	char buf[4096];
 	for (;;) {
 		ssize_t n = read(l->fd, buf, sizeof buf);
 		if (n > 0) {
-			if (!l->cancelled)
-				wb_buf_append(&l->partial, buf, (size_t)n);
+			wb_buf_append(&l->partial, buf, (size_t)n);
 			continue;
 		}
 		if (n == 0 || (errno != EAGAIN && errno != EINTR))
@@ -333,6 +367,13 @@ static void add_wrapped(const char *text, int indent, int width, char ***out, si
 	layout_wrap_free(lines, k);
 }
 
+/* A control check ("control-..."): the naive variant the lab shows
+ * failing, so its ✔ means the failure was seen. */
+static int is_control(const struct event *e)
+{
+	return e->kind == 'c' && e->ok && !strncmp(e->text, "control-", 8);
+}
+
 /* One event as display lines (wrapped to width); returns lines added. */
 static size_t event_lines(const struct event *e, int width, const char *lang, char ***out)
 {
@@ -345,7 +386,8 @@ static size_t event_lines(const struct event *e, int width, const char *lang, ch
 		add_wrapped(a, 0, width, out, &n);
 		break;
 	case 'c':
-		a = wb_xasprintf("%s %s", e->ok ? "✔" : "✘", e->text);
+		a = wb_xasprintf("%s %s%s", e->ok ? "✔" : "✘", e->text,
+				 is_control(e) ? i18n(lang, M_LAB_CONTROL_OK) : "");
 		b = wb_xasprintf("%s%s", i18n(lang, M_LAB_EXPECTED), e->expected);
 		c = wb_xasprintf("%s%s", i18n(lang, M_LAB_OBSERVED), e->observed);
 		add_wrapped(a, 0, width, out, &n);
@@ -355,6 +397,10 @@ static size_t event_lines(const struct event *e, int width, const char *lang, ch
 	case 'e':
 		a = wb_xasprintf("· %s = %s", e->text, e->observed);
 		add_wrapped(a, 2, width, out, &n);
+		break;
+	case 'k':
+		a = wb_xasprintf("⇒ %s %s", i18n(lang, M_LAB_CONCLUSION), e->text);
+		add_wrapped(a, 0, width, out, &n);
 		break;
 	case 'v': break;
 	case 'l': add_wrapped(e->text, 2, width, out, &n); break;
@@ -376,52 +422,119 @@ static int event_attr(const struct event *e)
 	case 'e': return A_DIM;
 	case '!': return A_BOLD;
 	case 'l': return A_DIM;
+	case 'k': return A_BOLD;
 	default: return 0;
 	}
 }
 
-static void lab_draw(struct tui *t, void *self)
+/* The screen's lines, built each frame (a run is small). */
+struct lines {
+	char **text;
+	int *attr;
+	size_t n;
+	size_t anchor; /* when done: the line after the conclusion block */
+};
+
+static void add_lines(struct lines *out, const struct event *e, int width, const char *lang)
 {
-	struct labscr *l = self;
-	const char *lang = t->app->lang;
-	erase();
-	char *title = wb_xasprintf("%s %s — %s", i18n(lang, M_LAB_TITLE), l->lab->id,
-				   lab_title(l->lab, lang));
-	term_text(0, 1, title, COLS - 2, term_attr_heading(t));
-	free(title);
-
-	/* Lay out every event; small enough to redo each frame. */
-	int width = COLS - 2;
-	char **all = NULL;
-	int *attrs = NULL;
-	size_t n = 0;
-	for (size_t i = 0; i < l->nev; i++) {
-		char **lines;
-		size_t k = event_lines(&l->ev[i], width, lang, &lines);
-		all = wb_xrealloc(all, (n + k) * sizeof *all);
-		attrs = wb_xrealloc(attrs, (n + k) * sizeof *attrs);
-		for (size_t j = 0; j < k; j++) {
-			all[n + j] = lines[j];
-			attrs[n + j] = event_attr(&l->ev[i]);
-		}
-		free(lines);
-		n += k;
+	char **k;
+	size_t n = event_lines(e, width, lang, &k);
+	out->text = wb_xrealloc(out->text, (out->n + n + 1) * sizeof *out->text);
+	out->attr = wb_xrealloc(out->attr, (out->n + n + 1) * sizeof *out->attr);
+	for (size_t j = 0; j < n; j++) {
+		out->text[out->n + j] = k[j];
+		out->attr[out->n + j] = event_attr(e);
 	}
-	int rows = LINES - 3;
-	int maxtop = (int)n > rows ? (int)n - rows : 0;
-	if (l->follow || l->top > maxtop)
-		l->top = maxtop;
-	for (int i = 0; i < rows && l->top + i < (int)n; i++)
-		term_text(2 + i, 1, all[l->top + i], width, attrs[l->top + i]);
-	layout_wrap_free(all, n);
-	free(attrs);
+	free(k);
+	out->n += n;
+}
 
+/* A line of the screen's own (a heading, a note; "" for a blank line). */
+static void add_text(struct lines *out, const char *text, int attr, int width)
+{
+	char **k = NULL;
+	size_t n = 0;
+	if (*text) {
+		add_wrapped(text, 0, width, &k, &n);
+	} else {
+		k = wb_xmalloc(sizeof *k);
+		k[n++] = wb_xstrdup("");
+	}
+	out->text = wb_xrealloc(out->text, (out->n + n + 1) * sizeof *out->text);
+	out->attr = wb_xrealloc(out->attr, (out->n + n + 1) * sizeof *out->attr);
+	for (size_t j = 0; j < n; j++) {
+		out->text[out->n + j] = k[j];
+		out->attr[out->n + j] = attr;
+	}
+	free(k);
+	out->n += n;
+}
+
+/* What the cancel stopped and removed, once the child is gone. */
+static void add_cancel_note(struct lines *out, const struct labscr *l, int width, const char *lang)
+{
+	char *s;
+	if (l->confirmed)
+		s = wb_xasprintf(i18n(lang, M_LAB_CANCEL_DONE), l->stopped);
+	else
+		s = wb_xstrdup(i18n(lang, M_LAB_CANCEL_FORCED));
+	add_text(out, "", 0, width);
+	add_text(out, s, A_BOLD, width);
+	free(s);
+}
+
+/* While running: the events as they came.  When done: steps and checks,
+ * then the conclusion (or what a cancel stopped), then the evidence under
+ * its own heading. */
+static struct lines lay_out(const struct labscr *l, int width, const char *lang)
+{
+	struct lines out = {0};
+	int done = !l->pid && (l->finished || l->cancelled);
+	size_t nevidence = 0;
+	for (size_t i = 0; i < l->nev; i++) {
+		if (done && (l->ev[i].kind == 'e' || l->ev[i].kind == 'k')) {
+			nevidence += l->ev[i].kind == 'e';
+			continue;
+		}
+		add_lines(&out, &l->ev[i], width, lang);
+	}
+	if (!done)
+		return out;
+	for (size_t i = 0; i < l->nev; i++)
+		if (l->ev[i].kind == 'k') {
+			add_text(&out, "", 0, width);
+			add_lines(&out, &l->ev[i], width, lang);
+		}
+	if (l->cancelled)
+		add_cancel_note(&out, l, width, lang);
+	out.anchor = out.n;
+	if (nevidence) {
+		char *h = wb_xasprintf(i18n(lang, M_LAB_EVIDENCE), nevidence);
+		add_text(&out, "", 0, width);
+		add_text(&out, h, A_BOLD, width);
+		free(h);
+		for (size_t i = 0; i < l->nev; i++)
+			if (l->ev[i].kind == 'e')
+				add_lines(&out, &l->ev[i], width, lang);
+	}
+	return out;
+}
+
+static void lines_free(struct lines *x)
+{
+	layout_wrap_free(x->text, x->n);
+	free(x->attr);
+}
+
+/* The status line: state, checks held, and the clock (stopped once the
+ * run is over or cancelled). */
+static void lab_status(struct tui *t, const struct labscr *l)
+{
+	const char *lang = t->app->lang;
 	char left[256], right[64];
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	long ms = l->finished && l->ms ? l->ms
-				       : (now.tv_sec - l->start.tv_sec) * 1000 +
-						 (now.tv_nsec - l->start.tv_nsec) / 1000000;
+	long long ms = l->finished && l->ms && !l->cancelled ? l->ms
+		       : l->end_ms			     ? l->end_ms - l->start_ms
+							     : mono_now_ms() - l->start_ms;
 	int checks = 0, failed = 0;
 	for (size_t i = 0; i < l->nev; i++)
 		if (l->ev[i].kind == 'c') {
@@ -447,7 +560,40 @@ static void lab_draw(struct tui *t, void *self)
 	term_status(t, left, right);
 }
 
-/* Asks nav.c for the recipe source the lab exercises; the run goes on. */
+static int lab_rows(void)
+{
+	return LINES - 3;
+}
+
+static void lab_draw(struct tui *t, void *self)
+{
+	struct labscr *l = self;
+	const char *lang = t->app->lang;
+	erase();
+	char *title = wb_xasprintf("%s %s — %s", i18n(lang, M_LAB_TITLE), l->lab->id,
+				   lab_title(l->lab, lang));
+	term_text(0, 1, title, COLS - 2, term_attr_heading(t));
+	free(title);
+
+	int width = COLS - 2;
+	struct lines x = lay_out(l, width, lang);
+	int rows = lab_rows();
+	int maxtop = (int)x.n > rows ? (int)x.n - rows : 0;
+	if (l->follow) {
+		/* Done: the view ends with the conclusion, the evidence below. */
+		int end = x.anchor ? (int)x.anchor : (int)x.n;
+		l->top = end > rows ? end - rows : 0;
+	}
+	if (l->top > maxtop)
+		l->top = maxtop;
+	for (int i = 0; i < rows && l->top + i < (int)x.n; i++)
+		term_text(2 + i, 1, x.text[l->top + i], width, x.attr[l->top + i]);
+	lines_free(&x);
+	lab_status(t, l);
+}
+
+/* Asks nav.c for the recipe source the lab exercises; the run goes on.
+ * The path is relative to the source tree: the source view shows it so. */
 static void open_source(struct tui *t, const struct labscr *l)
 {
 	if (!l->lab->recipe_file) {
@@ -455,9 +601,17 @@ static void open_source(struct tui *t, const struct labscr *l)
 		return;
 	}
 	struct nav n = {.kind = NAV_SOURCE};
-	snprintf(n.arg, sizeof n.arg, "%s/%s", t->app->content, l->lab->recipe_file);
+	snprintf(n.arg, sizeof n.arg, "%s", l->lab->recipe_file);
 	snprintf(n.func, sizeof n.func, "%s", l->lab->recipe_func ? l->lab->recipe_func : "");
 	tui_go(t, &n);
+}
+
+static void scroll_by(struct labscr *l, int delta)
+{
+	l->top += delta;
+	if (l->top < 0)
+		l->top = 0;
+	l->follow = 0;
 }
 
 static void lab_key(struct tui *t, void *self, int action, wint_t ch, int is_code)
@@ -465,21 +619,20 @@ static void lab_key(struct tui *t, void *self, int action, wint_t ch, int is_cod
 	(void)ch;
 	(void)is_code;
 	struct labscr *l = self;
+	int page = lab_rows() > 2 ? lab_rows() - 1 : 1;
 	switch (action) {
-	case L_DOWN:
-		l->top++;
-		l->follow = 0;
-		break;
-	case L_UP:
-		if (l->top > 0)
-			l->top--;
-		l->follow = 0;
-		break;
+	case L_DOWN: scroll_by(l, 1); break;
+	case L_UP: scroll_by(l, -1); break;
+	case L_PGDN: scroll_by(l, page); break;
+	case L_PGUP: scroll_by(l, -page); break;
 	case L_TOP:
 		l->top = 0;
 		l->follow = 0;
 		break;
-	case L_BOTTOM: l->follow = 1; break;
+	case L_BOTTOM:
+		l->follow = l->pid && !l->finished; /* live: keep following */
+		l->top = 1 << 30;		    /* clipped to the last page */
+		break;
 	case L_CANCEL: cancel(l); break;
 	case L_RERUN:
 		if (l->pid) {

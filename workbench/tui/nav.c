@@ -22,6 +22,7 @@
 #include "tui/notice.h"
 #include "tui/quiz.h"
 #include "tui/reader.h"
+#include "tui/source.h"
 #include "tui/stats.h"
 #include "tui/tui.h"
 
@@ -56,9 +57,9 @@ static int open_lesson(struct tui *t, const struct nav *n, struct screen *out)
 
 static int open_source(struct tui *t, const struct nav *n, struct screen *out)
 {
-	int rc = reader_source_open(t, n->arg, n->func, out);
+	int rc = source_open(t, n->arg, n->func, out);
 	if (rc)
-		tui_flash(t, "%s: %s", n->arg, wb_strerror(rc));
+		tui_flash(t, i18n(t->app->lang, M_SOURCE_NOT_FOUND), n->arg, wb_strerror(rc));
 	return rc;
 }
 

@@ -47,30 +47,46 @@ enum {
 	R_LAB,
 	R_TEST,
 	R_GLOSSARY,
+	R_CARD_NEXT,
+	R_CARD_PREV,
 };
 
 static const struct keybind reader_keys[] = {
 	{'j', 0, "j", R_DOWN, "scroll down one line", "向下一行"},
 	{KEY_DOWN, 1, "↓", R_DOWN, "scroll down one line", "向下一行"},
+	{5, 0, "Ctrl-E", R_DOWN, "scroll down one line", "向下一行"},
 	{'k', 0, "k", R_UP, "scroll up one line", "向上一行"},
 	{KEY_UP, 1, "↑", R_UP, "scroll up one line", "向上一行"},
+	{25, 0, "Ctrl-Y", R_UP, "scroll up one line", "向上一行"},
 	{' ', 0, "Space", R_PGDN, "next page", "下一页"},
 	{KEY_NPAGE, 1, "PgDn", R_PGDN, "next page", "下一页"},
+	{6, 0, "Ctrl-F", R_PGDN, "next page", "下一页"},
 	{'b', 0, "b", R_PGUP, "previous page", "上一页"},
 	{KEY_PPAGE, 1, "PgUp", R_PGUP, "previous page", "上一页"},
+	{2, 0, "Ctrl-B", R_PGUP, "previous page", "上一页"},
 	{'d', 0, "d", R_HALFDN, "half a page down", "向下半页"},
+	{4, 0, "Ctrl-D", R_HALFDN, "half a page down", "向下半页"},
 	{'u', 0, "u", R_HALFUP, "half a page up", "向上半页"},
+	{21, 0, "Ctrl-U", R_HALFUP, "half a page up", "向上半页"},
 	{'g', 0, "g", R_TOP, "go to the start", "跳到开头"},
 	{KEY_HOME, 1, "Home", R_TOP, "go to the start", "跳到开头"},
 	{'G', 0, "G", R_BOTTOM, "go to the end", "跳到结尾"},
 	{KEY_END, 1, "End", R_BOTTOM, "go to the end", "跳到结尾"},
 	{'t', 0, "t", R_TOC, "table of contents", "目录"},
-	{'/', 0, "/", R_SEARCH, "search", "搜索"},
+	{'/', 0, "/", R_SEARCH, "search (Enter on an empty prompt: the last search again)",
+	 "搜索（空白时按 Enter：重复上次搜索）"},
 	{'n', 0, "n", R_NEXT, "next match", "下一处匹配"},
 	{'N', 0, "N", R_PREV, "previous match", "上一处匹配"},
 	{'\r', 0, "Enter", R_LAB, "run the lab card on screen", "运行屏幕上的实验卡片"},
 	{'\n', 0, "Enter", R_LAB, "run the lab card on screen", "运行屏幕上的实验卡片"},
 	{'w', 0, "w", R_GLOSSARY, "glossary of the terms (words)", "术语表"},
+	{'\t', 0, "Tab", R_CARD_NEXT, "pick the next lab card on screen (▶)",
+	 "选择屏幕上的下一张实验卡片（▶）"},
+	{KEY_BTAB, 1, "Shift-Tab", R_CARD_PREV, "pick the previous lab card on screen",
+	 "选择屏幕上的上一张实验卡片"},
+	{'\r', 0, "Enter", R_LAB, "run the picked lab card (▶)", "运行选中的实验卡片（▶）"},
+	{'\n', 0, "Enter", R_LAB, "run the picked lab card (▶)", "运行选中的实验卡片（▶）"},
+	{KEY_ENTER, 1, "Enter", R_LAB, "run the picked lab card (▶)", "运行选中的实验卡片（▶）"},
 	{'L', 0, "L", R_LANG, "switch language (English/中文)", "切换语言（English/中文）"},
 	{'s', 0, "s", R_TEST, "closed-book self-test of this chapter (closes the lesson)",
 	 "本章闭卷自测（会关闭课文）"},
@@ -109,7 +125,7 @@ struct reader {
 	size_t cur_hit;	 /* index of the current match */
 	int furthest;	 /* furthest point read, per mille */
 	time_t saved_at; /* last save, to save at most once a second */
-	int readonly;	 /* a source view: no place is saved, no L */
+	char card[64];	 /* the lab card picked with Tab ("" = the first on screen) */
 };
 
 static int text_width(void)
@@ -140,7 +156,7 @@ static int percent_at(const struct reader *r, size_t top)
 
 static void save_place(struct tui *t, struct reader *r)
 {
-	if (!r->lay->nlines || r->readonly)
+	if (!r->lay->nlines)
 		return;
 	const struct lay_line *l = &r->lay->lines[r->top];
 	int now = percent_at(r, r->top);
@@ -220,11 +236,59 @@ static void draw_toc(struct tui *t, struct reader *r)
 	}
 }
 
+/* The lab ids of the cards on screen (wholly or in part), in order, at
+ * most max; returns how many. */
+static size_t cards_on_screen(const struct reader *r, const char **ids, size_t max)
+{
+	size_t n = 0, rows = (size_t)page_rows();
+	for (size_t i = 0; i < rows && r->top + i < r->lay->nlines; i++) {
+		const struct lay_line *l = &r->lay->lines[r->top + i];
+		if (l->kind != LK_LAB || !l->lab_id)
+			continue;
+		size_t k = 0;
+		while (k < n && strcmp(ids[k], l->lab_id))
+			k++;
+		if (k == n && n < max)
+			ids[n++] = l->lab_id;
+	}
+	return n;
+}
+
+/* The card Enter runs: the one picked with Tab while it is on screen,
+ * else the first on screen; NULL when none is. */
+static const char *picked_card(const struct reader *r)
+{
+	const char *ids[16];
+	size_t n = cards_on_screen(r, ids, WB_ARRAY_LEN(ids));
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(ids[i], r->card))
+			return ids[i];
+	return n ? ids[0] : NULL;
+}
+
+/* Tab / Shift-Tab: the next or previous card on screen becomes the pick. */
+static void pick_card(struct tui *t, struct reader *r, int step)
+{
+	const char *ids[16];
+	size_t n = cards_on_screen(r, ids, WB_ARRAY_LEN(ids));
+	if (!n) {
+		tui_flash(t, "%s", i18n(t->app->lang, M_LAB_NO_CARD));
+		return;
+	}
+	const char *cur = picked_card(r);
+	size_t i = 0;
+	while (i < n && ids[i] != cur)
+		i++;
+	i = (i + n + (size_t)(step > 0 ? 1 : n - 1)) % n;
+	snprintf(r->card, sizeof r->card, "%s", ids[i]);
+}
+
 static void reader_draw(struct tui *t, void *self)
 {
 	struct reader *r = self;
 	erase();
 	int rows = page_rows();
+	const char *picked = picked_card(r);
 	for (int i = 0; i < rows && r->top + (size_t)i < r->lay->nlines; i++) {
 		size_t ln = r->top + (size_t)i;
 		const struct lay_line *l = &r->lay->lines[ln];
@@ -239,6 +303,8 @@ static void reader_draw(struct tui *t, void *self)
 			}
 		if (nh)
 			term_draw_hits(i, 1, l, (const unsigned(*)[2])hs, nh);
+		if (l->kind == LK_LAB && picked && l->lab_id && !strcmp(l->lab_id, picked))
+			term_text(i, 0, "▶", 1, A_BOLD);
 	}
 	if (r->toc_open)
 		draw_toc(t, r);
@@ -353,24 +419,53 @@ static struct keymap reader_keymap(void *self)
 	return (struct keymap){reader_keys, WB_ARRAY_LEN(reader_keys), 0};
 }
 
-/* The lab card on screen, if any: asks nav.c to run it. */
+/* The picked lab card on screen: asks nav.c to run it, or says there is
+ * none. */
 static void run_card(struct tui *t, struct reader *r)
 {
-	long top = (long)r->top, rows = page_rows();
-	for (long i = 0; i < rows && (size_t)(top + i) < r->lay->nlines; i++) {
-		const struct lay_line *l = &r->lay->lines[top + i];
-		if (l->kind != LK_LAB || !l->lab_id)
-			continue;
-		if (!labcat_runnable(l->lab_id)) {
-			tui_flash(t, i18n(t->app->lang, M_LAB_NOT_BUILT), l->lab_id);
-			return;
-		}
-		struct nav n = {.kind = NAV_LAB};
-		snprintf(n.arg, sizeof n.arg, "%s", l->lab_id);
-		snprintf(n.chapter, sizeof n.chapter, "%s", r->chapter);
-		tui_go(t, &n);
+	const char *id = picked_card(r);
+	if (!id) {
+		tui_flash(t, "%s", i18n(t->app->lang, M_LAB_NO_CARD));
 		return;
 	}
+	if (!labcat_runnable(id)) {
+		tui_flash(t, i18n(t->app->lang, M_LAB_NOT_BUILT), id);
+		return;
+	}
+	struct nav n = {.kind = NAV_LAB};
+	snprintf(n.arg, sizeof n.arg, "%s", id);
+	snprintf(n.chapter, sizeof n.chapter, "%s", r->chapter);
+	tui_go(t, &n);
+}
+
+/* / : an empty prompt (the last query is named in it); Enter on an empty
+ * prompt searches for the last query again, from the next match on. */
+static void search(struct tui *t, struct reader *r)
+{
+	char q[256] = "", prompt[320];
+	const char *lang = t->app->lang;
+	if (r->query[0])
+		snprintf(prompt, sizeof prompt, i18n(lang, M_SEARCH_PROMPT_LAST), r->query);
+	else
+		snprintf(prompt, sizeof prompt, "%s", i18n(lang, M_SEARCH_PROMPT));
+	if (!term_prompt(t, prompt, q, sizeof q))
+		return;
+	if (!q[0]) {
+		if (!r->query[0])
+			return;
+		if (r->nhits)
+			r->cur_hit = (r->cur_hit + 1) % r->nhits;
+		goto_hit(t, r);
+		return;
+	}
+	snprintf(r->query, sizeof r->query, "%s", q);
+	rerun_search(r);
+	r->cur_hit = 0;
+	while (r->cur_hit < r->nhits && r->hits[r->cur_hit].line < r->top)
+		r->cur_hit++;
+	if (r->cur_hit == r->nhits)
+		r->cur_hit = 0;
+	goto_hit(t, r);
 }
 
 static void reader_key(struct tui *t, void *self, int action, wint_t ch, int is_code)
@@ -398,21 +493,9 @@ static void reader_key(struct tui *t, void *self, int action, wint_t ch, int is_
 		r->toc_sel = sec > 0 ? sec : 0;
 		break;
 	}
-	case R_SEARCH: {
-		char q[256];
-		snprintf(q, sizeof q, "%s", r->query);
-		if (term_prompt(t, i18n(t->app->lang, M_SEARCH_PROMPT), q, sizeof q) && q[0]) {
-			snprintf(r->query, sizeof r->query, "%s", q);
-			rerun_search(r);
-			r->cur_hit = 0;
-			while (r->cur_hit < r->nhits && r->hits[r->cur_hit].line < r->top)
-				r->cur_hit++;
-			if (r->cur_hit == r->nhits)
-				r->cur_hit = 0;
-			goto_hit(t, r);
-		}
-		break;
-	}
+	case R_SEARCH: search(t, r); break;
+	case R_CARD_NEXT: pick_card(t, r, 1); break;
+	case R_CARD_PREV: pick_card(t, r, -1); break;
 	case R_NEXT:
 		if (r->nhits)
 			r->cur_hit = (r->cur_hit + 1) % r->nhits;
@@ -425,10 +508,7 @@ static void reader_key(struct tui *t, void *self, int action, wint_t ch, int is_
 		if (r->query[0])
 			goto_hit(t, r);
 		break;
-	case R_LANG:
-		if (!r->readonly)
-			switch_lang(t, r);
-		break;
+	case R_LANG: switch_lang(t, r); break;
 	case R_LAB: run_card(t, r); break;
 	case R_GLOSSARY:
 		tui_go(t, &(struct nav){.kind = NAV_GLOSSARY, .lang = {r->lang[0], r->lang[1]}});
@@ -494,57 +574,6 @@ static struct screen reader_screen(struct reader *r)
 		.keys = reader_keys,
 		.nkeys = WB_ARRAY_LEN(reader_keys),
 	};
-}
-
-int reader_source_open(struct tui *t, const char *path, const char *func, struct screen *out)
-{
-	char *text;
-	size_t len;
-	int rc = wb_read_file(path, &text, &len);
-	if (rc)
-		return rc;
-	/* Show the file as one fenced block, with a fence longer than any
-	 * run inside it. */
-	const char *slash = strrchr(path, '/');
-	struct wb_buf md = {0};
-	wb_buf_printf(&md, "# %s\n\n~~~~~~~~~~~~ c\n", slash ? slash + 1 : path);
-	wb_buf_append(&md, text, len);
-	wb_buf_puts(&md, "\n~~~~~~~~~~~~\n");
-	free(text);
-	struct reader *r = wb_xcalloc(1, sizeof *r);
-	r->chapter = wb_xstrdup(path);
-	r->readonly = 1;
-	snprintf(r->lang, sizeof r->lang, "%s", t->app->lang);
-	rc = lesson_parse("source", t->app->lang, md.data, md.len, &r->lesson);
-	wb_buf_free(&md);
-	if (rc) {
-		reader_free(r);
-		return rc;
-	}
-	r->lay = layout_build(r->lesson, text_width());
-	/* The definition: a code line that starts in column 0 of the file,
-	 * names func followed by "(" and is not a declaration. */
-	if (func && *func) {
-		size_t flen = strlen(func);
-		for (size_t i = 0; i < r->lay->nlines; i++) {
-			const struct lay_line *l = &r->lay->lines[i];
-			const char *s = l->text;
-			const char *hit = strstr(s, func);
-			if (l->kind != LK_CODE || !hit || hit[flen] != '(' || strchr(s, ';'))
-				continue;
-			/* Code is indented by two when it fits: skip that. */
-			if (!strncmp(s, "  ", 2))
-				s += 2;
-			if (s[0] == ' ' || s[0] == '\t' || s[0] == '*')
-				continue;
-			r->top = i > 1 ? i - 1 : 0;
-			break;
-		}
-		if (r->top > max_top(r))
-			r->top = max_top(r);
-	}
-	*out = reader_screen(r);
-	return 0;
 }
 
 int reader_open(struct tui *t, const char *chapter, const char *lang, struct screen *out)

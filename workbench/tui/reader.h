@@ -1,6 +1,6 @@
 /*
- * reader.h - the lesson reader and the read-only source view
- * (tui/reader.c).  The closed-book rule is not checked here: nav.c asks
+ * reader.h - the lesson reader (tui/reader.c); the source view is
+ * tui/source.h.  The closed-book rule is not checked here: nav.c asks
  * it before opening a lesson.
  */
 #ifndef WB_TUI_READER_H
@@ -12,9 +12,5 @@
  * the screen in *out (push it), or a WB_E code (WB_ENOENT, WB_ERANGE for
  * a lesson over 4 MiB, WB_EIO). */
 int reader_open(struct tui *t, const char *chapter, const char *lang, struct screen *out);
-
-/* A read-only view of a source file, scrolled to the definition of func
- * when given.  Nothing is saved.  Returns 0 and *out, or a WB_E code. */
-int reader_source_open(struct tui *t, const char *path, const char *func, struct screen *out);
 
 #endif

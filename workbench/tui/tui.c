@@ -205,7 +205,8 @@ static void dispatch(struct tui *t, wint_t ch, int is_code)
 		return;
 	}
 	if (t->help_open) {
-		t->help_open = 0;
+		if (!help_key(t, ch, is_code))
+			t->help_open = 0;
 		return;
 	}
 	struct keymap m = keymap_of(s);
@@ -218,6 +219,7 @@ static void dispatch(struct tui *t, wint_t ch, int is_code)
 		testhook_crash(); /* WORKBENCH_TEST_CRASH only (tests/tui/crash.sh) */
 	if ((!m.wants_text && !is_code && ch == '?') || (is_code && ch == KEY_F(1))) {
 		t->help_open = 1;
+		t->help_top = 0;
 		return;
 	}
 	s->key(t, s->self, lookup(&m, ch, is_code), ch, is_code);

@@ -98,6 +98,7 @@ struct tui {
 	int cap;		    /* slots allocated in stack */
 	int quit;		    /* leave the main loop */
 	int help_open;		    /* help overlay shown over the top screen */
+	int help_top;		    /* its first row shown (help.c scrolls it) */
 	char message[256];	    /* one-shot message for the status line */
 	int color;		    /* colours allowed (NO_COLOR unset, terminal can) */
 	int term_started;	    /* curses is up: term_end has something to end */
