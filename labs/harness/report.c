@@ -9,6 +9,7 @@
 #include "harness/report.h"
 #include "base/wb.h"
 #include "event.h"
+#include "harness/narration.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@ struct report {
 	int cannot;	       /* the environment prevented the run */
 	struct timespec start; /* for the verdict's elapsed time */
 	char *conclusion;      /* report_conclusion's text, or NULL */
+	const char *lang;      /* narration language ("en", "zh"); static */
 };
 
 struct report *report_new(FILE *out, int json)
@@ -63,8 +65,14 @@ static char *vfmt(const char *fmt, va_list ap)
 	return wb_xvasprintf(fmt, ap); /* the one two-pass vsnprintf (base/wb.h) */
 }
 
+void report_set_lang(struct report *r, const char *lang)
+{
+	r->lang = lang && !strcmp(lang, "zh") ? "zh" : "en";
+}
+
 void report_step(struct report *r, const char *fmt, ...)
 {
+	fmt = narration_text(r->lang, fmt);
 	va_list ap;
 	va_start(ap, fmt);
 	char *s = vfmt(fmt, ap);
@@ -85,8 +93,7 @@ int report_check(struct report *r, const char *name, int ok, const char *expecte
 	r->checks++;
 	if (!ok)
 		r->failed++;
-	if (!expected)
-		expected = "";
+	expected = expected ? narration_text(r->lang, expected) : "";
 	if (!observed)
 		observed = "";
 	emit(r, &(struct event_line){.kind = EVENT_CHECK,
@@ -134,6 +141,7 @@ void report_evidence(struct report *r, const char *key, const char *fmt, ...)
 
 void report_conclusion(struct report *r, const char *fmt, ...)
 {
+	fmt = narration_text(r->lang, fmt);
 	va_list ap;
 	va_start(ap, fmt);
 	char *s = vfmt(fmt, ap);
@@ -146,6 +154,7 @@ void report_conclusion(struct report *r, const char *fmt, ...)
 
 void report_cannot(struct report *r, const char *fmt, ...)
 {
+	fmt = narration_text(r->lang, fmt);
 	va_list ap;
 	va_start(ap, fmt);
 	char *s = vfmt(fmt, ap);

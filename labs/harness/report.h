@@ -19,6 +19,12 @@ struct report;
 struct report *report_new(FILE *out, int json);
 void report_free(struct report *r);
 
+/* The language of the narration: "zh" writes the Chinese text of every
+ * step, expected value, conclusion and note that harness/narration.h has
+ * (English where it has none); anything else English (the default).
+ * Check names, evidence and observed values are never translated. */
+void report_set_lang(struct report *r, const char *lang);
+
 /* Also writes every event as a JSON line to tee (borrowed), whatever the
  * main format; the supervisor reads it back to store the run. */
 void report_tee(struct report *r, FILE *tee);

@@ -78,6 +78,7 @@ static int worker(const struct lab *lab, const struct worker_args *a)
 	struct report *r = report_new(stdout, a->json);
 	if (!r)
 		return LAB_EXIT_CANNOT;
+	report_set_lang(r, a->lang);
 	char *events = wb_xasprintf("%s/events.jsonl", a->run_dir);
 	FILE *tee = fopen(events, "w");
 	free(events);
