@@ -2,7 +2,8 @@
 # in both languages, [[term]] shown as the term (no brackets, none inside
 # code), and `lesson lint` on a broken copy of the lessons: a missing
 # cross-link target, a missing anchor, an undefined [[term]] (each an
-# error at file:line, exit 1) and en/zh parity (a warning).
+# error at file:line, exit 1) and en/zh parity (an error too, since
+# LESSON_LINT_STRICT_PARITY is 1).
 . "$(dirname "$0")/../lib/common.sh"
 
 for l in en zh; do
@@ -40,8 +41,8 @@ grep -q "A lease and a fencing token, and \[\[not a link\]\] in code." "$T/show"
 for m in "03-bad.md:7: link to '04-gone.md#x': there is no 04-gone.md in lessons/en/" \
 	"03-bad.md:7: link to '02-zookeeper-fencing.md#no-such-section': 02-zookeeper-fencing.md has no heading with the anchor 'no-such-section'" \
 	"03-bad.md:11: [[undefined term]] is not a term of the glossary" \
-	"03-bad.md:1: warning: 2 ## sections here but 1 in the zh version"; do
+	"03-bad.md:1: 2 ## sections here but 1 in the zh version"; do
 	grep -qF "$m" "$T/err" || fail "missing '$m' in: $(cat "$T/err")"
 done
-grep -q "1 file, 3 errors, 1 warning" "$T/err" || fail "summary: $(cat "$T/err")"
+grep -q "1 file, 4 errors, 0 warnings" "$T/err" || fail "summary: $(cat "$T/err")"
 echo ok
