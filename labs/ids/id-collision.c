@@ -1,7 +1,7 @@
 /*
  * id-collision.c - the lab "id-collision": the 41/10/12 Snowflake model
- * and its three duplicate counterexamples (chapter 01, "The ID collisions,
- * computed"), plus the bit budget.
+ * and its three duplicate counterexamples (chapter 01, section "Snowflake:
+ * uniqueness is a bit budget plus recovery rules"), plus the bit budget.
  *
  * The generator here is deliberately naive, the model the lesson computes:
  * the sequence restarts at 0 whenever the millisecond differs from the
