@@ -409,7 +409,7 @@ static void budget(struct lab_ctx *ctx)
 	snprintf(sh, sizeof sh, "%.1e", half);
 	report_checkf(r, "p-1e9", !strcmp(sp, "9.4e-20"), "n = 10^9: about 9.4e-20", "%s (%.4e)",
 		      sp, p9);
-	report_checkf(r, "n-for-half", !strcmp(sh, "2.7e+18"), "50 % chance at about 2.7e18",
+	report_checkf(r, "n-for-half", !strcmp(sh, "2.7e+18"), "p = 0.5 at about 2.7e18",
 		      "%s (%.4e)", sh, half);
 	report_evidence(r, "v7_within_one_ms",
 			"two v7 generators in the same ms collide only if counter and the 62 "
