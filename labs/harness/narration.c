@@ -9,6 +9,7 @@
  */
 #include "harness/narration.h"
 
+#include <inttypes.h> /* PRId64 in the tables, as the labs write it */
 #include <stdlib.h>
 #include <string.h>
 
