@@ -195,9 +195,10 @@ static int start_child(struct tui *t, struct labscr *l)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
-		char *argv[] = {"workbench", "--db", t->app->db_path,
-				"lab",	     "run",  (char *)l->lab->id,
-				"--json",    NULL};
+		/* --lang: the lab narrates in the screen's language */
+		char *argv[] = {
+			"workbench", "--db", t->app->db_path,	 "--lang", (char *)t->app->lang,
+			"lab",	     "run",  (char *)l->lab->id, "--json", NULL};
 		execv("/proc/self/exe", argv);
 		_exit(2);
 	}
