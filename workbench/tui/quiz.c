@@ -363,6 +363,12 @@ static int save(struct tui *t, struct quizscr *s, struct answer *a)
 		note(s, "%s %s", i18n(s->lang, M_QUIZ_BUSY), i18n(s->lang, M_QUIZ_BUSY_NOTHING));
 		return err;
 	}
+	if (err == WB_ENOSPC) {
+		/* A full disk: nothing was written; as for busy, the same key
+		 * tries again once there is room. */
+		note(s, "%s %s", i18n(s->lang, M_QUIZ_FULL), i18n(s->lang, M_QUIZ_FULL_RETRY));
+		return err;
+	}
 	if (err == WB_ECONFLICT) {
 		/* Another window graded this question or ended the test; the
 		 * session has caught up, the screen follows it. */

@@ -258,7 +258,7 @@ static const char *no_terminal(void)
 
 int tui_main(struct app *app)
 {
-	char err[512] = "";
+	char err[STORE_ERRLEN] = "";
 	struct tui t = {.app = app};
 	int rc = store_open(app->db_path, &t.store, err, sizeof err);
 	if (rc) {
