@@ -21,7 +21,7 @@
  *       the transaction) (tests/integration/quiz_two.sh,
  *       tests/unit/test_session.c).
  *   WORKBENCH_TEST_DB_SPARE_PAGES=N   workbench/core/store.c
- *       the progress database may grow by N pages on each connection
+ *       once opened, the progress database may grow by N pages on each connection
  *       (PRAGMA max_page_count); the next write then fails with
  *       SQLITE_FULL, as on a full disk (tests/cli/db_faults.sh,
  *       tests/tui/db_faults.sh, tests/unit/test_store.c).

@@ -451,9 +451,10 @@ static int before_write(sqlite3 *db, const char *path, int created, int *version
 	return created ? 0 : quick_check(db, path, errbuf, errlen);
 }
 
-/* The test seam WORKBENCH_TEST_DB_SPARE_PAGES=N: the database may grow
- * by N pages on this connection (PRAGMA max_page_count), after which a
- * write fails with SQLITE_FULL as on a full disk. */
+/* The test seam WORKBENCH_TEST_DB_SPARE_PAGES=N: once opened (and
+ * migrated), the database may grow by N pages on this connection (PRAGMA
+ * max_page_count), after which a write fails with SQLITE_FULL as on a
+ * full disk. */
 static void spare_pages_hook(sqlite3 *db)
 {
 	const char *n = testhook_db_spare_pages();
@@ -487,7 +488,6 @@ static int open_store(const char *path, int existing, int busy_ms, struct store 
 		snprintf(errbuf, errlen, "cannot open progress database %s", why);
 		goto out;
 	}
-	spare_pages_hook(db);
 	err = before_write(db, path, created, &version, errbuf, errlen);
 	if (err)
 		goto out;
@@ -500,6 +500,7 @@ static int open_store(const char *path, int existing, int busy_ms, struct store 
 		err = migrate(db, path, v, errbuf, errlen);
 	if (err)
 		goto out;
+	spare_pages_hook(db);
 	struct store *s = wb_xcalloc(1, sizeof *s);
 	s->db = db;
 	s->found_version = version;
