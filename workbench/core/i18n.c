@@ -132,8 +132,8 @@ static const char *const strings[M_COUNT][2] = {
 			    "测验已暂停：再次运行同一命令即可继续。"},
 	[M_QUIZ_BUSY] =
 		{"The progress database is busy: another program is writing to it (another "
-		 "workbench, a backup or an sqlite3 shell).",
-		 "进度数据库正忙：另一个程序正在写入（另一个 workbench、备份或 sqlite3）。"},
+		 "workbench, a backup or a database shell).",
+		 "进度数据库正忙：另一个程序正在写入（另一个 workbench、备份或数据库命令行）。"},
 	[M_QUIZ_BUSY_NOTHING] = {"Nothing was changed; try again.", "没有做任何改动；请再试一次。"},
 	[M_PLAIN_BUSY_CHOICE] =
 		{"Enter: try again · :quit: pause the test (this answer is not saved)",
