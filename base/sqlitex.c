@@ -9,14 +9,25 @@
  * than the busy timeout still surfaces as WB_EBUSY, after one busy
  * timeout.
  *
+ * Why sqlitex_errmsg: ending a failed transaction runs ROLLBACK, and any
+ * call on the connection replaces sqlite3_errmsg, so after a statement
+ * failed (e.g. SQLITE_FULL) the message would tell of the ROLLBACK ("not
+ * an error", or "cannot rollback - no transaction is active") instead of
+ * the cause.  sqlitex_end and sqlitex_rollback copy the failing call's
+ * code and message first, in one slot per thread (the last connection
+ * whose transaction ended that way), and note the code the rollback left
+ * behind: while the connection still shows that code, nothing has failed
+ * since, and sqlitex_errmsg gives the kept cause.
+ *
  * It does not decide what a caller says about a failure: messages name
  * the path and SQLite's own text, and callers with their own wording
- * (the progress store) build it from sqlite3_errmsg.
+ * (the progress store) build it from sqlitex_errmsg.
  */
 #include "base/sqlitex.h"
 #include "base/mono.h"
 #include "base/wb.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,6 +38,39 @@ static void set_err(char *errbuf, size_t errlen, const char *fmt, const char *a,
 {
 	if (errbuf && errlen)
 		snprintf(errbuf, errlen, fmt, a, b);
+}
+
+/* The cause of the last failed transaction end on one connection (see
+ * the top of the file). */
+static _Thread_local struct {
+	sqlite3 *db;   /* the connection, or NULL */
+	int after;     /* extended code the connection showed after the rollback */
+	char msg[256]; /* sqlite3_errmsg of the failing call */
+} kept;
+
+/* Copies db's current error as the cause, before a rollback replaces it. */
+static void keep_cause(sqlite3 *db)
+{
+	kept.db = db;
+	snprintf(kept.msg, sizeof kept.msg, "%s", sqlite3_errmsg(db));
+}
+
+const char *sqlitex_errmsg(sqlite3 *db)
+{
+	if (kept.db == db && sqlite3_extended_errcode(db) == kept.after)
+		return kept.msg;
+	return sqlite3_errmsg(db);
+}
+
+int sqlitex_db_err(sqlite3 *db, int rc)
+{
+	int err = sqlitex_err(rc);
+	if (err == WB_EIO && db) {
+		int e = sqlite3_system_errno(db);
+		if (e == ENOSPC || e == EDQUOT)
+			return WB_ENOSPC;
+	}
+	return err;
 }
 
 int sqlitex_err(int rc)
@@ -44,6 +88,7 @@ int sqlitex_err(int rc)
 	case SQLITE_RANGE: return WB_EINVAL;
 	case SQLITE_NOMEM: return WB_ENOMEM;
 	case SQLITE_CANTOPEN: return WB_ENOENT;
+	case SQLITE_FULL: return WB_ENOSPC;
 	default: return WB_EIO;
 	}
 }
@@ -100,7 +145,7 @@ int sqlitex_setup(sqlite3 *db, const struct sqlitex_opts *opts)
 				  NULL, NULL, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL);
-	return sqlitex_err(rc);
+	return sqlitex_db_err(db, rc);
 }
 
 int sqlitex_is_readonly(sqlite3 *db)
@@ -128,7 +173,7 @@ int sqlitex_open(const char *path, const struct sqlitex_opts *opts, sqlite3 **ou
 
 int sqlitex_exec(sqlite3 *db, const char *sql)
 {
-	return sqlitex_err(sqlite3_exec(db, sql, NULL, NULL, NULL));
+	return sqlitex_db_err(db, sqlite3_exec(db, sql, NULL, NULL, NULL));
 }
 
 /* 1-based line of the byte at offset in text. */
@@ -184,10 +229,12 @@ int sqlitex_begin_immediate(sqlite3 *db)
 	 * busy handler again on every try: 51 busy timeouts in the worst
 	 * case.) */
 	long long deadline = mono_now_ms() + 100;
+	if (kept.db == db)
+		kept.db = NULL; /* a new transaction: the old cause is history */
 	for (;;) {
 		int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
 		if ((rc & 0xFF) != SQLITE_BUSY)
-			return sqlitex_err(rc);
+			return sqlitex_db_err(db, rc);
 		if (mono_now_ms() >= deadline)
 			return WB_EBUSY;
 		struct timespec tick = {0, 2 * 1000 * 1000};
@@ -201,16 +248,22 @@ int sqlitex_end(sqlite3 *db, int rc)
 		int c = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
 		if (c == SQLITE_OK)
 			return 0;
-		rc = sqlitex_err(c);
+		rc = sqlitex_db_err(db, c);
 	}
+	keep_cause(db);
 	sqlitex_rollback(db);
+	kept.after = sqlite3_extended_errcode(db);
 	return rc;
 }
 
 void sqlitex_rollback(sqlite3 *db)
 {
-	if (!sqlite3_get_autocommit(db))
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	if (sqlite3_get_autocommit(db))
+		return; /* nothing open: SQLite rolled back already, or nothing began */
+	if (kept.db != db)
+		keep_cause(db);
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	kept.after = sqlite3_extended_errcode(db);
 }
 
 int sqlitex_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st)

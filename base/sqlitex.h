@@ -57,8 +57,22 @@ int sqlitex_is_readonly(sqlite3 *db);
 
 /* Maps a SQLite result code (primary or extended) to 0 or a WB_E* code:
  * BUSY/LOCKED -> WB_EBUSY, CORRUPT/NOTADB -> WB_ECORRUPT, CONSTRAINT ->
- * WB_EINVAL, NOMEM -> WB_ENOMEM, CANTOPEN -> WB_ENOENT, others WB_EIO. */
+ * WB_EINVAL, NOMEM -> WB_ENOMEM, CANTOPEN -> WB_ENOENT, FULL (the disk,
+ * or PRAGMA max_page_count) -> WB_ENOSPC, others WB_EIO. */
 int sqlitex_err(int sqlite_rc);
+
+/* sqlitex_err for a result of a call on db, which also knows an I/O
+ * error whose system errno (sqlite3_system_errno) was ENOSPC or EDQUOT
+ * as WB_ENOSPC (the shared-memory file of a WAL database on a full disk,
+ * for instance).  db may be NULL.  Cannot fail. */
+int sqlitex_db_err(sqlite3 *db, int sqlite_rc);
+
+/* Why the last call on db failed, for messages: sqlite3_errmsg, except
+ * right after sqlitex_end or sqlitex_rollback ended a failed transaction,
+ * when it is the message of the call that failed (the ROLLBACK would
+ * otherwise have replaced it with its own).  Valid until the next call
+ * on db that fails; the kept cause is per thread.  Never NULL. */
+const char *sqlitex_errmsg(sqlite3 *db);
 
 /* Runs fixed SQL text (no values) such as "COMMIT".  Returns 0 or a
  * WB_E* code. */
@@ -76,17 +90,20 @@ int sqlitex_exec_script(sqlite3 *db, const char *sql, const char *name, char *er
  * waiting, e.g. during WAL recovery) is retried until 100 ms have gone
  * by.  So a lock held for longer than the busy timeout gives WB_EBUSY
  * after about the busy timeout, never a multiple of it.  Returns 0 or
- * WB_EBUSY / WB_EIO. */
+ * WB_EBUSY / WB_ENOSPC / WB_EIO. */
 int sqlitex_begin_immediate(sqlite3 *db);
 
 /* COMMIT, or ROLLBACK when rc is non-zero; returns rc when it was non-zero,
- * else the COMMIT's own result (0 or WB_E*).  A failed COMMIT is rolled
- * back, so the transaction never stays open. */
+ * else the COMMIT's own result (0 or WB_E*; WB_ENOSPC on a full disk).  A
+ * failed COMMIT is rolled back, so the transaction never stays open; the
+ * failing call's message stays readable with sqlitex_errmsg (call it
+ * with rc non-zero right after the call that failed). */
 int sqlitex_end(sqlite3 *db, int rc);
 
 /* ROLLBACK when a transaction is open on db, else nothing; for error
- * paths that report their own code.  Cannot fail in a way the caller
- * could act on (a failed ROLLBACK leaves SQLite to roll back on close). */
+ * paths that report their own code.  Keeps the failing call's message
+ * for sqlitex_errmsg.  Cannot fail in a way the caller could act on (a
+ * failed ROLLBACK leaves SQLite to roll back on close). */
 void sqlitex_rollback(sqlite3 *db);
 
 /* Prepares one statement.  Returns 0 or a WB_E* code; *st is NULL on

@@ -25,6 +25,11 @@ const char *testhook_hold_after(void)
 	return env("WORKBENCH_TEST_HOLD_AFTER");
 }
 
+const char *testhook_db_spare_pages(void)
+{
+	return env("WORKBENCH_TEST_DB_SPARE_PAGES");
+}
+
 const char *testhook_zk_ready_dir(void)
 {
 	return env("WORKBENCH_TEST_ZK_READY_DIR");

@@ -23,6 +23,11 @@
  *       middle of a lab (labs/zk/zk-fencing.c: A's traffic is held and B
  *       waits), so a test can kill a server there
  *       (tests/integration/zk_server_death.sh).
+ *   WORKBENCH_TEST_DB_SPARE_PAGES=N   workbench/core/store.c
+ *       once opened, the progress database may grow by N pages on each connection
+ *       (PRAGMA max_page_count); the next write then fails with
+ *       SQLITE_FULL, as on a full disk (tests/cli/db_faults.sh,
+ *       tests/tui/db_faults.sh, tests/unit/test_store.c).
  *   WORKBENCH_TEST_HOLD_AFTER=N       labs/harness/proc.c
  *       the process that records the N-th process of a lab run stops
  *       there for good (tests/integration/orphans.sh, security.sh).
@@ -59,6 +64,10 @@
 /* The value of WORKBENCH_TEST_HOLD_AFTER, or NULL when unset or empty.
  * Cannot fail. */
 const char *testhook_hold_after(void);
+
+/* The value of WORKBENCH_TEST_DB_SPARE_PAGES, or NULL when unset or
+ * empty.  Cannot fail. */
+const char *testhook_db_spare_pages(void);
 
 /* The value of WORKBENCH_TEST_ZK_READY_DIR, or NULL when unset or
  * empty.  Cannot fail. */

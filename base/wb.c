@@ -25,6 +25,7 @@ const char *wb_strerror(int err)
 	case WB_ERANGE: return "value out of range";
 	case WB_EUNAVAIL: return "a required program is not available";
 	case WB_ECONFLICT: return "changed by another process";
+	case WB_ENOSPC: return "no space left on device";
 	}
 	return "unknown error";
 }

@@ -23,6 +23,7 @@ enum {
 	WB_ERANGE = -8,	    /* value out of range */
 	WB_EUNAVAIL = -9,   /* a needed program or service is missing */
 	WB_ECONFLICT = -10, /* another process changed the record first */
+	WB_ENOSPC = -11,    /* no space left on the device (or a database size limit) */
 };
 
 /* Returns a static English description of a WB_E* code. */

@@ -80,7 +80,7 @@ grep -q "^Resumed: 0 of $N answered" "$T/b.out" || fail "B did not join the runn
 [ "$(shown "$T/b.out")" = "$first" ] || fail "B shows $(shown "$T/b.out"), A showed $first"
 echo 2 >&6
 # B waits for the lock past its busy timeout, then says why and asks.
-wait_out "$T/b.out" "The progress database is busy: another workbench is writing to it."
+wait_out "$T/b.out" "The progress database is busy: another program is writing to it"
 wait_out "$T/b.out" "Enter: try again"
 [ "$(q 'SELECT COUNT(*) FROM quiz_answer')" = 0 ] || fail "an answer was written while A held the lock"
 release "$T/h"
@@ -195,7 +195,7 @@ pids="$pids $D"
 held "$T/g"
 wait_out "$T/a.out" "Your answer (a number):" 2
 echo 1 >&5
-wait_out "$T/a.out" "The progress database is busy: another workbench is writing to it."
+wait_out "$T/a.out" "The progress database is busy: another program is writing to it"
 release "$T/g"
 wait $D || fail "the import exited $?: $(cat "$T/d.err")"
 grep -q "imported 2 answers, 0 already present" "$T/d.out" || fail "import: $(cat "$T/d.out")"
@@ -227,7 +227,7 @@ wait_for "Question 1 of $N"
 screen | head -n 1 | grep -qF "[$first]" || fail "the TUI shows another question than A: $(screen | head -n 1)"
 keys -l 2
 keys Enter
-wait_for "The progress database is busy: another workbench is writing to it." 30
+wait_for "The progress database is busy: another program is writing to it" 30
 wait_for "Question 1 of $N"
 release "$T/h"
 wait_out "$T/a.out" "Saved: Got it, 1/1 points"

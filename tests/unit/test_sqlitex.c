@@ -237,6 +237,44 @@ static void test_begin_immediate_waits_one_timeout(void **state)
 	sqlite3_close_v2(b);
 }
 
+/* F7: after a failed statement the transaction's ROLLBACK replaced
+ * sqlite3_errmsg ("not an error" after a statement-level failure,
+ * "cannot rollback - no transaction is active" when SQLite had rolled
+ * back already); sqlitex_errmsg keeps the cause, and a full database is
+ * WB_ENOSPC. */
+static void test_errmsg_keeps_cause(void **state)
+{
+	(void)state;
+	sqlite3 *db = NULL;
+	assert_int_equal(sqlitex_open(path_of("cause.db"), NULL, &db, NULL, 0), 0);
+	assert_int_equal(sqlitex_exec(db, "CREATE TABLE t (x INTEGER UNIQUE, b BLOB)"), 0);
+	assert_int_equal(sqlitex_begin_immediate(db), 0);
+	assert_int_equal(sqlitex_exec(db, "INSERT INTO t VALUES (1, NULL)"), 0);
+	int err = sqlitex_exec(db, "INSERT INTO t VALUES (1, NULL)");
+	assert_int_equal(err, WB_EINVAL);
+	assert_false(sqlite3_get_autocommit(db)); /* only the statement was undone */
+	assert_int_equal(sqlitex_end(db, err), WB_EINVAL);
+	assert_true(sqlite3_get_autocommit(db));
+	assert_non_null(strstr(sqlitex_errmsg(db), "UNIQUE constraint failed"));
+	/* The next failure is its own. */
+	assert_int_not_equal(sqlitex_exec(db, "SELECT nope FROM t"), 0);
+	assert_non_null(strstr(sqlitex_errmsg(db), "no such column"));
+
+	/* A database at its size limit: SQLITE_FULL is WB_ENOSPC. */
+	long long pages = 0;
+	assert_int_equal(sqlitex_int(db, "PRAGMA page_count", &pages), 0);
+	char sql[64];
+	snprintf(sql, sizeof sql, "PRAGMA max_page_count=%lld", pages);
+	assert_int_equal(sqlitex_exec(db, sql), 0);
+	assert_int_equal(sqlitex_begin_immediate(db), 0);
+	err = sqlitex_exec(db, "INSERT INTO t VALUES (2, zeroblob(100000))");
+	assert_int_equal(err, WB_ENOSPC);
+	assert_int_equal(sqlitex_end(db, err), WB_ENOSPC);
+	assert_non_null(strstr(sqlitex_errmsg(db), "full"));
+	assert_int_equal(sqlitex_err(SQLITE_FULL), WB_ENOSPC);
+	sqlite3_close_v2(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_readonly_detected),
 		cmocka_unit_test(test_rollback_only_when_open),
 		cmocka_unit_test(test_begin_immediate_waits_one_timeout),
+		cmocka_unit_test(test_errmsg_keeps_cause),
 	};
 	return cmocka_run_group_tests_name("sqlitex", tests, setup, teardown);
 }

@@ -1,5 +1,8 @@
 /* test_store.c - progress database: creation, migration, refusal of a
- * newer schema (file untouched), positions across reopen. */
+ * newer schema (file untouched), positions across reopen; and the bad
+ * files and places of docs/bad-input.md: damaged and foreign empty files
+ * (F11), a full database (F7), a locked one (F8), no home (F13), a path
+ * too long for SQLite (F15), private new files (F17). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <sqlite3.h>
@@ -260,6 +264,202 @@ static void test_default_path(void **state)
 	testlib_env_free(env);
 }
 
+/* Reads a whole file into *buf (caller frees); its size. */
+static size_t slurp(const char *p, char **buf)
+{
+	size_t n = 0;
+	assert_int_equal(wb_read_file(p, buf, &n), 0);
+	return n;
+}
+
+/* F11: an empty file this open did not create is refused untouched; one
+ * it creates itself is a new database. */
+static void test_empty_file_refused(void **state)
+{
+	(void)state;
+	const char *p = path_of("empty.db");
+	FILE *f = fopen(p, "wb");
+	assert_non_null(f);
+	fclose(f);
+	char err[STORE_ERRLEN] = "";
+	struct store *s = (struct store *)1;
+	assert_int_equal(store_open(p, &s, err, sizeof err), WB_ECORRUPT);
+	assert_null(s);
+	assert_non_null(
+		strstr(err, "is an empty file, not a progress database; nothing was written"));
+	struct stat st;
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_size, 0);
+	char side[400];
+	snprintf(side, sizeof side, "%s-wal", p);
+	assert_int_not_equal(access(side, F_OK), 0);
+	assert_int_equal(store_open_existing(p, &s, err, sizeof err), WB_ECORRUPT);
+}
+
+/* F11: a file whose pages are damaged (quick_check fails) is refused
+ * before anything is written, bytes unchanged, by both opens. */
+static void test_damaged_refused(void **state)
+{
+	(void)state;
+	const char *p = path_of("damaged.db");
+	char err[STORE_ERRLEN] = "";
+	struct store *s;
+	assert_int_equal(store_open(p, &s, err, sizeof err), 0);
+	char ev[2000];
+	memset(ev, 'e', sizeof ev - 1);
+	ev[sizeof ev - 1] = '\0';
+	for (int i = 0; i < 60; i++)
+		assert_int_equal(store_add_lab_run(s, "zk-cas", 0, i, ev), 0);
+	store_close(s); /* the last close checkpoints: the pages are in the file */
+	char *buf;
+	size_t n = slurp(p, &buf);
+	assert_true(n > 20 * 4096);
+	/* The page type byte of the last page, a lab_runs leaf: garbage. */
+	FILE *f = fopen(p, "r+b");
+	assert_non_null(f);
+	fseek(f, (long)(n - 4096), SEEK_SET);
+	fputc(0x55, f);
+	fclose(f);
+	free(buf);
+	char *before, *after;
+	size_t nb = slurp(p, &before);
+	assert_int_equal(store_open(p, &s, err, sizeof err), WB_ECORRUPT);
+	assert_null(s);
+	assert_non_null(strstr(err, "damaged.db is damaged (quick_check: "));
+	assert_non_null(strstr(err, "nothing was written: restore a backup or move it away"));
+	assert_int_equal(store_open_existing(p, &s, err, sizeof err), WB_ECORRUPT);
+	size_t na = slurp(p, &after);
+	assert_int_equal(na, nb);
+	assert_memory_equal(before, after, nb);
+	free(before);
+	free(after);
+}
+
+/* F7: a write the database has no room for is WB_ENOSPC, and the message
+ * is the cause, not what the rollback after it said. */
+static void test_full_keeps_cause(void **state)
+{
+	(void)state;
+	const char *p = path_of("full.db");
+	char err[STORE_ERRLEN] = "";
+	struct store *s;
+	assert_int_equal(store_open(p, &s, err, sizeof err), 0);
+	store_close(s);
+	struct testlib_env *env = testlib_env_new();
+	testlib_env_set(env, "WORKBENCH_TEST_DB_SPARE_PAGES", "2");
+	assert_int_equal(store_open(p, &s, err, sizeof err), 0);
+	char *big = wb_xcalloc(1, 100000);
+	memset(big, 'x', 99999);
+	assert_int_equal(store_add_lab_run(s, "zk-cas", 0, 1, big), WB_ENOSPC);
+	assert_non_null(strstr(store_errmsg(s), "full"));
+	/* Smaller writes still fit, and the full one never landed. */
+	assert_int_equal(store_add_lab_run(s, "zk-cas", 1, 1, "[]"), 0);
+	assert_int_equal(store_lab_passed(s, "zk-cas"), 0);
+	store_close(s);
+	free(big);
+	testlib_env_free(env);
+}
+
+/* F8: a file another connection holds in locking_mode=EXCLUSIVE is
+ * WB_EBUSY with "locked by another program", not "not usable". */
+static void test_locked_at_open(void **state)
+{
+	(void)state;
+	const char *p = path_of("locked.db");
+	char err[STORE_ERRLEN] = "";
+	struct store *s;
+	assert_int_equal(store_open(p, &s, err, sizeof err), 0);
+	store_close(s);
+	sqlite3 *holder;
+	assert_int_equal(sqlite3_open(p, &holder), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(holder,
+				      "PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE; "
+				      "SELECT count(*) FROM lab_runs;",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	assert_int_equal(store_open_busy(p, 50, &s, err, sizeof err), WB_EBUSY);
+	assert_null(s);
+	assert_non_null(strstr(err, "locked.db is locked by another program"));
+	assert_null(strstr(err, "not a usable"));
+	sqlite3_close(holder);
+	assert_int_equal(store_open_busy(p, 50, &s, err, sizeof err), 0);
+	store_close(s);
+}
+
+/* F15: a path longer than SQLite opens says so, with the reason whole
+ * in a STORE_ERRLEN buffer. */
+static void test_path_too_long(void **state)
+{
+	(void)state;
+	char *p = wb_xasprintf("%s/%0600d.db", dir, 0);
+	char err[STORE_ERRLEN] = "";
+	struct store *s;
+	assert_int_equal(store_open(p, &s, err, sizeof err), WB_ERANGE);
+	char *want = wb_xasprintf("path too long (%zu characters; SQLite's limit is", strlen(p));
+	assert_non_null(strstr(err, want));
+	assert_non_null(strstr(err, "choose a shorter --db path"));
+	assert_int_not_equal(access(p, F_OK), 0);
+	free(want);
+	free(p);
+}
+
+/* F17: a new file is 0600 and the default folder 0700 whatever the umask. */
+static void test_new_files_private(void **state)
+{
+	(void)state;
+	mode_t old = umask(0);
+	char err[STORE_ERRLEN] = "";
+	struct store *s;
+	const char *p = path_of("private.db");
+	assert_int_equal(store_open(p, &s, err, sizeof err), 0);
+	store_close(s);
+	struct stat st;
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	struct testlib_env *env = testlib_env_new();
+	char *xdg = wb_xstrdup(path_of("xdg-private"));
+	testlib_env_set(env, "WORKBENCH_DB", NULL);
+	testlib_env_set(env, "XDG_DATA_HOME", xdg);
+	char *def = store_default_path(NULL);
+	assert_int_equal(store_open(def, &s, err, sizeof err), 0);
+	store_close(s);
+	assert_int_equal(stat(def, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	char *folder = wb_xasprintf("%s/workbench", xdg);
+	assert_int_equal(stat(folder, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	umask(old);
+	free(folder);
+	free(def);
+	free(xdg);
+	testlib_env_free(env);
+}
+
+/* F13: no HOME is the password database's home, never the current
+ * directory; a relative XDG_DATA_HOME is ignored; no place at all is a
+ * message. */
+static void test_no_home(void **state)
+{
+	(void)state;
+	struct testlib_env *env = testlib_env_new();
+	testlib_env_set(env, "WORKBENCH_DB", NULL);
+	testlib_env_set(env, "XDG_DATA_HOME", "relative/data");
+	testlib_env_set(env, "HOME", "/home/u");
+	char *p = store_default_path(NULL);
+	assert_string_equal(p, "/home/u/.local/share/workbench/progress.db");
+	free(p);
+	testlib_env_set(env, "HOME", "");
+	p = store_default_path(NULL);
+	if (p) /* a home from the password database: absolute */
+		assert_int_equal(p[0], '/');
+	free(p);
+	char err[STORE_ERRLEN] = "";
+	struct store *s;
+	assert_int_equal(store_open(NULL, &s, err, sizeof err), WB_ENOENT);
+	assert_non_null(strstr(err, "no place for the progress database: HOME is not set"));
+	testlib_env_free(env);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +471,13 @@ int main(void)
 		cmocka_unit_test(test_position_across_reopen),
 		cmocka_unit_test(test_lab_runs),
 		cmocka_unit_test(test_default_path),
+		cmocka_unit_test(test_empty_file_refused),
+		cmocka_unit_test(test_damaged_refused),
+		cmocka_unit_test(test_full_keeps_cause),
+		cmocka_unit_test(test_locked_at_open),
+		cmocka_unit_test(test_path_too_long),
+		cmocka_unit_test(test_new_files_private),
+		cmocka_unit_test(test_no_home),
 	};
 	return cmocka_run_group_tests_name("store", tests, setup, teardown);
 }

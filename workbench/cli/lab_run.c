@@ -130,7 +130,7 @@ static void record_run(struct app *app, const char *id, const char *run_dir, int
 	free(path);
 	char *evidence = json_dumps(all, JSON_COMPACT);
 	json_decref(all);
-	char err[512];
+	char err[STORE_ERRLEN];
 	struct store *s;
 	if (store_open(app->db_path, &s, err, sizeof err) == 0) {
 		if (store_add_lab_run(s, id, verdict, ms, evidence) != 0)

@@ -128,7 +128,8 @@ static const char *grade_name(const char *lang, int g)
  * again, 0 when the learner chose to stop (or input ended). */
 static int busy_ask(struct plain *p, enum msg choice)
 {
-	printf("%s\n%s\n", i18n(p->lang, M_QUIZ_BUSY), i18n(p->lang, choice));
+	printf("%s\n%s\n", i18n(p->lang, choice == M_PLAIN_FULL_CHOICE ? M_QUIZ_FULL : M_QUIZ_BUSY),
+	       i18n(p->lang, choice));
 	int in = read_in(p);
 	return in == IN_LINE || in == IN_UNDO;
 }
@@ -504,6 +505,10 @@ static int resume_or_start(struct plain *p, const struct run_opts *o, struct qui
 			p->lang);
 	} else if (err == WB_EBUSY) {
 		printf("%s\n", i18n(p->lang, M_QUIZ_BUSY_NOTHING));
+	} else if (err == WB_ENOSPC) {
+		fprintf(stderr, "workbench: cannot %s the test: no space left on device; nothing "
+				"saved before is lost: free some space and run the command again\n",
+			op.step == QUIZ_OPEN_RESUME ? "resume" : "start");
 	} else if (op.step == QUIZ_OPEN_LOOK) {
 		fprintf(stderr, "workbench: cannot read the progress database: %s\n",
 			store_errmsg(p->st));
@@ -547,8 +552,11 @@ static int save_grade(struct plain *p, const struct quiz_question *q, struct ans
 {
 	const char *L = p->lang;
 	int err;
-	while ((err = quiz_session_grade(p->ss, a)) == WB_EBUSY && busy_ask(p, M_PLAIN_BUSY_CHOICE))
-		;
+	/* Busy (another program holds the lock) and a full disk are both
+	 * worth another try: nothing was written either way. */
+	while ((err = quiz_session_grade(p->ss, a)) == WB_EBUSY || err == WB_ENOSPC)
+		if (!busy_ask(p, err == WB_ENOSPC ? M_PLAIN_FULL_CHOICE : M_PLAIN_BUSY_CHOICE))
+			break;
 	if (err == WB_ECONFLICT && !strcmp(p->ss->test->state, "running")) {
 		/* Another window graded this question first; its grade
 		 * stands and the session has moved on. */
@@ -561,7 +569,7 @@ static int save_grade(struct plain *p, const struct quiz_question *q, struct ans
 		printf("%s\n", i18n(L, M_QUIZ_ENDED_ELSEWHERE));
 		return EXIT_FAIL;
 	}
-	if (err == WB_EBUSY) {
+	if (err == WB_EBUSY || err == WB_ENOSPC) {
 		printf("%s\n", i18n(L, M_PLAIN_PAUSED));
 		return EXIT_FAIL;
 	}

@@ -17,7 +17,7 @@
 
 int quizcmd_open_store(struct app *app, struct store **st)
 {
-	char err[512];
+	char err[STORE_ERRLEN];
 	if (store_open(app->db_path, st, err, sizeof err) != 0) {
 		fprintf(stderr, "workbench: %s\n", err);
 		return EXIT_FAIL;
@@ -27,7 +27,7 @@ int quizcmd_open_store(struct app *app, struct store **st)
 
 int quizcmd_open_existing(struct app *app, struct store **st)
 {
-	char err[512];
+	char err[STORE_ERRLEN];
 	if (store_open_existing(app->db_path, st, err, sizeof err) != 0) {
 		fprintf(stderr, "workbench: %s\n", err);
 		return EXIT_FAIL;

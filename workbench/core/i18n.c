@@ -139,8 +139,10 @@ static const char *const strings[M_COUNT][2] = {
 	[M_QUIZ_NUMERIC_HINT] = {"Enter submit · Esc command keys", "Enter 提交 · Esc 命令键"},
 	[M_PLAIN_PAUSED] = {"Test paused: run the same command again to resume it.",
 			    "测验已暂停：再次运行同一命令即可继续。"},
-	[M_QUIZ_BUSY] = {"The progress database is busy: another workbench is writing to it.",
-			 "进度数据库正忙：另一个 workbench 正在写入。"},
+	[M_QUIZ_BUSY] =
+		{"The progress database is busy: another program is writing to it (another "
+		 "workbench, a backup or a database shell).",
+		 "进度数据库正忙：另一个程序正在写入（另一个 workbench、备份或数据库命令行）。"},
 	[M_QUIZ_BUSY_NOTHING] = {"Nothing was changed; try again.", "没有做任何改动；请再试一次。"},
 	[M_PLAIN_BUSY_CHOICE] =
 		{"Enter: try again · :quit: pause the test (this answer is not saved)",
@@ -225,6 +227,32 @@ static const char *const strings[M_COUNT][2] = {
 	[M_SOURCE_STATUS] = {"line %zu of %zu  col %d", "第 %zu/%zu 行  第 %d 列"},
 	[M_SOURCE_NOT_FOUND] = {"Cannot open %s: %s", "无法打开 %s：%s"},
 	[M_HELP_SCROLL] = {"j/k Space/b scroll · q closes", "j/k Space/b 滚动 · q 关闭"},
+	[M_QUIZ_FULL] = {"No space left on device: the answer was not saved; nothing saved before "
+			 "is lost.",
+			 "设备上没有剩余空间：这次回答没有保存；之前保存的内容都没有丢失。"},
+	[M_PLAIN_FULL_CHOICE] =
+		{"Free some space and press Enter to try again · :quit: pause the "
+		 "test (this answer is not saved)",
+		 "请腾出一些空间，然后按回车重试 · :quit：暂停测验（这次回答不保存）"},
+	[M_QUIZ_FULL_RETRY] = {"Free some space and press the same key to try again.",
+			       "请腾出一些空间，然后再按同一个键重试。"},
+	[M_TEST_NOT_STARTED] = {"Cannot start the test: %s", "无法开始测验：%s"},
+	[M_TEST_FULL] =
+		{"No space left on device: the test was not started; nothing saved before "
+		 "is lost. Free some space and press s again.",
+		 "设备上没有剩余空间：测验没有开始；之前保存的内容都没有丢失。请腾出一些空间后再按 "
+		 "s。"},
+	[M_DB_LOCKED] = {"The progress database %s is locked by another program.",
+			 "进度数据库 %s 被另一个程序锁住了。"},
+	[M_DB_LOCKED_WHY] =
+		{"An open sqlite3 shell, a backup or another workbench holds it "
+		 "exclusively. Nothing was changed; the workbench starts as soon as it "
+		 "is released.",
+		 "可能是打开的 sqlite3、备份程序或另一个 workbench 独占了它。没有做任何改动；"
+		 "它一释放，workbench 就会启动。"},
+	[M_DB_LOCKED_WAIT] = {"Trying again in %d s · r: try now · q: quit",
+			      "%d 秒后重试 · r：立即重试 · q：退出"},
+	[M_DB_LOCKED_TRYING] = {"Trying again…", "正在重试…"},
 };
 
 const char *i18n(const char *lang, enum msg m)

@@ -8,8 +8,18 @@
  *   with the user_version bump, so a crash leaves the file at a version it
  *   really has.
  * - reading.furthest_permille never decreases (MAX() in the upsert).
- * - Folders are made only for the default location, and
+ * - Folders are made only for the default location (0700), and
  *   store_open_existing makes nothing: a mistyped --db is an error.
+ * - Before the first write: the schema version, then PRAGMA quick_check
+ *   (a damaged file is refused and never written into; it costs about
+ *   6 ms for 10,000 answers, 3.3 MB: bench/store_open.c).  A file this open
+ *   created is new and skips the check.
+ * - A new file is made by this module, 0600 whatever the umask (SQLite
+ *   gives the -wal and -shm files the same mode); an empty file it did
+ *   not make is refused, not silently a new database, and an empty file
+ *   it made is removed again when the open fails.
+ * - The default location never falls back to the current directory: no
+ *   HOME and no home in the password database is an error.
  *
  * Opening, the WAL set-up, BEGIN IMMEDIATE and the result-code map are
  * base/sqlitex's; this file keeps only the store's own order (version
@@ -17,8 +27,12 @@
  */
 #include "core/store.h"
 #include "base/sqlitex.h"
+#include "base/testhook.h"
 #include "base/wb.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,15 +130,28 @@ static const char *migrations[] = {
 	");",
 };
 
+/* The home folder: $HOME when set and not empty, else the password
+ * database's entry for this user; NULL when neither names one.  Never
+ * the current directory. */
+static const char *home_dir(void)
+{
+	const char *home = getenv("HOME");
+	if (home && *home)
+		return home;
+	struct passwd *pw = getpwuid(getuid());
+	return pw && pw->pw_dir && *pw->pw_dir ? pw->pw_dir : NULL;
+}
+
 /* The default location without $WORKBENCH_DB: the only path whose
- * folders store_open creates. */
+ * folders store_open creates.  A relative XDG_DATA_HOME is ignored, as
+ * the XDG base directory spec says.  NULL when there is no home. */
 static char *xdg_path(void)
 {
 	const char *xdg = getenv("XDG_DATA_HOME");
-	if (xdg && *xdg)
+	if (xdg && xdg[0] == '/')
 		return wb_xasprintf("%s/workbench/progress.db", xdg);
-	const char *home = getenv("HOME");
-	return wb_xasprintf("%s/.local/share/workbench/progress.db", home && *home ? home : ".");
+	const char *home = home_dir();
+	return home ? wb_xasprintf("%s/.local/share/workbench/progress.db", home) : NULL;
 }
 
 char *store_default_path(const char *explicit_path)
@@ -137,15 +164,57 @@ char *store_default_path(const char *explicit_path)
 	return xdg_path();
 }
 
+/* path as messages show it: whole up to 300 bytes, else its first 100
+ * and last 150 bytes around "...", so the reason after it is never cut
+ * off by the caller's buffer.  Returns buf or path. */
+static const char *shown(const char *path, char *buf, size_t n)
+{
+	size_t len = strlen(path);
+	if (len <= 300 || n < 256)
+		return path;
+	snprintf(buf, n, "%.100s...%s", path, path + len - 150);
+	return buf;
+}
+
 static int is_dir(const char *p)
 {
 	struct stat st;
 	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* Makes dir and its missing parents 0700.  Returns 0, or WB_EIO with
+ * "cannot create the folder D for the progress database: REASON" in
+ * errbuf, D the first folder that could not be made. */
+static int make_folders(char *dir, char *errbuf, size_t errlen)
+{
+	for (char *p = dir + 1;; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char c = *p;
+		*p = '\0';
+		int bad = mkdir(dir, 0700) != 0 && errno != EEXIST;
+		int e = errno;
+		if (!bad && !is_dir(dir))
+			bad = 1, e = ENOTDIR;
+		if (bad) {
+			char b[320];
+			snprintf(errbuf, errlen,
+				 "cannot create the folder %s for the progress database: %s "
+				 "(check HOME and XDG_DATA_HOME, or use --db)",
+				 shown(dir, b, sizeof b),
+				 e == ENOTDIR ? "a file is in the way, not a folder" : strerror(e));
+			*p = c;
+			return WB_EIO;
+		}
+		*p = c;
+		if (c == '\0')
+			return 0;
+	}
+}
+
 /* Checks the file's folder: made (with its parents) for the default
- * location, else it must exist.  Returns 0 or WB_ENOENT (message in
- * errbuf). */
+ * location, else it must exist.  Returns 0, WB_ENOENT or WB_EIO (message
+ * in errbuf). */
 static int check_folder(const char *path, char *errbuf, size_t errlen)
 {
 	char *dir = wb_xstrdup(path);
@@ -154,13 +223,14 @@ static int check_folder(const char *path, char *errbuf, size_t errlen)
 	if (slash && slash != dir) {
 		*slash = '\0';
 		char *xdg = xdg_path();
-		if (!strcmp(path, xdg))
-			wb_mkdir_p(dir, 0700);
+		char b1[320], b2[320];
+		if (xdg && !strcmp(path, xdg))
+			err = make_folders(dir, errbuf, errlen);
 		else if (!is_dir(dir)) {
 			snprintf(errbuf, errlen,
 				 "no folder %s for the progress database %s: folders are made only "
 				 "for the default location; check --db (or $WORKBENCH_DB)",
-				 dir, path);
+				 shown(dir, b1, sizeof b1), shown(path, b2, sizeof b2));
 			err = WB_ENOENT;
 		}
 		free(xdg);
@@ -169,12 +239,151 @@ static int check_folder(const char *path, char *errbuf, size_t errlen)
 	return err;
 }
 
+/* The longest path SQLite's default VFS opens: its mxPathname less
+ * "-journal", the longest name it makes beside the file. */
+static size_t sqlite_path_max(void)
+{
+	sqlite3_vfs *vfs = sqlite3_vfs_find(NULL);
+	int mx = vfs ? vfs->mxPathname : 512;
+	return mx > 8 ? (size_t)mx - 8 : 0;
+}
+
+/* WB_ERANGE with "path too long" in errbuf when SQLite could not open
+ * path (it makes a relative path absolute first), else 0. */
+static int check_length(const char *path, char *errbuf, size_t errlen)
+{
+	size_t n = strlen(path);
+	if (path[0] != '/') {
+		char cwd[4096];
+		n += getcwd(cwd, sizeof cwd) ? strlen(cwd) + 1 : sizeof cwd;
+	}
+	size_t max = sqlite_path_max();
+	if (n <= max)
+		return 0;
+	char b[320];
+	snprintf(errbuf, errlen,
+		 "cannot use progress database %s: path too long (%zu characters; SQLite's "
+		 "limit is %zu); choose a shorter --db path",
+		 shown(path, b, sizeof b), n, max);
+	return WB_ERANGE;
+}
+
+/* Creates path, when it does not exist, as an empty file of mode 0600
+ * whatever the umask (answers are private); *created says whether this
+ * call made it.  Returns 0 (also when the name exists: SQLite opens what
+ * is there), or WB_EIO with "cannot create ...: REASON" in errbuf. */
+static int create_private(const char *path, int *created, char *errbuf, size_t errlen)
+{
+	*created = 0;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 && errno != EEXIST) {
+		char b[320];
+		snprintf(errbuf, errlen, "cannot create the progress database %s: %s",
+			 shown(path, b, sizeof b), strerror(errno));
+		return WB_EIO;
+	}
+	if (fd < 0)
+		return 0;
+	if (fchmod(fd, 0600) == 0)
+		*created = 1;
+	close(fd);
+	return 0;
+}
+
+/* Size of path, or -1 when it cannot be read. */
+static long long file_size(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+/* WB_ECORRUPT when path is an empty file this open did not create (and
+ * holds no WAL that would give it content): not silently a new
+ * database.  Else 0. */
+static int check_not_empty(const char *path, int created, char *errbuf, size_t errlen)
+{
+	if (created || file_size(path) != 0)
+		return 0;
+	char *wal = wb_xasprintf("%s-wal", path);
+	long long w = file_size(wal);
+	free(wal);
+	if (w > 0)
+		return 0;
+	char b[320];
+	snprintf(errbuf, errlen,
+		 "%s is an empty file, not a progress database; nothing was written: remove it "
+		 "to start afresh, or choose another file with --db",
+		 shown(path, b, sizeof b));
+	return WB_ECORRUPT;
+}
+
+/* The message for a failure of the open's step `what` on db (err its
+ * code): locked, read-only, full disk or SQLite's reason. */
+static void open_failed(sqlite3 *db, int err, const char *path, const char *what, char *errbuf,
+			size_t errlen)
+{
+	char b[320];
+	const char *p = shown(path, b, sizeof b);
+	if (err == WB_EBUSY)
+		snprintf(errbuf, errlen,
+			 "%s is locked by another program (an open sqlite3 shell, a backup or "
+			 "another workbench holds it exclusively); nothing was changed: close "
+			 "that program and try again",
+			 p);
+	else if (sqlitex_is_readonly(db))
+		snprintf(errbuf, errlen,
+			 "cannot use progress database %s: it is read-only (%s). Nothing "
+			 "was changed: make the file and its folder writable, or choose "
+			 "another file with --db.",
+			 p, sqlitex_errmsg(db));
+	else if (err == WB_ENOSPC)
+		snprintf(errbuf, errlen,
+			 "cannot use progress database %s: no space left on device (%s). Nothing "
+			 "was changed: free some space and start again.",
+			 p, sqlitex_errmsg(db));
+	else
+		snprintf(errbuf, errlen, what, p, sqlitex_errmsg(db));
+}
+
 static int read_version(sqlite3 *db, int *version)
 {
 	long long v = 0;
 	int err = sqlitex_int(db, "PRAGMA user_version", &v);
 	if (!err)
 		*version = (int)v;
+	return err ? sqlitex_db_err(db, sqlite3_errcode(db)) : 0;
+}
+
+/* PRAGMA quick_check: WB_ECORRUPT with its first finding in errbuf when
+ * the file is damaged, else 0 or the error of the check itself.  Only
+ * reads. */
+static int quick_check(sqlite3 *db, const char *path, char *errbuf, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int err = sqlitex_prepare(db, "PRAGMA quick_check(1)", &st);
+	if (err)
+		return sqlitex_db_err(db, sqlite3_errcode(db));
+	int rc = sqlite3_step(st);
+	const char *got = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+	char b[320];
+	if (rc == SQLITE_ROW && got && strcmp(got, "ok") != 0) {
+		snprintf(errbuf, errlen,
+			 "%s is damaged (quick_check: %s); nothing was written: restore a backup "
+			 "or move it away",
+			 shown(path, b, sizeof b), got);
+		err = WB_ECORRUPT;
+	} else if (rc != SQLITE_ROW) {
+		err = sqlitex_db_err(db, rc);
+		if ((rc & 0xFF) == SQLITE_CORRUPT || (rc & 0xFF) == SQLITE_NOTADB)
+			snprintf(errbuf, errlen,
+				 "%s is damaged (quick_check: %s); nothing was written: restore a "
+				 "backup or move it away",
+				 shown(path, b, sizeof b), sqlite3_errmsg(db));
+		else
+			open_failed(db, err, path, "%s is not a usable progress database: %s",
+				    errbuf, errlen);
+	}
+	sqlite3_finalize(st);
 	return err;
 }
 
@@ -193,70 +402,114 @@ static int migrate(sqlite3 *db, const char *path, int v, char *errbuf, size_t er
 	if (!err)
 		err = sqlitex_exec(db, "COMMIT");
 	if (err) {
-		/* The message first: the ROLLBACK resets SQLite's. */
-		snprintf(errbuf, errlen, "cannot upgrade %s to schema %d: %s", path, v + 1,
-			 sqlite3_errmsg(db));
+		char what[64];
+		snprintf(what, sizeof what, "cannot upgrade %%s to schema %d: %%s", v + 1);
 		sqlitex_end(db, err);
+		open_failed(db, err, path, what, errbuf, errlen);
 	}
 	return err;
 }
 
-/* store_open and store_open_existing: existing says never create. */
-static int open_store(const char *path, int existing, struct store **out, char *errbuf,
+/* The checks before SQLite sees path: a home to put it in, its length,
+ * its folder, a private new file and no foreign empty file.  Returns 0 or
+ * a WB_E* code with the message in errbuf; *created as create_private. */
+static int before_connect(const char *path, int existing, int *created, char *errbuf, size_t errlen)
+{
+	*created = 0;
+	if (!path) {
+		snprintf(errbuf, errlen,
+			 "no place for the progress database: HOME is not set and the password "
+			 "database names no home folder for this user; set HOME (or "
+			 "XDG_DATA_HOME), or use --db");
+		return WB_ENOENT;
+	}
+	int err = check_length(path, errbuf, errlen);
+	if (!err && existing && access(path, F_OK) != 0) {
+		snprintf(errbuf, errlen, "no progress database at %s", path);
+		err = WB_ENOENT;
+	}
+	if (!err && !existing)
+		err = check_folder(path, errbuf, errlen);
+	if (!err && !existing)
+		err = create_private(path, created, errbuf, errlen);
+	if (!err)
+		err = check_not_empty(path, *created, errbuf, errlen);
+	return err;
+}
+
+/* The checks before the first write: the schema version (a newer file is
+ * refused untouched) and quick_check.  Returns 0 with *version, or a
+ * WB_E* code with the message in errbuf. */
+static int before_write(sqlite3 *db, const char *path, int created, int *version, char *errbuf,
+			size_t errlen)
+{
+	int err = read_version(db, version);
+	if (err) {
+		open_failed(db, err, path, "%s is not a usable progress database: %s", errbuf,
+			    errlen);
+		return err;
+	}
+	if (*version > STORE_SCHEMA_VERSION) {
+		char b[320];
+		snprintf(errbuf, errlen,
+			 "%s was written by a newer workbench (schema %d; this build knows %d). "
+			 "It was left untouched: upgrade workbench or use --db with another file.",
+			 shown(path, b, sizeof b), *version, STORE_SCHEMA_VERSION);
+		return WB_ENEWER;
+	}
+	return created ? 0 : quick_check(db, path, errbuf, errlen);
+}
+
+/* The test seam WORKBENCH_TEST_DB_SPARE_PAGES=N: once opened (and
+ * migrated), the database may grow by N pages on this connection (PRAGMA
+ * max_page_count), after which a write fails with SQLITE_FULL as on a
+ * full disk. */
+static void spare_pages_hook(sqlite3 *db)
+{
+	const char *n = testhook_db_spare_pages();
+	long long pages = 0;
+	if (!n || sqlitex_int(db, "PRAGMA page_count", &pages) != 0)
+		return;
+	char sql[64];
+	snprintf(sql, sizeof sql, "PRAGMA max_page_count=%lld", pages + atoll(n));
+	sqlitex_exec(db, sql);
+}
+
+/* store_open, store_open_existing and store_open_busy: existing says
+ * never create, busy_ms is the busy timeout. */
+static int open_store(const char *path, int existing, int busy_ms, struct store **out, char *errbuf,
 		      size_t errlen)
 {
 	*out = NULL;
 	sqlite3 *db = NULL;
-	int err = existing ? 0 : check_folder(path, errbuf, errlen);
+	int created = 0, version = 0;
+	int err = before_connect(path, existing, &created, errbuf, errlen);
 	if (err)
 		goto out;
 
 	/* The default synchronous level of SQLite (FULL), as before the
 	 * store used sqlitex: a graded answer survives a power cut. */
 	const struct sqlitex_opts opts = {
-		.busy_timeout_ms = 5000, .synchronous = 2, .no_create = existing};
-	char why[512];
+		.busy_timeout_ms = busy_ms, .synchronous = 2, .no_create = existing};
+	char why[1024];
 	err = sqlitex_connect(path, &opts, &db, why, sizeof why);
-	if (err && existing && access(path, F_OK) != 0) {
-		snprintf(errbuf, errlen, "no progress database at %s", path);
-		goto out;
-	}
 	if (err) {
 		snprintf(errbuf, errlen, "cannot open progress database %s", why);
 		goto out;
 	}
-
-	int version = 0;
-	err = read_version(db, &version);
-	if (err) {
-		snprintf(errbuf, errlen, "%s is not a usable progress database: %s", path,
-			 sqlite3_errmsg(db));
+	err = before_write(db, path, created, &version, errbuf, errlen);
+	if (err)
 		goto out;
-	}
-	if (version > STORE_SCHEMA_VERSION) {
-		snprintf(errbuf, errlen,
-			 "%s was written by a newer workbench (schema %d; this build knows %d). "
-			 "It was left untouched: upgrade workbench or use --db with another file.",
-			 path, version, STORE_SCHEMA_VERSION);
-		err = WB_ENEWER;
-		goto out;
-	}
 	err = sqlitex_setup(db, &opts);
 	if (err) {
-		if (sqlitex_is_readonly(db))
-			snprintf(errbuf, errlen,
-				 "cannot use progress database %s: it is read-only (%s). Nothing "
-				 "was changed: make the file and its folder writable, or choose "
-				 "another file with --db.",
-				 path, sqlite3_errmsg(db));
-		else
-			snprintf(errbuf, errlen, "cannot prepare %s: %s", path, sqlite3_errmsg(db));
+		open_failed(db, err, path, "cannot prepare %s: %s", errbuf, errlen);
 		goto out;
 	}
 	for (int v = version; v < STORE_SCHEMA_VERSION && !err; v++)
 		err = migrate(db, path, v, errbuf, errlen);
 	if (err)
 		goto out;
+	spare_pages_hook(db);
 	struct store *s = wb_xcalloc(1, sizeof *s);
 	s->db = db;
 	s->found_version = version;
@@ -265,17 +518,24 @@ static int open_store(const char *path, int existing, struct store **out, char *
 out:
 	if (db)
 		sqlite3_close(db);
+	if (err && created && file_size(path) == 0)
+		unlink(path); /* ours and still empty: as if never made */
 	return err;
 }
 
 int store_open(const char *path, struct store **out, char *errbuf, size_t errlen)
 {
-	return open_store(path, 0, out, errbuf, errlen);
+	return open_store(path, 0, STORE_BUSY_MS, out, errbuf, errlen);
+}
+
+int store_open_busy(const char *path, int busy_ms, struct store **out, char *errbuf, size_t errlen)
+{
+	return open_store(path, 0, busy_ms > 0 ? busy_ms : 1, out, errbuf, errlen);
 }
 
 int store_open_existing(const char *path, struct store **out, char *errbuf, size_t errlen)
 {
-	return open_store(path, 1, out, errbuf, errlen);
+	return open_store(path, 1, STORE_BUSY_MS, out, errbuf, errlen);
 }
 
 void store_close(struct store *s)
@@ -293,7 +553,7 @@ int store_found_version(const struct store *s)
 
 const char *store_errmsg(const struct store *s)
 {
-	return sqlite3_errmsg(s->db);
+	return sqlitex_errmsg(s->db);
 }
 
 sqlite3 *store_db(struct store *s)

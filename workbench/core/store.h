@@ -17,23 +17,52 @@ struct store;
 /* The schema version this build writes. */
 #define STORE_SCHEMA_VERSION 4
 
-/* Default path: $WORKBENCH_DB, else $XDG_DATA_HOME/workbench/progress.db,
- * else ~/.local/share/workbench/progress.db.  explicit (--db) wins.
- * Caller frees. */
+/* How long an open waits for a lock another process holds (ms). */
+#define STORE_BUSY_MS 5000
+
+/* A buffer for store_open's messages: enough for every message with its
+ * reason (paths over 300 bytes are shown shortened). */
+#define STORE_ERRLEN 1024
+
+/* Default path: $WORKBENCH_DB, else $XDG_DATA_HOME/workbench/progress.db
+ * (an absolute XDG_DATA_HOME only: a relative one is ignored, as the XDG
+ * spec says), else ~/.local/share/workbench/progress.db with ~ from HOME
+ * or, when HOME is unset or empty, from the password database.
+ * explicit (--db) wins.  Caller frees.  NULL when there is no home at
+ * all: store_open(NULL, ...) then says so (never the current
+ * directory). */
 char *store_default_path(const char *explicit_path);
 
-/* Opens (creating the file if needed) and migrates.  Missing parent
- * folders are made only for the default location ($XDG_DATA_HOME/workbench
- * or ~/.local/share/workbench, not --db or $WORKBENCH_DB): for any other
- * path a missing folder is WB_ENOENT ("no folder DIR for the progress
- * database PATH ...") and nothing is created, so a mistyped --db is an
- * error, not a new empty database.  Returns 0; WB_ENEWER for a newer schema (file untouched);
- * WB_ECORRUPT for a file that is not a database; WB_ENOENT when the file cannot be opened or
- * created (SQLITE_CANTOPEN); WB_EBUSY when another process holds it past the busy timeout during a
- * migration; WB_EIO when it cannot be written (a read-only file or folder: the message says so and
- * nothing was changed).  On failure *out is NULL and a message is in
- * errbuf.  Close with store_close (accepts NULL). */
+/* Opens (creating the file, 0600, if needed) and migrates.  Missing
+ * parent folders are made (0700) only for the default location
+ * ($XDG_DATA_HOME/workbench or ~/.local/share/workbench, not --db or
+ * $WORKBENCH_DB): for any other path a missing folder is WB_ENOENT ("no
+ * folder DIR for the progress database PATH ...") and nothing is
+ * created, so a mistyped --db is an error, not a new empty database.
+ * Before anything is written the schema version is read and PRAGMA
+ * quick_check run.  Returns 0;
+ *   WB_ENEWER for a newer schema (file untouched);
+ *   WB_ECORRUPT for a file that is not a database, fails quick_check
+ *     ("PATH is damaged (quick_check: ...)") or is an empty file this
+ *     call did not create; nothing is written to it;
+ *   WB_ENOENT when path is NULL (no home), the folder is missing or the
+ *     file cannot be opened (SQLITE_CANTOPEN);
+ *   WB_ERANGE for a path longer than SQLite opens ("path too long (N
+ *     characters; SQLite's limit is M)");
+ *   WB_EBUSY when another program holds the file past the busy timeout
+ *     ("PATH is locked by another program ...");
+ *   WB_ENOSPC when the disk is full; WB_EIO when a folder or the file
+ *     cannot be made or written (a read-only file or folder: the message
+ *     says so and nothing was changed).
+ * On failure *out is NULL and a message (at most STORE_ERRLEN bytes
+ * with the reason) is in errbuf.  Close with store_close (accepts
+ * NULL). */
 int store_open(const char *path, struct store **out, char *errbuf, size_t errlen);
+
+/* store_open with a busy timeout of busy_ms (at least 1 ms) instead of
+ * STORE_BUSY_MS: the TUI's start-up retries a locked file with it while
+ * it counts down on screen.  Returns as store_open. */
+int store_open_busy(const char *path, int busy_ms, struct store **out, char *errbuf, size_t errlen);
 void store_close(struct store *s);
 
 /* store_open for read-only commands (`quiz stats`, `progress export`):
@@ -69,7 +98,9 @@ int store_add_lab_run(struct store *s, const char *lab, int verdict, long ms,
 /* 1 when lab has at least one passing run, else 0. */
 int store_lab_passed(struct store *s, const char *lab);
 
-/* The last error message from SQLite, for reports. */
+/* Why the last failed call on the store failed, for reports: SQLite's
+ * message of the failing statement, also after its transaction was
+ * rolled back (sqlitex_errmsg).  Never NULL. */
 const char *store_errmsg(const struct store *s);
 
 /* The underlying handle, for modules that add their own tables. */

@@ -14,6 +14,7 @@
 #include "tui/nav.h"
 #include "app.h"
 #include "core/session.h"
+#include "core/store.h"
 #include "core/i18n.h"
 #include "base/wb.h"
 #include "tui/glossary.h"
@@ -85,7 +86,15 @@ static int open_test(struct tui *t, const struct nav *n, struct screen *out)
 {
 	int over_reader =
 		n->replace_top && t->depth > 0 && !strcmp(t->stack[t->depth - 1].name, "reader");
-	return quiz_open(t, n->kind == NAV_TEST ? n->chapter : NULL, n->lang, over_reader, out);
+	int rc = quiz_open(t, n->kind == NAV_TEST ? n->chapter : NULL, n->lang, over_reader, out);
+	/* `s` always answers: a test that could not start says why, even
+	 * when the screen that would have shown it is gone (a full disk). */
+	const char *L = t->app->lang;
+	if (rc == WB_ENOSPC)
+		tui_flash(t, "%s", i18n(L, M_TEST_FULL));
+	else if (rc && !t->message[0])
+		tui_flash(t, i18n(L, M_TEST_NOT_STARTED), store_errmsg(t->store));
+	return rc;
 }
 
 int nav_apply(struct tui *t, const struct nav *n)

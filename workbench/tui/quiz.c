@@ -428,6 +428,12 @@ static int save(struct tui *t, struct quizscr *s, struct answer *a)
 		note(s, "%s %s", i18n(s->lang, M_QUIZ_BUSY), i18n(s->lang, M_QUIZ_BUSY_NOTHING));
 		return err;
 	}
+	if (err == WB_ENOSPC) {
+		/* A full disk: nothing was written; as for busy, the same key
+		 * tries again once there is room. */
+		note(s, "%s %s", i18n(s->lang, M_QUIZ_FULL), i18n(s->lang, M_QUIZ_FULL_RETRY));
+		return err;
+	}
 	if (err == WB_ECONFLICT) {
 		/* Another window graded this question or ended the test; the
 		 * session has caught up, the screen follows it. */
@@ -1411,6 +1417,8 @@ static int open_session(struct tui *t, struct quizscr *s, const char *chapter, s
 	} else if (err == WB_EBUSY) {
 		tui_flash(t, "%s %s", i18n(s->want_lang, M_QUIZ_BUSY),
 			  i18n(s->want_lang, M_QUIZ_BUSY_NOTHING));
+	} else if (err == WB_ENOSPC) { /* said on the screen the learner goes back to */
+		tui_flash(t, "%s", i18n(s->want_lang, M_TEST_FULL));
 	} else if (o.step == QUIZ_OPEN_LOOK) {
 		tui_flash(t, "%s", store_errmsg(t->store));
 	} else if (err != WB_ECONFLICT && !(err == WB_ENOENT && o.step == QUIZ_OPEN_RESUME)) {

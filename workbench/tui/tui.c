@@ -16,18 +16,23 @@
  * come); without a terminal (stdin or stdout not one, TERM=dumb) it does
  * not start at all.  So screens save the reading position and curses
  * restores the terminal on the way out.  This file draws nothing but the
- * help overlay, and knows no screen: tui/nav.c does.
+ * help overlay and, before any screen exists, the wait for a progress
+ * database another program has locked (a countdown, r to try now, q to
+ * quit); it knows no screen: tui/nav.c does.
  */
 #include "tui/tui.h"
 #include "app.h"
 #include "core/clock.h"
+#include "core/i18n.h"
 #include "core/progress.h"
 #include "core/quizbank.h"
 #include "core/store.h"
 #include "base/testhook.h"
+#include "base/mono.h"
 #include "base/wb.h"
 #include "tui/help.h"
 #include "tui/nav.h"
+#include "tui/page.h"
 #include "tui/term.h"
 
 #include <curses.h>
@@ -261,16 +266,81 @@ static const char *no_terminal(void)
 	return NULL;
 }
 
+/* Seconds between two tries of a locked database, and how long each try
+ * waits for the lock. */
+enum { LOCK_RETRY_S = 5, LOCK_TRY_MS = 300 };
+
+/* The locked-database wait: the file, why it waits, and the countdown. */
+static void draw_locked(struct tui *t, int left_s)
+{
+	const char *L = t->app->lang;
+	struct page p = {0};
+	char *head = wb_xasprintf(i18n(L, M_DB_LOCKED), t->app->db_path);
+	int w = COLS > 4 ? COLS - 4 : 1;
+	page_text(&p, head, w, A_BOLD, 0, 0);
+	page_blank(&p);
+	page_text(&p, i18n(L, M_DB_LOCKED_WHY), w, 0, 0, 0);
+	free(head);
+	erase();
+	term_text(0, 1, i18n(L, M_APP_TITLE), COLS - 2, term_attr_heading(t));
+	page_draw(t, &p, 2, 2, LINES - 4, w, 0, 0);
+	page_free(&p);
+	char wait[128];
+	if (left_s > 0)
+		snprintf(wait, sizeof wait, i18n(L, M_DB_LOCKED_WAIT), left_s);
+	else
+		snprintf(wait, sizeof wait, "%s", i18n(L, M_DB_LOCKED_TRYING));
+	term_status(t, wait, "");
+	refresh();
+}
+
+/* The progress database was locked at start-up (F8): instead of exiting,
+ * shows why and tries again every LOCK_RETRY_S seconds, or at once on r;
+ * q, a signal or a hang-up gives up.  Returns 0 with t->store open, or
+ * WB_EBUSY (given up) or another store_open error, message in err. */
+static int wait_unlocked(struct tui *t, char *err, size_t errlen)
+{
+	long long next = mono_now_ms() + LOCK_RETRY_S * 1000;
+	while (!stop_requested) {
+		long long now = mono_now_ms();
+		if (now >= next) {
+			draw_locked(t, 0);
+			int rc = store_open_busy(t->app->db_path, LOCK_TRY_MS, &t->store, err,
+						 errlen);
+			if (rc != WB_EBUSY)
+				return rc;
+			next = mono_now_ms() + LOCK_RETRY_S * 1000;
+			continue;
+		}
+		draw_locked(t, (int)((next - now + 999) / 1000));
+		struct pollfd in = {.fd = STDIN_FILENO, .events = POLLIN};
+		int ms = (int)((next - now) % 1000);
+		if (poll(&in, 1, ms ? ms : 1000) > 0) {
+			if (in.revents & (POLLHUP | POLLERR | POLLNVAL))
+				break;
+			timeout(0);
+			int ch = getch();
+			if (ch == 'q' || ch == 'Q')
+				break;
+			if (ch == 'r' || ch == 'R' || ch == '\n' || ch == '\r')
+				next = now;
+		}
+	}
+	return WB_EBUSY;
+}
+
 int tui_main(struct app *app)
 {
-	char err[512] = "";
+	char err[STORE_ERRLEN] = "";
 	struct tui t = {.app = app};
-	int rc = store_open(app->db_path, &t.store, err, sizeof err);
-	if (rc) {
+	/* A short first wait: a file locked for longer gets the countdown
+	 * screen below rather than a blank terminal. */
+	int rc = store_open_busy(app->db_path, 1000, &t.store, err, sizeof err);
+	const char *why = no_terminal();
+	if (rc && (rc != WB_EBUSY || why)) {
 		fprintf(stderr, "workbench: %s\n", err);
 		return EXIT_FAIL;
 	}
-	const char *why = no_terminal();
 	if (why) {
 		fprintf(stderr,
 			"workbench: the interactive workbench needs a terminal (%s).\n"
@@ -288,6 +358,13 @@ int tui_main(struct app *app)
 	if (term_init(&t) != 0) {
 		fprintf(stderr, "workbench: cannot initialise the terminal (is TERM set?)\n");
 		store_close(t.store);
+		return EXIT_FAIL;
+	}
+	if (rc)
+		rc = wait_unlocked(&t, err, sizeof err);
+	if (rc) {
+		term_end(&t);
+		fprintf(stderr, "workbench: %s\n", err);
 		return EXIT_FAIL;
 	}
 	nav_apply(&t, &(struct nav){.kind = NAV_HOME});
