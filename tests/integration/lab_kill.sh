@@ -72,6 +72,10 @@ wait "$wb"
 rc=$?
 [ "$rc" -eq 2 ] || fail "a cancelled lab exited $rc, want 2: $(cat "$T/term.txt")"
 grep -q "lab zk-cas cancelled" "$T/term.txt" || fail "no cancel message: $(cat "$T/term.txt")"
+# A cancelled run's folder goes at once (reliability review F19: it used to
+# stay until the next lab run reaped it), and the message says so.
+grep -q "run folder removed" "$T/term.txt" || fail "the cancel message does not say the folder went: $(cat "$T/term.txt")"
+ls -d "$T"/runs/run-* >/dev/null 2>&1 && fail "a cancelled run's folder was kept: $(ls "$T/runs")"
 # SIGKILL was sent; a JVM takes a moment to tear down its threads.
 wait_dead "$java_pid" 10
 
