@@ -95,8 +95,8 @@ void page_draw(struct tui *t, const struct page *p, int y, int x, int rows, int 
 		if (l->lay)
 			term_draw_line(t, y + r, x + l->indent, l->lay, w - l->indent);
 		else
-			term_text(y + r, x + l->indent, l->text, w - l->indent,
-				  l->attr | (hl ? term_attr_select() : 0));
+			term_text_cut(y + r, x + l->indent, l->text, w - l->indent,
+				      l->attr | (hl ? term_attr_select() : 0));
 	}
 }
 

@@ -585,20 +585,32 @@ static void draw_header(struct tui *t, struct quizscr *s)
 	else
 		snprintf(left, sizeof left, "%s", i18n(s->lang, M_QUIZ_REVIEW_TITLE));
 	right[0] = '\0';
+	int rw = 0;
 	if (s->q) {
+		/* "Question N of M" always shows; the kind and the id give way
+		 * first, then the title is cut with an ellipsis. */
 		char prog[64];
 		snprintf(prog, sizeof prog, i18n(s->lang, M_QUIZ_PROGRESS), s->pos + 1,
 			 s->ss->test->n);
-		snprintf(right, sizeof right, "%s · %s · [%s]", prog,
-			 kind_name(s->lang, s->q->kind), s->q->id);
+		const char *kind = kind_name(s->lang, s->q->kind);
+		for (int form = 0; form < 3; form++) {
+			if (form == 0)
+				snprintf(right, sizeof right, "%s · %s · [%s]", prog, kind,
+					 s->q->id);
+			else if (form == 1)
+				snprintf(right, sizeof right, "%s · %s", prog, kind);
+			else
+				snprintf(right, sizeof right, "%s", prog);
+			rw = utf8_width(right, strlen(right));
+			if (rw <= COLS - 14)
+				break;
+		}
+		if (rw > COLS - 2)
+			rw = COLS - 2;
 	}
-	(void)t;
-	int rw = utf8_width(right, strlen(right));
-	if (rw > COLS - 12)
-		rw = 0, right[0] = '\0';
-	term_text(0, 1, left, COLS - rw - 4, term_attr_heading(t));
+	term_text_cut(0, 1, left, COLS - 2 - (rw ? rw + 2 : 0), term_attr_heading(t));
 	if (rw)
-		term_text(0, COLS - rw - 1, right, rw, A_DIM);
+		term_text_cut(0, COLS - rw - 1, right, rw, A_DIM);
 }
 
 /* The question: its heading text (bold) and body. */
@@ -644,7 +656,7 @@ static void rule(int y, const char *title)
 	if (title && *title) {
 		int w = utf8_width(title, strlen(title));
 		mvaddstr(y, 2, " ");
-		term_text(y, 3, title, COLS - 6, A_BOLD);
+		term_text_cut(y, 3, title, COLS - 6, A_BOLD);
 		if (3 + w < COLS)
 			mvaddstr(y, 3 + w, " ");
 	}
@@ -694,7 +706,7 @@ static void draw_answer(struct tui *t, struct quizscr *s)
 		for (int i = 0; i < box_rows && first + i < r.n; i++) {
 			size_t a = r.start[first + i], b = r.end[first + i];
 			char *text = textbox_slice(&s->box, a, b);
-			term_text(box_top + i, 2, text, box_width(), 0);
+			term_text_cut(box_top + i, 2, text, box_width(), 0);
 			free(text);
 		}
 		if (s->st == QS_EDIT) {
@@ -793,7 +805,7 @@ static void draw_reveal(struct tui *t, struct quizscr *s)
 	char buf[512];
 	snprintf(buf, sizeof buf, i18n(L, M_QUIZ_SUGGESTED), grade_name(L, suggested),
 		 suggested_pts, s->q->max_points);
-	term_text(LINES - 1 - grade_rows, 1, buf, COLS - 2, A_BOLD);
+	term_text_cut(LINES - 1 - grade_rows, 1, buf, COLS - 2, A_BOLD);
 	static const int means[] = {M_GRADE_AGAIN_MEANS, M_GRADE_PARTLY_MEANS, M_GRADE_GOT_MEANS};
 	static const char keys[] = {'a', 'p', 'g'};
 	int days[4]; /* the next interval each grade gives, before its meaning */
@@ -802,8 +814,8 @@ static void draw_reveal(struct tui *t, struct quizscr *s)
 		char ivl[32];
 		answers_interval_text(L, days[g + 1], ivl, sizeof ivl);
 		snprintf(buf, sizeof buf, "%c  %s · %s", keys[g], ivl, i18n(L, (enum msg)means[g]));
-		term_text(LINES - grade_rows + g, 3, buf, COLS - 4,
-			  g + 1 == suggested ? term_attr_select() : (int)A_DIM);
+		term_text_cut(LINES - grade_rows + g, 3, buf, COLS - 4,
+			      g + 1 == suggested ? term_attr_select() : (int)A_DIM);
 	}
 	snprintf(buf, sizeof buf, i18n(L, M_QUIZ_REVEAL_HINT), grade_name(L, suggested));
 	status(t, s, buf);
@@ -856,23 +868,23 @@ static void draw_summary(struct tui *t, struct quizscr *s)
 	const char *L = s->lang;
 	char buf[512];
 	int y = 2;
-	term_text(y++, 2, i18n(L, M_QUIZ_SUMMARY), COLS - 4, A_BOLD);
+	term_text_cut(y++, 2, i18n(L, M_QUIZ_SUMMARY), COLS - 4, A_BOLD);
 	y++;
 	snprintf(buf, sizeof buf, i18n(L, M_QUIZ_POINTS), s->sum.points, s->sum.max_points,
 		 s->sum.max_points ? s->sum.points * 100 / s->sum.max_points : 0);
-	term_text(y++, 2, buf, COLS - 4, 0);
+	term_text_cut(y++, 2, buf, COLS - 4, 0);
 	snprintf(buf, sizeof buf, "%s %d · %s %d · %s %d", i18n(L, M_GRADE_AGAIN),
 		 s->sum.grades[GRADE_AGAIN], i18n(L, M_GRADE_PARTLY), s->sum.grades[GRADE_PARTLY],
 		 i18n(L, M_GRADE_GOT), s->sum.grades[GRADE_GOT]);
-	term_text(y++, 2, buf, COLS - 4, 0);
+	term_text_cut(y++, 2, buf, COLS - 4, 0);
 	int secs = (int)(s->sum.time_ms / 1000);
 	snprintf(buf, sizeof buf, i18n(L, M_QUIZ_TIME), secs / 60, secs % 60);
-	term_text(y++, 2, buf, COLS - 4, 0);
+	term_text_cut(y++, 2, buf, COLS - 4, 0);
 	y++;
 	if (!s->nweak) {
-		term_text(y++, 2, i18n(L, M_QUIZ_ALL_GOT), COLS - 4, 0);
+		term_text_cut(y++, 2, i18n(L, M_QUIZ_ALL_GOT), COLS - 4, 0);
 	} else {
-		term_text(y++, 2, i18n(L, M_QUIZ_WEAKEST), COLS - 4, A_BOLD);
+		term_text_cut(y++, 2, i18n(L, M_QUIZ_WEAKEST), COLS - 4, A_BOLD);
 		for (size_t i = 0; i < s->nweak && y < LINES - 1; i++, y++) {
 			const struct answers_item *it = &s->sum.items[i];
 			const struct quiz_question *q = quiz_bank_find(s->bank, it->question);
@@ -884,7 +896,7 @@ static void draw_summary(struct tui *t, struct quizscr *s)
 				mvhline(y, 2, ' ', COLS - 4);
 				attroff(attr);
 			}
-			term_text(y, 3, buf, COLS - 6, attr);
+			term_text_cut(y, 3, buf, COLS - 6, attr);
 		}
 	}
 	status(t, s, i18n(L, M_QUIZ_SUMMARY_HINT));
@@ -900,7 +912,7 @@ static void draw_conflict(struct tui *t, struct quizscr *s)
 	char **lines;
 	size_t n = layout_wrap(buf, COLS - 4, &lines);
 	for (size_t i = 0; i < n; i++)
-		term_text(3 + (int)i, 2, lines[i], COLS - 4, A_BOLD);
+		term_text_cut(3 + (int)i, 2, lines[i], COLS - 4, A_BOLD);
 	layout_wrap_free(lines, n);
 	term_status(t, i18n(L, s->confirm ? M_QUIZ_ABANDON_OTHER_ASK : M_QUIZ_OTHER_KEYS), "");
 }
@@ -912,7 +924,7 @@ static void draw_length(struct tui *t, struct quizscr *s)
 	char buf[512];
 	snprintf(buf, sizeof buf, i18n(L, M_QUIZ_LENGTH_TITLE),
 		 s->title ? s->title : i18n(L, M_QUIZ_REVIEW_TITLE));
-	term_text(1, 2, buf, COLS - 4, term_attr_heading(t) | A_BOLD);
+	term_text_cut(1, 2, buf, COLS - 4, term_attr_heading(t) | A_BOLD);
 	int y = 3;
 	for (size_t i = 0; i < s->nlen && y < LINES - 2; i++, y++) {
 		enum msg m = i + 1 == s->nlen ? M_QUIZ_LENGTH_ALL
@@ -927,13 +939,13 @@ static void draw_length(struct tui *t, struct quizscr *s)
 			mvhline(y, 2, ' ', COLS - 4);
 			attroff(attr);
 		}
-		term_text(y, 3, buf, COLS - 6, attr);
+		term_text_cut(y, 3, buf, COLS - 6, attr);
 	}
 	y++;
 	char **lines;
 	size_t n = layout_wrap(i18n(L, M_QUIZ_LENGTH_WHY), COLS - 4, &lines);
 	for (size_t i = 0; i < n && y < LINES - 1; i++)
-		term_text(y++, 2, lines[i], COLS - 4, A_DIM);
+		term_text_cut(y++, 2, lines[i], COLS - 4, A_DIM);
 	layout_wrap_free(lines, n);
 	term_status(t, i18n(L, M_QUIZ_LENGTH_KEYS), "");
 }

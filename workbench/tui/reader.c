@@ -212,14 +212,21 @@ static void draw_toc(struct tui *t, struct reader *r)
 	const char *lang = t->app->lang;
 	int h = LINES - 4, w = COLS - 6;
 	int y0 = 2, x0 = 3;
+	/* The whole band of rows the box covers is cleared, the box's edges
+	 * and a blank row above and below included: no piece of a page line
+	 * shows beside it. */
+	for (int y = y0 - 1; y <= y0 + h && y < LINES - 1; y++) {
+		move(y, 0);
+		clrtoeol();
+	}
 	for (int y = 0; y < h; y++) {
 		move(y0 + y, x0);
 		for (int x = 0; x < w; x++)
 			addch(' ' | A_REVERSE);
 	}
-	term_text(y0, x0 + 1, i18n(lang, M_TOC_TITLE), w - 2, A_REVERSE | A_BOLD);
+	term_text_cut(y0, x0 + 1, i18n(lang, M_TOC_TITLE), w - 2, A_REVERSE | A_BOLD);
 	if (!r->lay->nsections) {
-		term_text(y0 + 2, x0 + 1, i18n(lang, M_NO_SECTIONS), w - 2, A_REVERSE);
+		term_text_cut(y0 + 2, x0 + 1, i18n(lang, M_NO_SECTIONS), w - 2, A_REVERSE);
 		return;
 	}
 	int rows = h - 2;
@@ -232,7 +239,7 @@ static void draw_toc(struct tui *t, struct reader *r)
 		if (i == r->toc_sel)
 			mvhline(y, x0, ' ', w);
 		int used = term_text(y, x0 + 1, num, w - 2, attr);
-		term_text(y, x0 + 1 + used, r->lay->sections[i].title, w - 2 - used, attr);
+		term_text_cut(y, x0 + 1 + used, r->lay->sections[i].title, w - 2 - used, attr);
 	}
 }
 
