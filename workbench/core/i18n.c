@@ -225,6 +225,11 @@ static const char *const strings[M_COUNT][2] = {
 	[M_SOURCE_STATUS] = {"line %zu of %zu  col %d", "第 %zu/%zu 行  第 %d 列"},
 	[M_SOURCE_NOT_FOUND] = {"Cannot open %s: %s", "无法打开 %s：%s"},
 	[M_HELP_SCROLL] = {"j/k Space/b scroll · q closes", "j/k Space/b 滚动 · q 关闭"},
+	/* wt-uxa */
+	[M_QUIZ_GOT_NONE_ASK] = {"Got it with 0 of %d points ticked? y grade Got it · n back",
+				 "一个要点都没勾（共 %d 分），仍评“已掌握”？y 是 · n 返回"},
+	[M_READER_PICK_SECTION] = {"Pick the section about [%s] (Enter jumps)",
+				   "请选择与 [%s] 相关的一节（Enter 跳转）"},
 };
 
 const char *i18n(const char *lang, enum msg m)

@@ -33,6 +33,7 @@
  *             q ^P                     leave_paused  back (test paused)
  *   REVEAL    j k Space x 1-9          mark_key      REVEAL
  *             a p g Enter              grade_recall  next question (EDIT/ANSWER) or SUMMARY
+ *             g with no point ticked   reveal_key    REVEAL asking y/n (y grades Got it)
  *             q ^P                     leave_paused  back (test paused)
  *   RESULT    Enter Space j            result_key    next question or SUMMARY
  *             q ^P                     leave_paused  back (test paused)
@@ -281,6 +282,7 @@ struct quizscr {
 	int len_sel;		       /* the size selected */
 	int follow;		       /* the selection moved: bring it into view once */
 	int confirm;		       /* QS_CONFLICT: asking before abandoning the other */
+	int confirm_got;	       /* QS_REVEAL: asking before Got it with no point ticked */
 	size_t pos;		       /* position of q in the test */
 	unsigned shown;		       /* questions begun so far: tells a new one */
 	char note[256];		       /* status message until the next key */
@@ -410,6 +412,7 @@ static void begin_question(struct tui *t, struct quizscr *s)
 static void reveal(struct quizscr *s)
 {
 	s->st = QS_REVEAL;
+	s->confirm_got = 0;
 	s->revealed_at = answers_now_ms();
 	s->sel = 0;
 	s->scroll = 0;
@@ -776,6 +779,12 @@ static void draw_reveal(struct tui *t, struct quizscr *s)
 	}
 	if (!side)
 		page_blank(&left);
+	/* The question's body (the one-line text is at the top) comes
+	 * before the reference answer it asks about. */
+	if (*s->q->body) {
+		page_md(side ? &right : &left, s->q->body, rw, L, 0);
+		page_blank(side ? &right : &left);
+	}
 	page_reference(side ? &right : &left, s, rw);
 	struct page *main = side ? &right : &left;
 	int f, l;
@@ -817,7 +826,10 @@ static void draw_reveal(struct tui *t, struct quizscr *s)
 		term_text_cut(LINES - grade_rows + g, 3, buf, COLS - 4,
 			      g + 1 == suggested ? term_attr_select() : (int)A_DIM);
 	}
-	snprintf(buf, sizeof buf, i18n(L, M_QUIZ_REVEAL_HINT), grade_name(L, suggested));
+	if (s->confirm_got)
+		snprintf(buf, sizeof buf, i18n(L, M_QUIZ_GOT_NONE_ASK), s->q->max_points);
+	else
+		snprintf(buf, sizeof buf, i18n(L, M_QUIZ_REVEAL_HINT), grade_name(L, suggested));
 	status(t, s, buf);
 }
 
@@ -1180,14 +1192,35 @@ static void answer_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 	s->st = QS_EDIT; /* a written question is always typed into */
 }
 
+/* 1 when no rubric point is ticked (a question with a rubric). */
+static int none_ticked(const struct quizscr *s)
+{
+	for (size_t i = 0; i < s->nmarks; i++)
+		if (s->marks[i])
+			return 0;
+	return s->nmarks > 0;
+}
+
 static void reveal_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 {
+	if (s->confirm_got) { /* "Got it with 0 of N points?": only y grades */
+		s->confirm_got = 0;
+		if (action == A_YES)
+			grade_recall(t, s, GRADE_GOT);
+		return;
+	}
 	if (mark_key(s, action, ch))
 		return;
 	switch (action) {
 	case A_AGAIN: grade_recall(t, s, GRADE_AGAIN); break;
 	case A_PARTLY: grade_recall(t, s, GRADE_PARTLY); break;
-	case A_GOT: grade_recall(t, s, GRADE_GOT); break;
+	case A_GOT:
+		/* A grade the rubric contradicts is asked about first. */
+		if (none_ticked(s))
+			s->confirm_got = 1;
+		else
+			grade_recall(t, s, GRADE_GOT);
+		break;
 	case A_ENTER: grade_recall(t, s, quiz_suggest_grade(s->q, s->marks, NULL)); break;
 	case A_QUIT: leave_paused(t, s); break;
 	}
