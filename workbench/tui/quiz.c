@@ -1013,11 +1013,13 @@ static void leave_paused(struct tui *t, struct quizscr *s)
 	tui_back(t);
 }
 
-/* Asks for the lesson of chapter in place of this screen. */
-static void go_reader(struct tui *t, const char *chapter, const char *lang)
+/* Asks for the lesson of chapter in place of this screen; with question
+ * not NULL, its contents open asking for that question's section. */
+static void go_reader(struct tui *t, const char *chapter, const char *lang, const char *question)
 {
 	struct nav n = {.kind = NAV_READER, .replace_top = 1};
 	snprintf(n.chapter, sizeof n.chapter, "%s", chapter);
+	snprintf(n.arg, sizeof n.arg, "%s", question ? question : "");
 	snprintf(n.lang, sizeof n.lang, "%s", lang);
 	tui_go(t, &n);
 }
@@ -1066,7 +1068,7 @@ static void conflict_key(struct tui *t, struct quizscr *s, int action, wint_t ch
 	case A_QUIT:
 	case A_NO:
 		if (s->reopen_reader && s->want_chapter)
-			go_reader(t, s->want_chapter, s->want_lang);
+			go_reader(t, s->want_chapter, s->want_lang, NULL);
 		else
 			tui_back(t);
 		break;
@@ -1263,7 +1265,7 @@ static void length_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 			begin_question(t, s);
 	} else if (action == A_QUIT) {
 		if (s->reopen_reader && s->want_chapter)
-			go_reader(t, s->want_chapter, s->want_lang);
+			go_reader(t, s->want_chapter, s->want_lang, NULL);
 		else
 			tui_back(t);
 	}
@@ -1277,11 +1279,13 @@ static void summary_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 	} else if (action == A_DOWN && s->weak_sel + 1 < (int)s->nweak) {
 		s->weak_sel++;
 	} else if (action == A_REREAD) {
-		/* Reread the lesson of the weakest (selected) question. */
+		/* Reread the lesson of the weakest (selected) question: its
+		 * contents open, for the learner to pick the section. */
 		const char *chapter =
 			s->nweak ? s->sum.items[s->weak_sel].chapter : s->ss->test->chapter;
 		if (chapter)
-			go_reader(t, chapter, s->lang);
+			go_reader(t, chapter, s->lang,
+				  s->nweak ? s->sum.items[s->weak_sel].question : NULL);
 		else
 			tui_back(t);
 	} else if (action == A_QUIT) {

@@ -122,10 +122,11 @@ struct reader {
 	char query[256];       /* last search */
 	struct lay_hit *hits;  /* matches of query in lay */
 	size_t nhits;
-	size_t cur_hit;	 /* index of the current match */
-	int furthest;	 /* furthest point read, per mille */
-	time_t saved_at; /* last save, to save at most once a second */
-	char card[64];	 /* the lab card picked with Tab ("" = the first on screen) */
+	size_t cur_hit;	   /* index of the current match */
+	int furthest;	   /* furthest point read, per mille */
+	time_t saved_at;   /* last save, to save at most once a second */
+	char card[64];	   /* the lab card picked with Tab ("" = the first on screen) */
+	char pick_for[64]; /* question whose section the open contents ask for, or "" */
 };
 
 static int text_width(void)
@@ -225,6 +226,11 @@ static void draw_toc(struct tui *t, struct reader *r)
 			addch(' ' | A_REVERSE);
 	}
 	term_text_cut(y0, x0 + 1, i18n(lang, M_TOC_TITLE), w - 2, A_REVERSE | A_BOLD);
+	if (r->pick_for[0]) {
+		char ask[160];
+		snprintf(ask, sizeof ask, i18n(lang, M_READER_PICK_SECTION), r->pick_for);
+		term_text_cut(y0 + 1, x0 + 1, ask, w - 2, A_REVERSE);
+	}
 	if (!r->lay->nsections) {
 		term_text_cut(y0 + 2, x0 + 1, i18n(lang, M_NO_SECTIONS), w - 2, A_REVERSE);
 		return;
@@ -416,6 +422,8 @@ static void toc_key(struct tui *t, struct reader *r, int action)
 		break;
 	case T_CLOSE: r->toc_open = 0; break;
 	}
+	if (!r->toc_open)
+		r->pick_for[0] = '\0';
 }
 
 static struct keymap reader_keymap(void *self)
@@ -583,7 +591,8 @@ static struct screen reader_screen(struct reader *r)
 	};
 }
 
-int reader_open(struct tui *t, const char *chapter, const char *lang, struct screen *out)
+int reader_open(struct tui *t, const char *chapter, const char *lang, const char *pick_for,
+		struct screen *out)
 {
 	struct reader *r = wb_xcalloc(1, sizeof *r);
 	r->chapter = wb_xstrdup(chapter);
@@ -594,6 +603,12 @@ int reader_open(struct tui *t, const char *chapter, const char *lang, struct scr
 	}
 	r->lay = layout_build(r->lesson, text_width());
 	restore_place(t, r);
+	if (pick_for && *pick_for) {
+		snprintf(r->pick_for, sizeof r->pick_for, "%s", pick_for);
+		r->toc_open = 1;
+		int sec = r->lay->nlines ? r->lay->lines[r->top].section : 0;
+		r->toc_sel = sec > 0 ? sec : 0;
+	}
 	*out = reader_screen(r);
 	return 0;
 }
