@@ -38,8 +38,8 @@ done
 if screen | grep -q "Enter start"; then keys Enter; fi
 wait_for "Question 1 of 1"
 
-# Box width 56: a character wrap would cut "predecessor" after "predec".
-keys -l "The waiter has to list the children again and watch its predecessor."
+# Box width 56: a character wrap would cut "predecessor" after "pr".
+keys -l "The waiter must list the children again and watch its predecessor."
 wait_for "predecessor."
 screen | grep -q "^  predecessor\.$" ||
 	fail "the answer box does not wrap at a space: $(screen | grep -e 'watch' -e 'essor')"
