@@ -34,7 +34,7 @@ answer_one() {
 		keys -l "answer $pos"
 		keys Tab
 		wait_for "Suggested grade"
-		keys g
+		keys 1 g # a point ticked: g grades at once
 		wait_for "Saved:"
 		;;
 	choice)
@@ -74,7 +74,7 @@ case $(screen | head -n 1) in
 *recall*)
 	keys Tab
 	wait_for "Suggested grade"
-	keys g
+	keys 1 g # a point ticked: g grades at once
 	;;
 *choice*) keys 1 Enter ;;
 *) keys -l 1; keys Enter ;;

@@ -23,7 +23,7 @@ wait_for "PASS ✔"
 keys q
 wait_for "? help"
 keys q
-wait_for "labs 1/16"
+wait_for "labs passed 1/16"
 keys q
 wait_for "EXITED:0"
 rows=$(sqlite3 "$DB" "SELECT count(*) FROM lab_runs WHERE lab = 'task-takeover' AND passed = 1 AND evidence LIKE '%stable-key-no-duplicate%'")

@@ -46,7 +46,7 @@ printf '%s\n' "$shot" | tr '\n' ' ' | grep -q "the control failed, as expected" 
 keys q
 wait_for "? help"
 keys q
-wait_for "labs 1/"
+wait_for "labs passed 1/"
 keys q
 wait_for "EXITED:0"
 rows=$(sqlite3 "$DB" "SELECT count(*) FROM lab_runs WHERE lab = 'task-takeover' AND passed = 1 AND evidence LIKE '%\"t\":\"conclusion\"%booking it twice%'")

@@ -176,7 +176,7 @@ case $(screen | head -n 1) in
 	keys -l '写一点'
 	keys Tab
 	wait_for "部分掌握：想起了一部分要点"
-	keys g
+	keys 1 g # a point ticked: g grades at once
 	wait_for "第 2 题，共 6 题"
 	;;
 *选择题*) keys 1 Enter; wait_for "正确" ;;

@@ -41,6 +41,8 @@ wait_for "a  tomorrow · Again: I could not recall the key points"
 screen | grep -q "p  tomorrow · Partly: I recalled some points" || fail "Partly's interval"
 screen | grep -q "g  2 d · Got it: I recalled every point" || fail "Got it's interval"
 keys g
+wait_for "Got it with 0 of" # nothing ticked: asked first
+keys y
 wait_for "Test finished"
 keys q
 wait_for "0 due today, 0 new"

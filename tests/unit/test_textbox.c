@@ -129,6 +129,53 @@ static void test_wrap(void **state)
 	textbox_free(&b);
 }
 
+/* Rows break after the last space that fits, so words stay whole; a
+ * space at the break belongs to no row; CJK text breaks anywhere; a word
+ * longer than the row is cut. */
+static void test_wrap_words(void **state)
+{
+	(void)state;
+	struct textbox b = {0};
+	struct textbox_rows r;
+	textbox_set(&b, "ab cd ef");
+	textbox_wrap(&b, 4, &r);
+	assert_int_equal(r.n, 3);
+	assert_int_equal(r.end[0], 3); /* "ab " */
+	assert_int_equal(r.start[1], 3);
+	assert_int_equal(r.end[1], 6); /* "cd " */
+	assert_int_equal(r.start[2], 6);
+	assert_int_equal(r.end[2], 8); /* "ef" */
+	textbox_rows_free(&r);
+
+	textbox_set(&b, "watch predecessor.");
+	textbox_wrap(&b, 12, &r);
+	assert_int_equal(r.n, 2);
+	assert_int_equal(r.end[0], 6); /* "watch " */
+	assert_int_equal(r.start[1], 6);
+	textbox_rows_free(&r);
+
+	textbox_set(&b, "abcd efgh");
+	textbox_wrap(&b, 4, &r);
+	assert_int_equal(r.n, 2);
+	assert_int_equal(r.end[0], 4);
+	assert_int_equal(r.start[1], 5); /* the space at the break is skipped */
+	textbox_rows_free(&r);
+
+	textbox_set(&b, "日本 語です");
+	textbox_wrap(&b, 6, &r); /* 日本 + space = 5 columns; 語 is wide: break there */
+	assert_int_equal(r.n, 2);
+	assert_int_equal(r.end[0], 3);
+	assert_int_equal(r.start[1], 3);
+	textbox_rows_free(&r);
+
+	textbox_set(&b, "abcdefgh");
+	textbox_wrap(&b, 3, &r);
+	assert_int_equal(r.n, 3);
+	assert_int_equal(r.end[0], 3);
+	textbox_rows_free(&r);
+	textbox_free(&b);
+}
+
 static void test_vertical(void **state)
 {
 	(void)state;
@@ -157,6 +204,7 @@ int main(void)
 		cmocka_unit_test(test_lines_and_words),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_wrap_words),
 		cmocka_unit_test(test_vertical),
 	};
 	return cmocka_run_group_tests_name("textbox", tests, NULL, NULL);

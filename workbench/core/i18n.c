@@ -25,7 +25,7 @@ static const char *const strings[M_COUNT][2] = {
 	[M_LAB_NOT_BUILT] = {"Lab %s is not in this build yet", "本版本尚未包含实验 %s"},
 	[M_READER_HINT] = {"? help", "? 帮助"},
 	[M_NO_SECTIONS] = {"This chapter has no sections", "这一章没有小节"},
-	[M_LABS] = {"labs", "实验"},
+	[M_LABS] = {"labs passed", "实验通过"},
 	[M_LOAD_FAILED] = {"Cannot open %s: %s", "无法打开 %s：%s"},
 	[M_GRADE_AGAIN] = {"Again", "没掌握"},
 	[M_GRADE_PARTLY] = {"Partly", "部分掌握"},
@@ -253,6 +253,11 @@ static const char *const strings[M_COUNT][2] = {
 	[M_DB_LOCKED_WAIT] = {"Trying again in %d s · r: try now · q: quit",
 			      "%d 秒后重试 · r：立即重试 · q：退出"},
 	[M_DB_LOCKED_TRYING] = {"Trying again…", "正在重试…"},
+	/* wt-uxa */
+	[M_QUIZ_GOT_NONE_ASK] = {"Got it with 0 of %d points ticked? y grade Got it · n back",
+				 "一个要点都没勾（共 %d 分），仍评“已掌握”？y 是 · n 返回"},
+	[M_READER_PICK_SECTION] = {"Pick the section about [%s] (Enter jumps)",
+				   "请选择与 [%s] 相关的一节（Enter 跳转）"},
 };
 
 const char *i18n(const char *lang, enum msg m)

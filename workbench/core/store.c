@@ -7,7 +7,11 @@
  * - Each migration runs in its own BEGIN IMMEDIATE transaction together
  *   with the user_version bump, so a crash leaves the file at a version it
  *   really has.
- * - reading.furthest_permille never decreases (MAX() in the upsert).
+ * - reading.furthest_permille never decreases (MAX() in the upsert).  Since
+ *   schema 5 it is the share of the chapter's lines the learner has had on
+ *   screen (the reader computes it from reading.seen, the ranges of layout
+ *   anchors viewed), no longer the furthest scroll point: migration 4 -> 5
+ *   resets the old value, which one G could make 100%.
  * - Folders are made only for the default location (0700), and
  *   store_open_existing makes nothing: a mistyped --db is an error.
  * - Before the first write: the schema version, then PRAGMA quick_check
@@ -128,6 +132,10 @@ static const char *migrations[] = {
 	"  saved_at INTEGER NOT NULL,"
 	"  PRIMARY KEY (test_uid, question)"
 	");",
+	/* 4 -> 5: the share read is the lines viewed (reading.seen, written by
+	   the reader), not the furthest point: the old number is dropped */
+	"ALTER TABLE reading ADD COLUMN seen TEXT NOT NULL DEFAULT '';"
+	"UPDATE reading SET furthest_permille = 0;",
 };
 
 /* The home folder: $HOME when set and not empty, else the password
@@ -586,8 +594,33 @@ int store_get_position(struct store *s, const char *chapter, const char *lang,
 	return err;
 }
 
+int store_get_seen(struct store *s, const char *chapter, const char *lang, char **seen)
+{
+	*seen = NULL;
+	sqlite3_stmt *st;
+	int err = sqlitex_prepare(s->db,
+				  "SELECT seen FROM reading WHERE chapter = ?1 AND lang = ?2", &st);
+	if (err)
+		return err;
+	sqlite3_bind_text(st, 1, chapter, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, lang, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*seen = sqlitex_column_dup(st, 0);
+	else
+		err = rc == SQLITE_DONE ? WB_ENOENT : sqlitex_err(rc);
+	sqlite3_finalize(st);
+	return err;
+}
+
 int store_set_position(struct store *s, const char *chapter, const char *lang,
 		       const struct store_position *pos)
+{
+	return store_set_reading(s, chapter, lang, pos, NULL);
+}
+
+int store_set_reading(struct store *s, const char *chapter, const char *lang,
+		      const struct store_position *pos, const char *seen)
 {
 	int err = sqlitex_begin_immediate(s->db);
 	if (err)
@@ -595,12 +628,12 @@ int store_set_position(struct store *s, const char *chapter, const char *lang,
 	sqlite3_stmt *st;
 	err = sqlitex_prepare(
 		s->db,
-		"INSERT INTO reading (chapter, lang, block, offset, furthest_permille, updated_at) "
-		"VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+		"INSERT INTO reading (chapter, lang, block, offset, furthest_permille, updated_at, "
+		"seen) VALUES (?1, ?2, ?3, ?4, ?5, ?6, COALESCE(?7, '')) "
 		"ON CONFLICT (chapter, lang) DO UPDATE SET block = excluded.block, "
 		"offset = excluded.offset, "
 		"furthest_permille = MAX(furthest_permille, excluded.furthest_permille), "
-		"updated_at = excluded.updated_at",
+		"updated_at = excluded.updated_at, seen = COALESCE(?7, seen)",
 		&st);
 	if (err)
 		return sqlitex_end(s->db, err);
@@ -613,6 +646,8 @@ int store_set_position(struct store *s, const char *chapter, const char *lang,
 	sqlite3_bind_int(st, 4, pos->offset);
 	sqlite3_bind_int(st, 5, permille);
 	sqlite3_bind_int64(st, 6, (sqlite3_int64)time(NULL));
+	if (seen)
+		sqlite3_bind_text(st, 7, seen, -1, SQLITE_STATIC);
 	err = sqlitex_err(sqlite3_step(st));
 	sqlite3_finalize(st);
 	return sqlitex_end(s->db, err);

@@ -15,7 +15,7 @@
 struct store;
 
 /* The schema version this build writes. */
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 
 /* How long an open waits for a lock another process holds (ms). */
 #define STORE_BUSY_MS 5000
@@ -77,7 +77,7 @@ int store_found_version(const struct store *s);
 struct store_position {
 	int block;	       /* layout anchor: source block */
 	int offset;	       /* layout anchor: offset in the block */
-	int furthest_permille; /* furthest point read, 0..1000 */
+	int furthest_permille; /* share read: the lines had on screen, 0..1000 */
 };
 
 /* Reads the saved place for (chapter, lang).  Returns 0, or WB_ENOENT when
@@ -85,10 +85,20 @@ struct store_position {
 int store_get_position(struct store *s, const char *chapter, const char *lang,
 		       struct store_position *pos);
 
-/* Saves the place; the furthest point only ever grows.  0, WB_EBUSY or
- * WB_EIO. */
+/* Saves the place; the share read only ever grows; the ranges seen are
+ * kept.  0, WB_EBUSY or WB_EIO. */
 int store_set_position(struct store *s, const char *chapter, const char *lang,
 		       const struct store_position *pos);
+
+/* As store_set_position, and with seen not NULL also stores the ranges
+ * of the chapter the reader has shown (its own text format, opaque
+ * here).  0, WB_EBUSY or WB_EIO. */
+int store_set_reading(struct store *s, const char *chapter, const char *lang,
+		      const struct store_position *pos, const char *seen);
+
+/* The ranges seen stored for (chapter, lang): *seen malloc'd (the caller
+ * frees it).  Returns 0, WB_ENOENT (*seen NULL) when none, or WB_EIO. */
+int store_get_seen(struct store *s, const char *chapter, const char *lang, char **seen);
 
 /* Records a finished lab run: verdict is the `lab run` exit code (0 pass,
  * 1 fail, 2 could not run), evidence a JSON array (copied).  0 or WB_E*. */

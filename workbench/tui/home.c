@@ -102,7 +102,7 @@ static void review_line(struct tui *t, int y)
 			 run->chapter ? run->chapter : i18n(L, M_QUIZ_REVIEW_TITLE), run->answered,
 			 run->n);
 		quiz_test_free(run);
-		term_text(y, 2, buf, COLS - 4, A_BOLD);
+		term_text_cut(y, 2, buf, COLS - 4, A_BOLD);
 		return;
 	}
 	int due = tui_due_today(t, L), fresh = 0;
@@ -110,7 +110,7 @@ static void review_line(struct tui *t, int y)
 		answers_due_today(t->store, t->due_bank, NULL, answers_now_ms() / 1000, &due,
 				  &fresh);
 	snprintf(buf, sizeof buf, i18n(L, M_HOME_DUE_NEW), due, fresh);
-	term_text(y, 2, buf, COLS - 4, A_DIM);
+	term_text_cut(y, 2, buf, COLS - 4, A_DIM);
 }
 
 /* Asks nav.c for a screen about the selected chapter. */
@@ -129,7 +129,7 @@ static void home_draw(struct tui *t, void *self)
 	if (strcmp(h->lang, lang) != 0)
 		home_load(t, h);
 	erase();
-	term_text(0, 1, i18n(lang, M_APP_TITLE), COLS - 2, term_attr_heading(t));
+	term_text_cut(0, 1, i18n(lang, M_APP_TITLE), COLS - 2, term_attr_heading(t));
 	if (!h->chapters.n) {
 		char buf[512];
 		snprintf(buf, sizeof buf, i18n(lang, M_NO_CHAPTERS), t->app->content);
@@ -150,12 +150,18 @@ static void home_draw(struct tui *t, void *self)
 			snprintf(due, sizeof due - 2, i18n(lang, M_HOME_CHAPTER_DUE), ndue);
 			strcat(due, "  ");
 		}
+		/* The share read always shows; the labs and due counts give way
+		 * before the title has less than 12 columns. */
+		char labs[48] = "";
 		if (total)
-			snprintf(right, sizeof right, "%s%s %d/%d  %3d%% %s", due,
-				 i18n(lang, M_LABS), passed, total, pct, i18n(lang, M_READ));
-		else
-			snprintf(right, sizeof right, "%s%3d%% %s", due, pct, i18n(lang, M_READ));
+			snprintf(labs, sizeof labs, "%s %d/%d  ", i18n(lang, M_LABS), passed,
+				 total);
+		snprintf(right, sizeof right, "%s%s%3d%% %s", due, labs, pct, i18n(lang, M_READ));
 		int rw = utf8_width(right, strlen(right));
+		if (COLS - 6 - rw - 4 < 12) {
+			snprintf(right, sizeof right, "%3d%% %s", pct, i18n(lang, M_READ));
+			rw = utf8_width(right, strlen(right));
+		}
 		int y = 2 + i - first;
 		int attr = i == h->sel ? term_attr_select() : 0;
 		if (attr) {
@@ -165,7 +171,7 @@ static void home_draw(struct tui *t, void *self)
 		}
 		char num[4] = {c->id[0], c->id[1], 0};
 		term_text(y, 2, num, 2, attr | A_BOLD);
-		term_text(y, 6, c->title, COLS - 6 - rw - 3, attr);
+		term_text_cut(y, 6, c->title, COLS - 6 - rw - 4, attr);
 		term_text(y, COLS - rw - 2, right, rw, attr);
 	}
 	review_line(t, LINES - 2);

@@ -49,7 +49,7 @@ static int open_lesson(struct tui *t, const struct nav *n, struct screen *out)
 		quiz_test_free(run);
 		return 0;
 	}
-	int rc = reader_open(t, n->chapter, n->lang, out);
+	int rc = reader_open(t, n->chapter, n->lang, n->arg, out);
 	if (rc)
 		tui_flash(t, i18n(t->app->lang, M_LOAD_FAILED), n->chapter,
 			  rc == WB_ERANGE ? "> 4 MiB" : wb_strerror(rc));

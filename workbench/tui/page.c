@@ -24,20 +24,49 @@ void page_blank(struct page *p)
 	page_add(p)->text = wb_xstrdup("");
 }
 
-/* Plain text wrapped to width columns starting at indent; lines after
- * the first are indented `hang` more (for "[ ] 1. " prefixes). */
-void page_hang(struct page *p, const char *text, int width, int attr, int indent, int hang, int tag)
+/* Appends lines[0..n) (taking the strings, not the array). */
+static void add_lines(struct page *p, char **lines, size_t n, int attr, int indent, int tag)
 {
-	char **lines;
-	int w = width - hang > 4 ? width - hang : 4;
-	size_t n = layout_wrap(text, w, &lines);
 	for (size_t i = 0; i < n; i++) {
 		struct pline *l = page_add(p);
 		l->text = lines[i];
 		l->attr = attr;
-		l->indent = indent + (i ? hang : 0);
+		l->indent = indent;
 		l->tag = tag;
 	}
+}
+
+/* Plain text wrapped to width columns starting at indent; lines after
+ * the first are indented `hang` more (for "[ ] 1. " prefixes).  The first
+ * line takes the whole width; the rest of the text is wrapped again at
+ * width - hang. */
+void page_hang(struct page *p, const char *text, int width, int attr, int indent, int hang, int tag)
+{
+	char **lines;
+	int full = width > 4 ? width : 4;
+	int w = width - hang > 4 ? width - hang : 4;
+	size_t n = layout_wrap(text, full, &lines);
+	size_t len0 = n ? strlen(lines[0]) : 0;
+	int split = hang && n > 1 && !strncmp(text, lines[0], len0);
+	if (hang && n > 1 && !split) { /* the first line is not a plain prefix */
+		layout_wrap_free(lines, n);
+		n = layout_wrap(text, w, &lines);
+	}
+	if (split) {
+		add_lines(p, lines, 1, attr, indent, tag);
+		for (size_t i = 1; i < n; i++)
+			free(lines[i]);
+		free(lines);
+		const char *rest = text + len0;
+		rest += strspn(rest, " \n");
+		n = layout_wrap(rest, w, &lines);
+		for (size_t i = 0; i < n; i++)
+			add_lines(p, lines + i, 1, attr, indent + hang, tag);
+		free(lines);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		add_lines(p, lines + i, 1, attr, indent + (i ? hang : 0), tag);
 	free(lines);
 }
 
@@ -95,8 +124,8 @@ void page_draw(struct tui *t, const struct page *p, int y, int x, int rows, int 
 		if (l->lay)
 			term_draw_line(t, y + r, x + l->indent, l->lay, w - l->indent);
 		else
-			term_text(y + r, x + l->indent, l->text, w - l->indent,
-				  l->attr | (hl ? term_attr_select() : 0));
+			term_text_cut(y + r, x + l->indent, l->text, w - l->indent,
+				      l->attr | (hl ? term_attr_select() : 0));
 	}
 }
 

@@ -33,6 +33,7 @@
  *             q ^P                     leave_paused  back (test paused)
  *   REVEAL    j k Space x 1-9          mark_key      REVEAL
  *             a p g Enter              grade_recall  next question (EDIT/ANSWER) or SUMMARY
+ *             g with no point ticked   reveal_key    REVEAL asking y/n (y grades Got it)
  *             q ^P                     leave_paused  back (test paused)
  *   RESULT    Enter Space j            result_key    next question or SUMMARY
  *             q ^P                     leave_paused  back (test paused)
@@ -281,6 +282,7 @@ struct quizscr {
 	int len_sel;		       /* the size selected */
 	int follow;		       /* the selection moved: bring it into view once */
 	int confirm;		       /* QS_CONFLICT: asking before abandoning the other */
+	int confirm_got;	       /* QS_REVEAL: asking before Got it with no point ticked */
 	size_t pos;		       /* position of q in the test */
 	unsigned shown;		       /* questions begun so far: tells a new one */
 	char note[256];		       /* status message until the next key */
@@ -410,6 +412,7 @@ static void begin_question(struct tui *t, struct quizscr *s)
 static void reveal(struct quizscr *s)
 {
 	s->st = QS_REVEAL;
+	s->confirm_got = 0;
 	s->revealed_at = answers_now_ms();
 	s->sel = 0;
 	s->scroll = 0;
@@ -591,20 +594,32 @@ static void draw_header(struct tui *t, struct quizscr *s)
 	else
 		snprintf(left, sizeof left, "%s", i18n(s->lang, M_QUIZ_REVIEW_TITLE));
 	right[0] = '\0';
+	int rw = 0;
 	if (s->q) {
+		/* "Question N of M" always shows; the kind and the id give way
+		 * first, then the title is cut with an ellipsis. */
 		char prog[64];
 		snprintf(prog, sizeof prog, i18n(s->lang, M_QUIZ_PROGRESS), s->pos + 1,
 			 s->ss->test->n);
-		snprintf(right, sizeof right, "%s · %s · [%s]", prog,
-			 kind_name(s->lang, s->q->kind), s->q->id);
+		const char *kind = kind_name(s->lang, s->q->kind);
+		for (int form = 0; form < 3; form++) {
+			if (form == 0)
+				snprintf(right, sizeof right, "%s · %s · [%s]", prog, kind,
+					 s->q->id);
+			else if (form == 1)
+				snprintf(right, sizeof right, "%s · %s", prog, kind);
+			else
+				snprintf(right, sizeof right, "%s", prog);
+			rw = utf8_width(right, strlen(right));
+			if (rw <= COLS - 14)
+				break;
+		}
+		if (rw > COLS - 2)
+			rw = COLS - 2;
 	}
-	(void)t;
-	int rw = utf8_width(right, strlen(right));
-	if (rw > COLS - 12)
-		rw = 0, right[0] = '\0';
-	term_text(0, 1, left, COLS - rw - 4, term_attr_heading(t));
+	term_text_cut(0, 1, left, COLS - 2 - (rw ? rw + 2 : 0), term_attr_heading(t));
 	if (rw)
-		term_text(0, COLS - rw - 1, right, rw, A_DIM);
+		term_text_cut(0, COLS - rw - 1, right, rw, A_DIM);
 }
 
 /* The question: its heading text (bold) and body. */
@@ -650,7 +665,7 @@ static void rule(int y, const char *title)
 	if (title && *title) {
 		int w = utf8_width(title, strlen(title));
 		mvaddstr(y, 2, " ");
-		term_text(y, 3, title, COLS - 6, A_BOLD);
+		term_text_cut(y, 3, title, COLS - 6, A_BOLD);
 		if (3 + w < COLS)
 			mvaddstr(y, 3 + w, " ");
 	}
@@ -700,7 +715,7 @@ static void draw_answer(struct tui *t, struct quizscr *s)
 		for (int i = 0; i < box_rows && first + i < r.n; i++) {
 			size_t a = r.start[first + i], b = r.end[first + i];
 			char *text = textbox_slice(&s->box, a, b);
-			term_text(box_top + i, 2, text, box_width(), 0);
+			term_text_cut(box_top + i, 2, text, box_width(), 0);
 			free(text);
 		}
 		if (s->st == QS_EDIT) {
@@ -770,6 +785,12 @@ static void draw_reveal(struct tui *t, struct quizscr *s)
 	}
 	if (!side)
 		page_blank(&left);
+	/* The question's body (the one-line text is at the top) comes
+	 * before the reference answer it asks about. */
+	if (*s->q->body) {
+		page_md(side ? &right : &left, s->q->body, rw, L, 0);
+		page_blank(side ? &right : &left);
+	}
 	page_reference(side ? &right : &left, s, rw);
 	struct page *main = side ? &right : &left;
 	int f, l;
@@ -799,7 +820,7 @@ static void draw_reveal(struct tui *t, struct quizscr *s)
 	char buf[512];
 	snprintf(buf, sizeof buf, i18n(L, M_QUIZ_SUGGESTED), grade_name(L, suggested),
 		 suggested_pts, s->q->max_points);
-	term_text(LINES - 1 - grade_rows, 1, buf, COLS - 2, A_BOLD);
+	term_text_cut(LINES - 1 - grade_rows, 1, buf, COLS - 2, A_BOLD);
 	static const int means[] = {M_GRADE_AGAIN_MEANS, M_GRADE_PARTLY_MEANS, M_GRADE_GOT_MEANS};
 	static const char keys[] = {'a', 'p', 'g'};
 	int days[4]; /* the next interval each grade gives, before its meaning */
@@ -808,10 +829,13 @@ static void draw_reveal(struct tui *t, struct quizscr *s)
 		char ivl[32];
 		answers_interval_text(L, days[g + 1], ivl, sizeof ivl);
 		snprintf(buf, sizeof buf, "%c  %s · %s", keys[g], ivl, i18n(L, (enum msg)means[g]));
-		term_text(LINES - grade_rows + g, 3, buf, COLS - 4,
-			  g + 1 == suggested ? term_attr_select() : (int)A_DIM);
+		term_text_cut(LINES - grade_rows + g, 3, buf, COLS - 4,
+			      g + 1 == suggested ? term_attr_select() : (int)A_DIM);
 	}
-	snprintf(buf, sizeof buf, i18n(L, M_QUIZ_REVEAL_HINT), grade_name(L, suggested));
+	if (s->confirm_got)
+		snprintf(buf, sizeof buf, i18n(L, M_QUIZ_GOT_NONE_ASK), s->q->max_points);
+	else
+		snprintf(buf, sizeof buf, i18n(L, M_QUIZ_REVEAL_HINT), grade_name(L, suggested));
 	status(t, s, buf);
 }
 
@@ -862,23 +886,23 @@ static void draw_summary(struct tui *t, struct quizscr *s)
 	const char *L = s->lang;
 	char buf[512];
 	int y = 2;
-	term_text(y++, 2, i18n(L, M_QUIZ_SUMMARY), COLS - 4, A_BOLD);
+	term_text_cut(y++, 2, i18n(L, M_QUIZ_SUMMARY), COLS - 4, A_BOLD);
 	y++;
 	snprintf(buf, sizeof buf, i18n(L, M_QUIZ_POINTS), s->sum.points, s->sum.max_points,
 		 s->sum.max_points ? s->sum.points * 100 / s->sum.max_points : 0);
-	term_text(y++, 2, buf, COLS - 4, 0);
+	term_text_cut(y++, 2, buf, COLS - 4, 0);
 	snprintf(buf, sizeof buf, "%s %d · %s %d · %s %d", i18n(L, M_GRADE_AGAIN),
 		 s->sum.grades[GRADE_AGAIN], i18n(L, M_GRADE_PARTLY), s->sum.grades[GRADE_PARTLY],
 		 i18n(L, M_GRADE_GOT), s->sum.grades[GRADE_GOT]);
-	term_text(y++, 2, buf, COLS - 4, 0);
+	term_text_cut(y++, 2, buf, COLS - 4, 0);
 	int secs = (int)(s->sum.time_ms / 1000);
 	snprintf(buf, sizeof buf, i18n(L, M_QUIZ_TIME), secs / 60, secs % 60);
-	term_text(y++, 2, buf, COLS - 4, 0);
+	term_text_cut(y++, 2, buf, COLS - 4, 0);
 	y++;
 	if (!s->nweak) {
-		term_text(y++, 2, i18n(L, M_QUIZ_ALL_GOT), COLS - 4, 0);
+		term_text_cut(y++, 2, i18n(L, M_QUIZ_ALL_GOT), COLS - 4, 0);
 	} else {
-		term_text(y++, 2, i18n(L, M_QUIZ_WEAKEST), COLS - 4, A_BOLD);
+		term_text_cut(y++, 2, i18n(L, M_QUIZ_WEAKEST), COLS - 4, A_BOLD);
 		for (size_t i = 0; i < s->nweak && y < LINES - 1; i++, y++) {
 			const struct answers_item *it = &s->sum.items[i];
 			const struct quiz_question *q = quiz_bank_find(s->bank, it->question);
@@ -890,7 +914,7 @@ static void draw_summary(struct tui *t, struct quizscr *s)
 				mvhline(y, 2, ' ', COLS - 4);
 				attroff(attr);
 			}
-			term_text(y, 3, buf, COLS - 6, attr);
+			term_text_cut(y, 3, buf, COLS - 6, attr);
 		}
 	}
 	status(t, s, i18n(L, M_QUIZ_SUMMARY_HINT));
@@ -906,7 +930,7 @@ static void draw_conflict(struct tui *t, struct quizscr *s)
 	char **lines;
 	size_t n = layout_wrap(buf, COLS - 4, &lines);
 	for (size_t i = 0; i < n; i++)
-		term_text(3 + (int)i, 2, lines[i], COLS - 4, A_BOLD);
+		term_text_cut(3 + (int)i, 2, lines[i], COLS - 4, A_BOLD);
 	layout_wrap_free(lines, n);
 	term_status(t, i18n(L, s->confirm ? M_QUIZ_ABANDON_OTHER_ASK : M_QUIZ_OTHER_KEYS), "");
 }
@@ -918,7 +942,7 @@ static void draw_length(struct tui *t, struct quizscr *s)
 	char buf[512];
 	snprintf(buf, sizeof buf, i18n(L, M_QUIZ_LENGTH_TITLE),
 		 s->title ? s->title : i18n(L, M_QUIZ_REVIEW_TITLE));
-	term_text(1, 2, buf, COLS - 4, term_attr_heading(t) | A_BOLD);
+	term_text_cut(1, 2, buf, COLS - 4, term_attr_heading(t) | A_BOLD);
 	int y = 3;
 	for (size_t i = 0; i < s->nlen && y < LINES - 2; i++, y++) {
 		enum msg m = i + 1 == s->nlen ? M_QUIZ_LENGTH_ALL
@@ -933,13 +957,13 @@ static void draw_length(struct tui *t, struct quizscr *s)
 			mvhline(y, 2, ' ', COLS - 4);
 			attroff(attr);
 		}
-		term_text(y, 3, buf, COLS - 6, attr);
+		term_text_cut(y, 3, buf, COLS - 6, attr);
 	}
 	y++;
 	char **lines;
 	size_t n = layout_wrap(i18n(L, M_QUIZ_LENGTH_WHY), COLS - 4, &lines);
 	for (size_t i = 0; i < n && y < LINES - 1; i++)
-		term_text(y++, 2, lines[i], COLS - 4, A_DIM);
+		term_text_cut(y++, 2, lines[i], COLS - 4, A_DIM);
 	layout_wrap_free(lines, n);
 	term_status(t, i18n(L, M_QUIZ_LENGTH_KEYS), "");
 }
@@ -995,11 +1019,13 @@ static void leave_paused(struct tui *t, struct quizscr *s)
 	tui_back(t);
 }
 
-/* Asks for the lesson of chapter in place of this screen. */
-static void go_reader(struct tui *t, const char *chapter, const char *lang)
+/* Asks for the lesson of chapter in place of this screen; with question
+ * not NULL, its contents open asking for that question's section. */
+static void go_reader(struct tui *t, const char *chapter, const char *lang, const char *question)
 {
 	struct nav n = {.kind = NAV_READER, .replace_top = 1};
 	snprintf(n.chapter, sizeof n.chapter, "%s", chapter);
+	snprintf(n.arg, sizeof n.arg, "%s", question ? question : "");
 	snprintf(n.lang, sizeof n.lang, "%s", lang);
 	tui_go(t, &n);
 }
@@ -1048,7 +1074,7 @@ static void conflict_key(struct tui *t, struct quizscr *s, int action, wint_t ch
 	case A_QUIT:
 	case A_NO:
 		if (s->reopen_reader && s->want_chapter)
-			go_reader(t, s->want_chapter, s->want_lang);
+			go_reader(t, s->want_chapter, s->want_lang, NULL);
 		else
 			tui_back(t);
 		break;
@@ -1174,14 +1200,35 @@ static void answer_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 	s->st = QS_EDIT; /* a written question is always typed into */
 }
 
+/* 1 when no rubric point is ticked (a question with a rubric). */
+static int none_ticked(const struct quizscr *s)
+{
+	for (size_t i = 0; i < s->nmarks; i++)
+		if (s->marks[i])
+			return 0;
+	return s->nmarks > 0;
+}
+
 static void reveal_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 {
+	if (s->confirm_got) { /* "Got it with 0 of N points?": only y grades */
+		s->confirm_got = 0;
+		if (action == A_YES)
+			grade_recall(t, s, GRADE_GOT);
+		return;
+	}
 	if (mark_key(s, action, ch))
 		return;
 	switch (action) {
 	case A_AGAIN: grade_recall(t, s, GRADE_AGAIN); break;
 	case A_PARTLY: grade_recall(t, s, GRADE_PARTLY); break;
-	case A_GOT: grade_recall(t, s, GRADE_GOT); break;
+	case A_GOT:
+		/* A grade the rubric contradicts is asked about first. */
+		if (none_ticked(s))
+			s->confirm_got = 1;
+		else
+			grade_recall(t, s, GRADE_GOT);
+		break;
 	case A_ENTER: grade_recall(t, s, quiz_suggest_grade(s->q, s->marks, NULL)); break;
 	case A_QUIT: leave_paused(t, s); break;
 	}
@@ -1224,7 +1271,7 @@ static void length_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 			begin_question(t, s);
 	} else if (action == A_QUIT) {
 		if (s->reopen_reader && s->want_chapter)
-			go_reader(t, s->want_chapter, s->want_lang);
+			go_reader(t, s->want_chapter, s->want_lang, NULL);
 		else
 			tui_back(t);
 	}
@@ -1238,11 +1285,13 @@ static void summary_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 	} else if (action == A_DOWN && s->weak_sel + 1 < (int)s->nweak) {
 		s->weak_sel++;
 	} else if (action == A_REREAD) {
-		/* Reread the lesson of the weakest (selected) question. */
+		/* Reread the lesson of the weakest (selected) question: its
+		 * contents open, for the learner to pick the section. */
 		const char *chapter =
 			s->nweak ? s->sum.items[s->weak_sel].chapter : s->ss->test->chapter;
 		if (chapter)
-			go_reader(t, chapter, s->lang);
+			go_reader(t, chapter, s->lang,
+				  s->nweak ? s->sum.items[s->weak_sel].question : NULL);
 		else
 			tui_back(t);
 	} else if (action == A_QUIT) {

@@ -4,10 +4,19 @@
  *
  * The place is kept as a layout anchor (source block, offset), not as a
  * line number, so a resize or a restart at another width comes back to the
- * same text.  This screen does not parse or wrap text itself: layout.c
- * does, and this file only draws its lines.  It opens the lab, the test
- * or goes back only by asking nav.c (tui_go); it does not decide whether
- * a lesson may open during a test (nav.c does).
+ * same text.
+ *
+ * The share read is the share of the chapter's lines that have been on
+ * screen: every screenful adds the range of anchors from its first line
+ * to its last (ranges merged, at most COV_MAX kept; stored per chapter and
+ * language as reading.seen), and the share is the count of the current
+ * layout's lines whose anchor lies in a range, over all its lines.  So G
+ * counts only the last page, a search jump only where it landed.  Anchors
+ * do not depend on the width: what was seen at one width counts at
+ * another (a line counts when its first glyph was on screen).  This screen does not parse or wrap
+ * text itself: layout.c does, and this file only draws its lines.  It opens the lab, the test or
+ * goes back only by asking nav.c (tui_go); it does not decide whether a lesson may open during a
+ * test (nav.c does).
  */
 #include "tui/reader.h"
 #include "tui/term.h"
@@ -122,10 +131,16 @@ struct reader {
 	char query[256];       /* last search */
 	struct lay_hit *hits;  /* matches of query in lay */
 	size_t nhits;
-	size_t cur_hit;	 /* index of the current match */
-	int furthest;	 /* furthest point read, per mille */
-	time_t saved_at; /* last save, to save at most once a second */
-	char card[64];	 /* the lab card picked with Tab ("" = the first on screen) */
+	size_t cur_hit; /* index of the current match */
+	int furthest;	/* share of the lines seen, per mille, as last saved */
+	struct cov {
+		int64_t a, b; /* anchors [a, b) seen */
+	} * cov;
+	size_t ncov;
+	int cov_changed;   /* a range grew since the last save */
+	time_t saved_at;   /* last save, to save at most once a second */
+	char card[64];	   /* the lab card picked with Tab ("" = the first on screen) */
+	char pick_for[64]; /* question whose section the open contents ask for, or "" */
 };
 
 static int text_width(void)
@@ -154,17 +169,141 @@ static int percent_at(const struct reader *r, size_t top)
 	return seen >= n ? 1000 : (int)(seen * 1000 / n);
 }
 
+/* ---- the lines seen (the share read) ---- */
+
+enum { COV_MAX = 64 };
+#define COV_END INT64_MAX
+
+/* A line's anchor as one ordered number: block, then offset (-1 for a
+ * blank line, before the block's first line). */
+static int64_t anchor_key(const struct lay_line *l)
+{
+	return ((int64_t)l->block << 32) | (uint32_t)(l->offset + 1);
+}
+
+/* Past COV_MAX ranges the two with the smallest gap are joined (the gap
+ * then counts as seen). */
+static void cov_limit(struct reader *r)
+{
+	if (r->ncov <= COV_MAX)
+		return;
+	size_t k = 0;
+	for (size_t m = 1; m + 1 < r->ncov; m++)
+		if (r->cov[m + 1].a - r->cov[m].b < r->cov[k + 1].a - r->cov[k].b)
+			k = m;
+	r->cov[k].b = r->cov[k + 1].b;
+	memmove(r->cov + k + 1, r->cov + k + 2, (r->ncov - k - 2) * sizeof *r->cov);
+	r->ncov--;
+}
+
+/* Adds [a, b) to the sorted ranges, merging those it overlaps or
+ * touches. */
+static void cov_add(struct reader *r, int64_t a, int64_t b)
+{
+	size_t i = 0;
+	while (i < r->ncov && r->cov[i].b < a)
+		i++;
+	if (i < r->ncov && r->cov[i].a <= a && b <= r->cov[i].b)
+		return; /* already seen */
+	r->cov_changed = 1;
+	size_t j = i;
+	for (; j < r->ncov && r->cov[j].a <= b; j++) {
+		a = r->cov[j].a < a ? r->cov[j].a : a;
+		b = r->cov[j].b > b ? r->cov[j].b : b;
+	}
+	if (i == j) { /* a new range at i */
+		r->cov = wb_xrealloc(r->cov, (r->ncov + 1) * sizeof *r->cov);
+		memmove(r->cov + i + 1, r->cov + i, (r->ncov - i) * sizeof *r->cov);
+		r->ncov++;
+	} else { /* ranges [i, j) become one */
+		memmove(r->cov + i + 1, r->cov + j, (r->ncov - j) * sizeof *r->cov);
+		r->ncov -= j - i - 1;
+	}
+	r->cov[i] = (struct cov){a, b};
+	cov_limit(r);
+}
+
+/* The lines on screen now count as seen. */
+static void cov_mark_screen(struct reader *r)
+{
+	size_t n = r->lay->nlines, last = r->top + (size_t)page_rows() - 1;
+	if (!n || r->top >= n)
+		return;
+	cov_add(r, anchor_key(&r->lay->lines[r->top]),
+		last >= n - 1 ? COV_END : anchor_key(&r->lay->lines[last]) + 1);
+}
+
+/* Per mille of the layout's lines whose anchor has been seen. */
+static int cov_permille(const struct reader *r)
+{
+	size_t n = r->lay->nlines, seen = 0, k = 0;
+	if (!n)
+		return 1000;
+	for (size_t i = 0; i < n; i++) {
+		int64_t key = anchor_key(&r->lay->lines[i]);
+		k = 0; /* anchors are not assumed to be in order: look from the start */
+		while (k < r->ncov && r->cov[k].b <= key)
+			k++;
+		seen += k < r->ncov && r->cov[k].a <= key;
+	}
+	return seen == n ? 1000 : (int)(seen * 1000 / n);
+}
+
+/* The ranges as text for the store: "a-b,a-b" ("e" for the end). */
+static char *cov_format(const struct reader *r)
+{
+	struct wb_buf b = {0};
+	wb_buf_puts(&b, "");
+	for (size_t i = 0; i < r->ncov; i++) {
+		wb_buf_printf(&b, "%s%lld-", i ? "," : "", (long long)r->cov[i].a);
+		if (r->cov[i].b == COV_END)
+			wb_buf_puts(&b, "e");
+		else
+			wb_buf_printf(&b, "%lld", (long long)r->cov[i].b);
+	}
+	return wb_buf_steal(&b);
+}
+
+/* The stored ranges (what does not parse is left out). */
+static void cov_parse(struct reader *r, const char *s)
+{
+	free(r->cov);
+	r->cov = NULL;
+	r->ncov = 0;
+	while (s && *s) {
+		char *end;
+		long long a = strtoll(s, &end, 10), b = COV_END;
+		if (end == s || *end != '-')
+			break;
+		s = end + 1;
+		if (*s == 'e') {
+			s++;
+		} else {
+			b = strtoll(s, &end, 10);
+			if (end == s)
+				break;
+			s = end;
+		}
+		if (a >= 0 && b > a)
+			cov_add(r, a, b);
+		s += *s == ',';
+	}
+	r->cov_changed = 0;
+}
+
 static void save_place(struct tui *t, struct reader *r)
 {
 	if (!r->lay->nlines)
 		return;
 	const struct lay_line *l = &r->lay->lines[r->top];
-	int now = percent_at(r, r->top);
-	if (now > r->furthest)
-		r->furthest = now;
+	cov_mark_screen(r);
+	r->furthest = cov_permille(r);
 	struct store_position pos = {l->block, l->offset, r->furthest};
-	if (store_set_position(t->store, r->chapter, r->lang, &pos) != 0)
+	char *seen = cov_format(r);
+	if (store_set_reading(t->store, r->chapter, r->lang, &pos, seen) != 0)
 		tui_flash(t, "%s", store_errmsg(t->store));
+	free(seen);
+	r->cov_changed = 0;
 	r->saved_at = time(NULL);
 }
 
@@ -202,8 +341,8 @@ static void scroll_to(struct tui *t, struct reader *r, long target)
 	if (target < 0)
 		target = 0;
 	r->top = (size_t)target;
-	int now = percent_at(r, r->top);
-	if (now > r->furthest || time(NULL) != r->saved_at)
+	cov_mark_screen(r);
+	if (r->cov_changed || time(NULL) != r->saved_at)
 		save_place(t, r);
 }
 
@@ -212,14 +351,26 @@ static void draw_toc(struct tui *t, struct reader *r)
 	const char *lang = t->app->lang;
 	int h = LINES - 4, w = COLS - 6;
 	int y0 = 2, x0 = 3;
+	/* The whole band of rows the box covers is cleared, the box's edges
+	 * and a blank row above and below included: no piece of a page line
+	 * shows beside it. */
+	for (int y = y0 - 1; y <= y0 + h && y < LINES - 1; y++) {
+		move(y, 0);
+		clrtoeol();
+	}
 	for (int y = 0; y < h; y++) {
 		move(y0 + y, x0);
 		for (int x = 0; x < w; x++)
 			addch(' ' | A_REVERSE);
 	}
-	term_text(y0, x0 + 1, i18n(lang, M_TOC_TITLE), w - 2, A_REVERSE | A_BOLD);
+	term_text_cut(y0, x0 + 1, i18n(lang, M_TOC_TITLE), w - 2, A_REVERSE | A_BOLD);
+	if (r->pick_for[0]) {
+		char ask[160];
+		snprintf(ask, sizeof ask, i18n(lang, M_READER_PICK_SECTION), r->pick_for);
+		term_text_cut(y0 + 1, x0 + 1, ask, w - 2, A_REVERSE);
+	}
 	if (!r->lay->nsections) {
-		term_text(y0 + 2, x0 + 1, i18n(lang, M_NO_SECTIONS), w - 2, A_REVERSE);
+		term_text_cut(y0 + 2, x0 + 1, i18n(lang, M_NO_SECTIONS), w - 2, A_REVERSE);
 		return;
 	}
 	int rows = h - 2;
@@ -232,7 +383,7 @@ static void draw_toc(struct tui *t, struct reader *r)
 		if (i == r->toc_sel)
 			mvhline(y, x0, ' ', w);
 		int used = term_text(y, x0 + 1, num, w - 2, attr);
-		term_text(y, x0 + 1 + used, r->lay->sections[i].title, w - 2 - used, attr);
+		term_text_cut(y, x0 + 1 + used, r->lay->sections[i].title, w - 2 - used, attr);
 	}
 }
 
@@ -343,12 +494,17 @@ static void restore_place(struct tui *t, struct reader *r)
 	struct store_position pos;
 	r->furthest = 0;
 	r->top = 0;
+	char *seen = NULL;
+	store_get_seen(t->store, r->chapter, r->lang, &seen);
+	cov_parse(r, seen);
+	free(seen);
 	if (store_get_position(t->store, r->chapter, r->lang, &pos) == 0) {
 		r->furthest = pos.furthest_permille;
 		r->top = layout_find_anchor(r->lay, pos.block, pos.offset);
 		if (r->top > max_top(r))
 			r->top = max_top(r);
 	}
+	cov_mark_screen(r);
 }
 
 static void switch_lang(struct tui *t, struct reader *r)
@@ -409,6 +565,8 @@ static void toc_key(struct tui *t, struct reader *r, int action)
 		break;
 	case T_CLOSE: r->toc_open = 0; break;
 	}
+	if (!r->toc_open)
+		r->pick_for[0] = '\0';
 }
 
 static struct keymap reader_keymap(void *self)
@@ -556,6 +714,7 @@ static void reader_free(void *self)
 	layout_free(r->lay);
 	lesson_free(r->lesson);
 	free(r->hits);
+	free(r->cov);
 	free(r->chapter);
 	free(r);
 }
@@ -576,7 +735,8 @@ static struct screen reader_screen(struct reader *r)
 	};
 }
 
-int reader_open(struct tui *t, const char *chapter, const char *lang, struct screen *out)
+int reader_open(struct tui *t, const char *chapter, const char *lang, const char *pick_for,
+		struct screen *out)
 {
 	struct reader *r = wb_xcalloc(1, sizeof *r);
 	r->chapter = wb_xstrdup(chapter);
@@ -587,6 +747,12 @@ int reader_open(struct tui *t, const char *chapter, const char *lang, struct scr
 	}
 	r->lay = layout_build(r->lesson, text_width());
 	restore_place(t, r);
+	if (pick_for && *pick_for) {
+		snprintf(r->pick_for, sizeof r->pick_for, "%s", pick_for);
+		r->toc_open = 1;
+		int sec = r->lay->nlines ? r->lay->lines[r->top].section : 0;
+		r->toc_sel = sec > 0 ? sec : 0;
+	}
 	*out = reader_screen(r);
 	return 0;
 }

@@ -8,9 +8,13 @@
 
 #include "tui/tui.h"
 
-/* The reader on chapter id in lang, at the saved place.  Returns 0 and
- * the screen in *out (push it), or a WB_E code (WB_ENOENT, WB_ERANGE for
- * a lesson over 4 MiB, WB_EIO). */
-int reader_open(struct tui *t, const char *chapter, const char *lang, struct screen *out);
+/* The reader on chapter id in lang, at the saved place; with pick_for a
+ * question id (not NULL, not ""), the table of contents opens at once and
+ * asks for the section about that question (the bank does not say which
+ * section a question is about).  Returns 0 and the screen in *out (push
+ * it), or a WB_E code (WB_ENOENT, WB_ERANGE for a lesson over 4 MiB,
+ * WB_EIO). */
+int reader_open(struct tui *t, const char *chapter, const char *lang, const char *pick_for,
+		struct screen *out);
 
 #endif

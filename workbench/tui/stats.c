@@ -177,8 +177,11 @@ static void render_points(struct tui *t, struct stats *s)
 	strftime(d0, sizeof d0, "%m-%d", &tm);
 	localtime_r(&z, &tm);
 	strftime(d1, sizeof d1, "%m-%d", &tm);
+	/* The last date ends under the last column, or, when the columns
+	 * are too few for both, follows the first after two spaces. */
+	int cols = (int)(n - first) * 2;
 	add(s, A_DIM,
-	    wb_xasprintf("        %s%*s", d0, (int)((n - first) * 2 > 5 ? (n - first) * 2 - 5 : 1),
+	    wb_xasprintf("        %s%*s", d0, cols - 5 > 7 ? cols - 5 : 7,
 			 n - first > 1 ? d1 : ""));
 	answers_test_history_free(h, n);
 }
@@ -264,7 +267,7 @@ static void stats_draw(struct tui *t, void *self)
 	clamp_top(s);
 	erase();
 	for (int r = 0; r < page_rows() && s->top + r < (int)s->n; r++)
-		term_text(r, 1, s->lines[s->top + r], COLS - 2, s->attrs[s->top + r]);
+		term_text_cut(r, 1, s->lines[s->top + r], COLS - 2, s->attrs[s->top + r]);
 	term_status(t, i18n(t->app->lang, M_STATS_HINT), "");
 }
 

@@ -198,6 +198,16 @@ int term_text(int y, int x, const char *s, int maxw, int attr)
 	return used;
 }
 
+int term_text_cut(int y, int x, const char *s, int maxw, int attr)
+{
+	if (maxw <= 0)
+		return 0;
+	if (utf8_width(s, strlen(s)) <= maxw)
+		return term_text(y, x, s, maxw, attr);
+	int used = term_text(y, x, s, maxw - 1, attr);
+	return used + term_text(y, x + used, "…", 1, attr);
+}
+
 void term_draw_line(struct tui *t, int y, int x, const struct lay_line *l, int maxw)
 {
 	move(y, x);
@@ -233,10 +243,14 @@ void term_status(struct tui *t, const char *left, const char *right)
 	attroff(attr);
 	const char *msg = t->message[0] ? t->message : left;
 	int rw = right ? utf8_width(right, strlen(right)) : 0;
-	int room = COLS - rw - 2;
-	term_text(y, 1, msg, room > 0 ? room : 0, attr);
-	if (right && rw < COLS - 1)
-		term_text(y, COLS - rw - 1, right, rw, attr);
+	if (rw > COLS - 2)
+		rw = COLS - 2;
+	/* A margin, the left part (cut with an ellipsis), two spaces, the
+	 * right part, a margin: the parts never run together. */
+	int room = COLS - 2 - (rw ? rw + 2 : 0);
+	term_text_cut(y, 1, msg, room, attr);
+	if (rw)
+		term_text_cut(y, COLS - rw - 1, right, rw, attr);
 }
 
 int term_too_small(struct tui *t)
@@ -247,30 +261,12 @@ int term_too_small(struct tui *t)
 	char buf[160];
 	snprintf(buf, sizeof buf, i18n(t->app->lang, M_TOO_SMALL), COLS, LINES, TUI_MIN_COLS,
 		 TUI_MIN_ROWS);
-	/* Wrap the notice by hand: the screen may be a few columns wide. */
-	const char *p = buf;
-	int y = 0;
-	while (*p && y < LINES) {
-		size_t len = strlen(p), take = 0;
-		int w = 0;
-		while (take < len) {
-			uint32_t cp;
-			size_t k = utf8_decode(p + take, len - take, &cp);
-			int cw = utf8_cp_width(cp);
-			if (w + cw > COLS)
-				break;
-			w += cw;
-			take += k;
-		}
-		if (!take)
-			break;
-		char *line = strndup(p, take);
-		if (!line)
-			break;
-		term_text(y++, 0, line, COLS, A_BOLD);
-		free(line);
-		p += take;
-	}
+	/* Wrapped at spaces (the screen may be a few columns wide). */
+	char **lines;
+	size_t n = layout_wrap(buf, COLS > LAYOUT_MIN_WIDTH ? COLS : LAYOUT_MIN_WIDTH, &lines);
+	for (size_t i = 0; i < n && (int)i < LINES; i++)
+		term_text((int)i, 0, lines[i], COLS, A_BOLD);
+	layout_wrap_free(lines, n);
 	refresh();
 	return 1;
 }

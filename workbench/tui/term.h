@@ -25,10 +25,14 @@ int term_too_small(struct tui *t);
 void term_draw_line(struct tui *t, int y, int x, const struct lay_line *l, int maxw);
 /* Reverse-video search hits [start, start+len) over line l drawn at (y, x). */
 void term_draw_hits(int y, int x, const struct lay_line *l, const unsigned (*hits)[2], size_t n);
-/* The status line: t->message when set, else left; right-aligned right. */
+/* The status line: t->message when set, else left; right-aligned right;
+ * a part that does not fit is cut with "…", two spaces between them. */
 void term_status(struct tui *t, const char *left, const char *right);
 /* Draws UTF-8 text at (y, x), clipped to maxw columns; returns columns used. */
 int term_text(int y, int x, const char *s, int maxw, int attr);
+/* As term_text, but text wider than maxw ends in "…" (cut at a character
+ * boundary, the ellipsis inside maxw); returns columns used. */
+int term_text_cut(int y, int x, const char *s, int maxw, int attr);
 int term_attr_heading(const struct tui *t);
 int term_attr_select(void);
 /* Reads a line on the bottom row (its own small key loop); returns 1 and

@@ -1,6 +1,7 @@
 /*
  * textbox.c - the text box model (textbox.h): code points, cursor, edits,
- * wrapping.  No curses: the unit test drives it directly.
+ * wrapping (at spaces; between wide characters anywhere).  No curses: the unit test drives it
+ * directly.
  */
 #include "tui/textbox.h"
 #include "core/utf8.h"
@@ -136,6 +137,20 @@ static void add_row(struct textbox_rows *r, size_t *cap, size_t start, size_t en
 	r->n++;
 }
 
+/* Where a row [s, i) that cannot take b->cp[i] ends: after its last
+ * space, so words stay whole; at i itself when the break falls between
+ * wide (CJK) characters, which may break anywhere, or when the row has
+ * no space. */
+static size_t wrap_point(const struct textbox *b, size_t s, size_t i)
+{
+	if (b->cp[i] == ' ' || cp_cols(b->cp[i]) > 1 || cp_cols(b->cp[i - 1]) > 1)
+		return i;
+	for (size_t k = i; k > s + 1; k--)
+		if (b->cp[k - 1] == ' ')
+			return k;
+	return i;
+}
+
 void textbox_wrap(const struct textbox *b, int width, struct textbox_rows *r)
 {
 	size_t cap = 16;
@@ -153,17 +168,26 @@ void textbox_wrap(const struct textbox *b, int width, struct textbox_rows *r)
 			col += w;
 			continue;
 		}
-		/* A row ends before i: at a newline, the end, or a wrap. */
-		add_row(r, &cap, s, i);
-		if (i == b->len)
-			break;
-		if (b->cp[i] == '\n') {
+		if (brk) { /* a newline or the end */
+			add_row(r, &cap, s, i);
+			if (i == b->len)
+				break;
 			s = i + 1;
 			col = 0;
-		} else {
-			s = i;
-			col = w;
+			continue;
 		}
+		/* A wrap: the row ends at wrap_point; what follows starts the
+		 * next row, and the loop goes on from i with its width. */
+		size_t e = wrap_point(b, s, i);
+		add_row(r, &cap, s, e);
+		col = 0;
+		if (e == i && b->cp[i] == ' ') {
+			s = i + 1; /* the space at the break shows on neither row */
+			continue;
+		}
+		s = e;
+		for (size_t k = e; k <= i; k++)
+			col += cp_cols(b->cp[k]);
 	}
 	/* The cursor belongs to the last row that starts at or before it. */
 	for (size_t k = 0; k < r->n; k++)
