@@ -18,6 +18,7 @@
 #include "core/content.h"
 #include "core/i18n.h"
 #include "core/quizbank.h"
+#include "core/quizlint.h"
 #include "core/store.h"
 #include "core/utf8.h"
 #include "base/wb.h"
@@ -555,12 +556,53 @@ static int resume_or_start(struct plain *p, const struct run_opts *o, struct qui
 	return rc;
 }
 
-static void print_title(struct plain *p)
+/* The title a bank file of chapter in b gives it (<!-- title: -->, a
+ * chapter of the bank's own), borrowed; NULL when none does. */
+static const char *bank_chapter_title(const struct quiz_bank *b, const char *chapter, int *has)
+{
+	*has = 0;
+	for (size_t i = 0; b && i < b->nfiles; i++) {
+		const struct quiz_file *f = b->files[i];
+		if (!f->chapter || strcmp(f->chapter, chapter) != 0)
+			continue;
+		*has = 1;
+		if (f->chapter_title)
+			return f->chapter_title;
+	}
+	return NULL;
+}
+
+/* A chapter's test needs what `quiz lint` needs: a lesson, or a title
+ * the chapter's bank gives it.  Returns -1 to go on (also when no bank
+ * file has the chapter: resume_or_start says so), or EXIT_FAIL with
+ * lint's message. */
+static int check_chapter(struct plain *p, const char *chapter)
+{
+	struct quiz_bank *b = NULL;
+	int has, rc = -1;
+	quiz_bank_open(p->app->content, p->app->quizzes, p->app->lang, &b);
+	const char *own = bank_chapter_title(b, chapter, &has);
+	char *unknown =
+		has && !own ? quizlint_unknown_chapter(p->app->content, b->lang, chapter) : NULL;
+	if (unknown) {
+		fprintf(stderr, "workbench: %s\n", unknown);
+		rc = EXIT_FAIL;
+	}
+	free(unknown);
+	quiz_bank_free(b);
+	return rc;
+}
+
+/* The chapter's title from its lesson, else from its bank, else its id;
+ * a review has its own. */
+static void print_title(struct plain *p, const struct quiz_bank *bank)
 {
 	const char *ch = p->ss->test->chapter;
 	char *title = ch ? quizcmd_chapter_title(p->app, p->lang, ch) : NULL;
-	if (title)
-		printf(i18n(p->lang, M_QUIZ_TITLE), title);
+	int has;
+	const char *own = ch && !title ? bank_chapter_title(bank, ch, &has) : NULL;
+	if (ch)
+		printf(i18n(p->lang, M_QUIZ_TITLE), title ? title : own ? own : ch);
 	else
 		printf("%s", i18n(p->lang, M_QUIZ_REVIEW_TITLE));
 	printf("\n");
@@ -671,8 +713,9 @@ static int quiz_run(struct app *app, const struct args *args)
 		return EXIT_FAIL;
 	if (o.abandon) {
 		rc = abandon_running(&p, &o);
-	} else if ((rc = resume_or_start(&p, &o, &bank)) < 0) {
-		print_title(&p);
+	} else if ((!o.chapter || (rc = check_chapter(&p, o.chapter)) < 0) &&
+		   (rc = resume_or_start(&p, &o, &bank)) < 0) {
+		print_title(&p, bank);
 		rc = ask_loop(&p);
 	}
 	free(p.line);
