@@ -103,12 +103,13 @@ $WB quiz run --due --plain --abandon >/dev/null || fail "abandon review"
 $WB quiz stats >"$T/out" || fail "quiz stats"
 grep -q "^fixture-notify .* 2 " "$T/out" || fail "stats: $(cat "$T/out")"
 
-# export --anki: three tab-separated columns after the header lines.
+# export --anki: four tab-separated columns after the header lines
+# (the guid: anki_export.sh).
 $WB quiz export --anki "$T/anki.txt" 2>/dev/null || fail "anki export"
-head -n 3 "$T/anki.txt" | tr '\n' ' ' | grep -q "#separator:tab #html:true #tags column:3" ||
+head -n 4 "$T/anki.txt" | tr '\n' ' ' | grep -q "#separator:tab #html:true #tags column:3 #guid column:4" ||
 	fail "anki header"
-[ "$(tail -n +4 "$T/anki.txt" | awk -F'\t' 'NF != 3' | wc -l)" = 0 ] || fail "anki rows not 3 columns"
-[ "$(tail -n +4 "$T/anki.txt" | wc -l)" = 6 ] || fail "anki row count"
+[ "$(tail -n +5 "$T/anki.txt" | awk -F'\t' 'NF != 4' | wc -l)" = 0 ] || fail "anki rows not 4 columns"
+[ "$(tail -n +5 "$T/anki.txt" | wc -l)" = 6 ] || fail "anki row count"
 grep -q "<pre><code class=\"language-text\">client ──token 34──▶ storage<br>" "$T/anki.txt" ||
 	fail "anki code block"
 
