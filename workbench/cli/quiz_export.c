@@ -1,9 +1,12 @@
 /*
- * cli/quiz_export.c - `workbench quiz export --anki FILE [CHAPTER]`: every
- * question as an Anki note, tab-separated front/back/tags with HTML
- * rendered by cmark-gfm ("-" writes to stdout); CHAPTER may be a unique
- * prefix.  It does not talk to Anki
- * or keep note ids across exports.
+ * cli/quiz_export.c - `workbench quiz export --anki FILE [--force]
+ * [CHAPTER]`: every question as an Anki note, tab-separated
+ * front/back/tags/guid with HTML rendered by cmark-gfm ("-" writes to
+ * stdout); CHAPTER may be a unique prefix.  The guid is
+ * workbench-<lang>-<question id>, stable across exports, so Anki updates
+ * the notes of an earlier import instead of adding duplicates.  An
+ * existing FILE is only overwritten with --force.  It does not talk to
+ * Anki.
  */
 #include "app.h"
 #include "cli/commands.h"
@@ -16,9 +19,11 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Markdown to one-line HTML: newlines become <br> inside <pre>, nothing
  * elsewhere; tabs become spaces so the TSV stays intact.  Control
@@ -114,6 +119,25 @@ static void back_html(struct wb_buf *back, const struct quiz_question *q)
 	wb_buf_puts(back, "</ul>");
 }
 
+/* The export's file: stdout for "-"; a new file, or with force an
+ * existing one truncated.  Returns NULL after printing why. */
+static FILE *open_out(const char *file, int force)
+{
+	if (!strcmp(file, "-"))
+		return stdout;
+	int fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL), 0666);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (f)
+		return f;
+	if (errno == EEXIST)
+		fprintf(stderr, "workbench: %s exists; add --force to overwrite it\n", file);
+	else
+		fprintf(stderr, "workbench: cannot write %s: %s\n", file, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
 static int quiz_export(struct app *app, const struct args *args)
 {
 	const char *file = args_value(args, "--anki");
@@ -126,13 +150,12 @@ static int quiz_export(struct app *app, const struct args *args)
 		quiz_bank_free(b);
 		return EXIT_FAIL;
 	}
-	FILE *f = strcmp(file, "-") ? fopen(file, "w") : stdout;
+	FILE *f = open_out(file, args_has(args, "--force"));
 	if (!f) {
-		fprintf(stderr, "workbench: cannot write %s: %s\n", file, strerror(errno));
 		quiz_bank_free(b);
 		return EXIT_FAIL;
 	}
-	fputs("#separator:tab\n#html:true\n#tags column:3\n", f);
+	fputs("#separator:tab\n#html:true\n#tags column:3\n#guid column:4\n", f);
 	size_t n = 0;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct quiz_question *q = b->q[i];
@@ -141,9 +164,9 @@ static int quiz_export(struct app *app, const struct args *args)
 		struct wb_buf front = {0}, back = {0};
 		front_html(&front, q);
 		back_html(&back, q);
-		fprintf(f, "%s\t%s\tworkbench %s %s lang-%s\n", front.data ? front.data : "",
-			back.data ? back.data : "", q->file->chapter, quiz_kind_name(q->kind),
-			b->lang);
+		fprintf(f, "%s\t%s\tworkbench %s %s lang-%s\tworkbench-%s-%s\n",
+			front.data ? front.data : "", back.data ? back.data : "", q->file->chapter,
+			quiz_kind_name(q->kind), b->lang, b->lang, q->id);
 		wb_buf_free(&front);
 		wb_buf_free(&back);
 		n++;
@@ -163,8 +186,11 @@ static int quiz_export(struct app *app, const struct args *args)
 const struct command cmd_quiz_export = {
 	.name = "quiz",
 	.sub = "export",
-	.args = {.opts = "--anki=", .upper = 1},
-	.usage = "--anki FILE [CHAPTER]",
-	.help = "front/back/tags for Anki, tab-separated",
+	.args = {.opts = "--anki= --force", .upper = 1},
+	.usage = "--anki FILE [--force] [CHAPTER]",
+	.help = "front/back/tags/guid for Anki, tab-separated",
+	.more = "An existing FILE is overwritten only with --force.  Each note's guid is\n"
+		"workbench-<lang>-<question id>: importing a later export into Anki updates\n"
+		"the notes instead of adding duplicates.\n",
 	.run = quiz_export,
 };

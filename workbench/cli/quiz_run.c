@@ -18,6 +18,7 @@
 #include "core/content.h"
 #include "core/i18n.h"
 #include "core/quizbank.h"
+#include "core/quizlint.h"
 #include "core/store.h"
 #include "core/utf8.h"
 #include "base/wb.h"
@@ -275,17 +276,35 @@ out:
 	return in;
 }
 
-/* A numeric question: a number, right or wrong within the tolerance. */
+/* 1 when line is "." or blank: the learner skips the question. */
+static int is_skip(const char *line)
+{
+	while (isspace((unsigned char)*line))
+		line++;
+	size_t n = strlen(line);
+	while (n && isspace((unsigned char)line[n - 1]))
+		n--;
+	return n == 0 || (n == 1 && *line == '.');
+}
+
+/* A numeric question: a number, right or wrong within the tolerance.  "."
+ * or an empty line skips it as a first line "." skips writing a recall
+ * answer: no answer (a->text NULL), not correct, so it is saved as Again
+ * with 0 points. */
 static int ask_numeric(struct plain *p, const struct quiz_question *q, struct answer *a,
 		       int *correct)
 {
 	const char *L = p->lang;
 	double v;
-	int in;
+	int in, skipped = 0;
 	for (;;) {
-		printf("%s\n", i18n(L, M_QUIZ_NUMERIC_PROMPT));
+		printf("%s\n", i18n(L, M_PLAIN_NUMERIC_PROMPT));
 		if ((in = read_in(p)) != IN_LINE)
 			return in;
+		if ((skipped = is_skip(p->line))) {
+			*correct = 0;
+			break;
+		}
 		int g = quiz_grade_numeric(q, p->line, &v);
 		if (g >= 0) {
 			*correct = g;
@@ -294,13 +313,15 @@ static int ask_numeric(struct plain *p, const struct quiz_question *q, struct an
 		printf(i18n(L, M_QUIZ_NOT_NUMBER), p->line);
 		printf("\n");
 	}
-	a->text = wb_xstrdup(p->line);
+	a->text = skipped ? NULL : wb_xstrdup(p->line);
 	char expect[64];
 	if (q->tolerance > 0)
 		snprintf(expect, sizeof expect, "%.15g ± %.15g", q->number, q->tolerance);
 	else
 		snprintf(expect, sizeof expect, "%.15g", q->number);
-	printf("%s. ", i18n(L, *correct ? M_QUIZ_CORRECT : M_QUIZ_WRONG));
+	printf("%s. ", i18n(L, skipped	  ? M_PLAIN_SKIPPED
+			       : *correct ? M_QUIZ_CORRECT
+					  : M_QUIZ_WRONG));
 	printf(i18n(L, M_QUIZ_EXPECTED), expect);
 	printf("\n");
 	return IN_LINE;
@@ -325,6 +346,25 @@ static int ask(struct plain *p, const struct quiz_question *q, struct answer *a)
 	return IN_LINE;
 }
 
+/* The plain runner has no reader to open (the TUI's summary rereads on
+ * Enter): it names the command that shows each chapter of the first
+ * `shown` (weakest) items once, those with a lesson only. */
+static void print_reread(struct plain *p, const struct answers_summary *sum, size_t shown)
+{
+	for (size_t i = 0; i < shown; i++) {
+		const char *ch = sum->items[i].chapter;
+		int seen = 0;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = !strcmp(sum->items[k].chapter, ch);
+		char *title = seen ? NULL : quizcmd_chapter_title(p->app, p->lang, ch);
+		if (title) {
+			printf(i18n(p->lang, M_PLAIN_REREAD), ch);
+			printf("\n");
+		}
+		free(title);
+	}
+}
+
 static void print_summary(struct plain *p)
 {
 	const char *L = p->lang;
@@ -346,12 +386,13 @@ static void print_summary(struct plain *p)
 		if (it->points >= it->max_points && it->grade == GRADE_GOT)
 			break;
 		if (shown++ == 0)
-			printf("%s\n", i18n(L, M_QUIZ_WEAKEST));
+			printf("%s\n", i18n(L, M_PLAIN_WEAKEST));
 		printf("  %d/%d  %-8s [%s] (%s)\n", it->points, it->max_points,
 		       grade_name(L, it->grade), it->question, it->chapter);
 	}
 	if (!shown)
 		printf("%s\n", i18n(L, M_QUIZ_ALL_GOT));
+	print_reread(p, &sum, shown);
 	answers_summary_free(&sum);
 }
 
@@ -520,12 +561,53 @@ static int resume_or_start(struct plain *p, const struct run_opts *o, struct qui
 	return rc;
 }
 
-static void print_title(struct plain *p)
+/* The title a bank file of chapter in b gives it (<!-- title: -->, a
+ * chapter of the bank's own), borrowed; NULL when none does. */
+static const char *bank_chapter_title(const struct quiz_bank *b, const char *chapter, int *has)
+{
+	*has = 0;
+	for (size_t i = 0; b && i < b->nfiles; i++) {
+		const struct quiz_file *f = b->files[i];
+		if (!f->chapter || strcmp(f->chapter, chapter) != 0)
+			continue;
+		*has = 1;
+		if (f->chapter_title)
+			return f->chapter_title;
+	}
+	return NULL;
+}
+
+/* A chapter's test needs what `quiz lint` needs: a lesson, or a title
+ * the chapter's bank gives it.  Returns -1 to go on (also when no bank
+ * file has the chapter: resume_or_start says so), or EXIT_FAIL with
+ * lint's message. */
+static int check_chapter(struct plain *p, const char *chapter)
+{
+	struct quiz_bank *b = NULL;
+	int has, rc = -1;
+	quiz_bank_open(p->app->content, p->app->quizzes, p->app->lang, &b);
+	const char *own = bank_chapter_title(b, chapter, &has);
+	char *unknown =
+		has && !own ? quizlint_unknown_chapter(p->app->content, b->lang, chapter) : NULL;
+	if (unknown) {
+		fprintf(stderr, "workbench: %s\n", unknown);
+		rc = EXIT_FAIL;
+	}
+	free(unknown);
+	quiz_bank_free(b);
+	return rc;
+}
+
+/* The chapter's title from its lesson, else from its bank, else its id;
+ * a review has its own. */
+static void print_title(struct plain *p, const struct quiz_bank *bank)
 {
 	const char *ch = p->ss->test->chapter;
 	char *title = ch ? quizcmd_chapter_title(p->app, p->lang, ch) : NULL;
-	if (title)
-		printf(i18n(p->lang, M_QUIZ_TITLE), title);
+	int has;
+	const char *own = ch && !title ? bank_chapter_title(bank, ch, &has) : NULL;
+	if (ch)
+		printf(i18n(p->lang, M_QUIZ_TITLE), title ? title : own ? own : ch);
 	else
 		printf("%s", i18n(p->lang, M_QUIZ_REVIEW_TITLE));
 	printf("\n");
@@ -639,8 +721,9 @@ static int quiz_run(struct app *app, const struct args *args)
 		return EXIT_FAIL;
 	if (o.abandon) {
 		rc = abandon_running(&p, &o);
-	} else if ((rc = resume_or_start(&p, &o, &bank)) < 0) {
-		print_title(&p);
+	} else if ((!o.chapter || (rc = check_chapter(&p, o.chapter)) < 0) &&
+		   (rc = resume_or_start(&p, &o, &bank)) < 0) {
+		print_title(&p, bank);
 		rc = ask_loop(&p);
 	}
 	free(p.line);

@@ -149,6 +149,12 @@ static const char *const strings[M_COUNT][2] = {
 		 "回车：再试一次 · :quit：暂停测验（这次回答不保存）"},
 	[M_PLAIN_BUSY_CHOICE_STOP] = {"Enter: try again · :quit: stop (nothing is changed)",
 				      "回车：再试一次 · :quit：停止（不做任何改动）"},
+	[M_PLAIN_NUMERIC_PROMPT] = {"Your answer (a number): (\".\" or an empty line skips)",
+				    "你的答案（数字）：（输入“.”或直接回车表示跳过）"},
+	[M_PLAIN_SKIPPED] = {"Skipped", "已跳过"},
+	[M_PLAIN_WEAKEST] = {"Weakest questions:", "最薄弱的题目："},
+	[M_PLAIN_REREAD] = {"To reread the chapter: workbench lesson show %s",
+			    "重读这一章：workbench lesson show %s"},
 	[M_QUIZ_GRADED_ELSEWHERE] = {"[%s] was already graded in another window (%s); this answer "
 				     "was not saved.",
 				     "[%s] 已在另一个窗口评分（%s）；这次回答没有保存。"},

@@ -1,8 +1,9 @@
 /*
  * progress.c - what the progress database says about a learner (see
  * progress.h): the end-of-test summary, a question's schedule, what is
- * due and when, mastery of a chapter, points per test over time and
- * per-question statistics.
+ * due and when, mastery of a chapter, points per test over time,
+ * per-question statistics (of everyone or one learner) and the learners
+ * the database holds answers of.
  *
  * Every function here only reads; none opens a transaction.  Not here:
  * writing answers (answers.c) or tests (session.c).
@@ -397,18 +398,31 @@ void answers_test_history_free(struct answers_test_points *h, size_t n)
 
 int answers_question_stats(struct store *s, struct answers_qstat **out, size_t *n)
 {
+	return answers_learner_question_stats(s, NULL, out, n);
+}
+
+int answers_learner_question_stats(struct store *s, const char *learner, struct answers_qstat **out,
+				   size_t *n)
+{
 	*out = NULL;
 	*n = 0;
 	sqlite3_stmt *st;
+	/* The last grade: the grade of the row with the largest graded_at
+	 * (SQLite takes the bare column from the MAX row). */
 	int err = sqlitex_prepare(
 		store_db(s),
 		"SELECT question, MIN(chapter), COUNT(*), "
 		"AVG(CASE WHEN max_points > 0 THEN CAST(points AS REAL) / max_points ELSE "
-		"0 END), SUM(grade = 1), SUM(grade = 2), SUM(grade = 3) FROM quiz_answer "
+		"0 END), SUM(grade = 1), SUM(grade = 2), SUM(grade = 3), "
+		"(SELECT l.grade FROM quiz_answer l WHERE l.question = a.question AND "
+		"(?1 IS NULL OR l.learner = ?1) ORDER BY l.graded_at DESC, l.rowid DESC LIMIT 1) "
+		"FROM quiz_answer a WHERE ?1 IS NULL OR learner = ?1 "
 		"GROUP BY question ORDER BY MIN(chapter), question",
 		&st);
 	if (err)
 		return err;
+	if (learner)
+		sqlite3_bind_text(st, 1, learner, -1, SQLITE_STATIC);
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		*out = wb_xrealloc(*out, (*n + 1) * sizeof **out);
@@ -421,9 +435,46 @@ int answers_question_stats(struct store *s, struct answers_qstat **out, size_t *
 		q->grades[1] = sqlite3_column_int(st, 4);
 		q->grades[2] = sqlite3_column_int(st, 5);
 		q->grades[3] = sqlite3_column_int(st, 6);
+		q->last_grade = sqlite3_column_int(st, 7);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : sqlitex_err(rc);
+}
+
+int answers_learners(struct store *s, struct answers_learner **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	sqlite3_stmt *st;
+	int err = sqlitex_prepare(store_db(s),
+				  "SELECT learner, COUNT(*), COUNT(DISTINCT question), "
+				  "SUM(points), SUM(max_points), MIN(graded_at), MAX(graded_at) "
+				  "FROM quiz_answer GROUP BY learner ORDER BY learner",
+				  &st);
+	if (err)
+		return err;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*out = wb_xrealloc(*out, (*n + 1) * sizeof **out);
+		(*out)[(*n)++] = (struct answers_learner){
+			.name = sqlitex_column_dup(st, 0),
+			.answers = sqlite3_column_int(st, 1),
+			.questions = sqlite3_column_int(st, 2),
+			.points = sqlite3_column_int64(st, 3),
+			.max_points = sqlite3_column_int64(st, 4),
+			.first_ms = sqlite3_column_int64(st, 5),
+			.last_ms = sqlite3_column_int64(st, 6),
+		};
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : sqlitex_err(rc);
+}
+
+void answers_learners_free(struct answers_learner *l, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(l[i].name);
+	free(l);
 }
 
 void answers_question_stats_free(struct answers_qstat *q, size_t n)

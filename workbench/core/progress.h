@@ -1,8 +1,9 @@
 /*
  * progress.h - what the progress database says about a learner: the
  * end-of-test summary, a question's schedule, what is due and when,
- * mastery of a chapter, points per test over time and per-question
- * statistics for instructors.
+ * mastery of a chapter, points per test over time, and for instructors
+ * per-question statistics (of everyone or one imported learner) and the
+ * learners with answers.
  *
  * Everything here only reads.  Times: unix milliseconds for answers and
  * tests, unix seconds for schedules and days.  Questions are looked up in
@@ -122,10 +123,34 @@ struct answers_qstat {
 	int attempts;
 	double mean_share; /* mean of points / max_points, 0..1 */
 	int grades[4];	   /* by GRADE_* */
+	int last_grade;	   /* the grade of the latest answer (GRADE_*) */
 };
 /* Returns 0 with *out (malloc'd, free with answers_question_stats_free)
- * and *n, or a WB_E* code with what was read so far in *out. */
+ * and *n, or a WB_E* code with what was read so far in *out.  Ordered by
+ * chapter, then question id. */
 int answers_question_stats(struct store *s, struct answers_qstat **out, size_t *n);
+
+/* answers_question_stats over the answers of one learner: the name
+ * `progress import` kept ("" is this database's own learner); NULL is
+ * everyone.  *n is 0 for a name with no answers. */
+int answers_learner_question_stats(struct store *s, const char *learner, struct answers_qstat **out,
+				   size_t *n);
+
+/* A learner the database holds answers of ("" this database's own; the
+ * others came with `progress import`). */
+struct answers_learner {
+	char *name;
+	int answers, questions; /* answers, distinct questions answered */
+	int64_t points, max_points;
+	int64_t first_ms, last_ms; /* first and last graded_at */
+};
+/* Every learner with answers, by name ("" first).  Returns 0 with *out
+ * (malloc'd, free with answers_learners_free) and *n, or a WB_E* code
+ * with what was read so far. */
+int answers_learners(struct store *s, struct answers_learner **out, size_t *n);
+
+/* Frees l[0..n); l may be NULL.  Cannot fail. */
+void answers_learners_free(struct answers_learner *l, size_t n);
 
 /* Frees q[0..n); q may be NULL.  Cannot fail. */
 void answers_question_stats_free(struct answers_qstat *q, size_t n);

@@ -6,6 +6,10 @@
  *
  *     # Self-test: <chapter title>
  *     <!-- chapter: 01-locks-ids-leases -->        (optional)
+ *     <!-- title: Team drills -->                   (optional: a chapter of
+ *                                                  the bank's own, no lesson)
+ *     <!-- lang-only: en -->                       (optional: one language
+ *                                                  on purpose)
  *
  *     ## [stable-id] Question text on one line
  *     kind: recall|choice|numeric                 (a paragraph of key: value
@@ -460,7 +464,8 @@ static void parse_meta(struct parser *p, cmark_node *para)
 			else
 				q->tolerance = t;
 		} else {
-			problem(p, ln, 1, "unknown key '%s' (kind, core, answer or tolerance)", key);
+			problem(p, ln, 1, "unknown key '%s' (kind, core, answer or tolerance)",
+				key);
 		}
 		free(val);
 	}
@@ -591,7 +596,52 @@ static void parse_rubric_list(struct parser *p, cmark_node *list)
 	}
 }
 
-static void chapter_comment(struct parser *p, cmark_node *n)
+/* A header comment's key: "chapter", "title" or "lang-only"; s points
+ * past "<!--" and blanks.  Returns its length (with the colon), 0 for
+ * another comment. */
+static size_t header_key(const char *s)
+{
+	static const char *keys[] = {"chapter:", "title:", "lang-only:"};
+	for (size_t i = 0; i < WB_ARRAY_LEN(keys); i++)
+		if (!strncmp(s, keys[i], strlen(keys[i])))
+			return strlen(keys[i]);
+	return 0;
+}
+
+/* Stores a header comment's value (v, owned) into the file. */
+static void header_value(struct parser *p, const char *key, char *v, int line)
+{
+	struct quiz_file *f = p->f;
+	char **slot = NULL;
+	if (!strcmp(key, "chapter:") && !content_valid_chapter_id(v))
+		problem(p, line, 1, "malformed chapter id '%s' in the chapter comment", v);
+	else if (!strcmp(key, "title:") && !*v)
+		problem(p, line, 1, "the title comment has no title");
+	else if (!strcmp(key, "lang-only:") && strcmp(v, "en") && strcmp(v, "zh"))
+		problem(p, line, 1, "lang-only: '%s' is not en or zh", v);
+	else
+		slot = !strcmp(key, "chapter:") ? &f->chapter
+		       : !strcmp(key, "title:") ? &f->chapter_title
+						: &f->lang_only;
+	if (!slot) {
+		free(v);
+		return;
+	}
+	free(*slot);
+	*slot = v;
+	if (slot == &f->chapter)
+		f->chapter_line = line;
+	else if (slot == &f->chapter_title)
+		f->title_line = line;
+	else
+		f->lang_only_line = line;
+}
+
+/* The header comments under the title: <!-- chapter: ID -->, <!-- title:
+ * TEXT --> (the title of a chapter of the bank's own, without a lesson)
+ * and <!-- lang-only: en|zh --> (a bank in one language on purpose).
+ * Other comments are comments. */
+static void header_comment(struct parser *p, cmark_node *n)
 {
 	const char *lit = cmark_node_get_literal(n);
 	int line = cmark_node_get_start_line(n);
@@ -605,26 +655,23 @@ static void chapter_comment(struct parser *p, cmark_node *n)
 	s += 4;
 	while (isspace((unsigned char)*s))
 		s++;
-	if (strncmp(s, "chapter:", 8) != 0)
+	size_t klen = header_key(s);
+	if (!klen)
 		return;
-	s += 8;
+	char key[16];
+	snprintf(key, sizeof key, "%.*s", (int)klen, s);
+	s += klen;
 	const char *end = strstr(s, "-->");
 	if (!end)
 		end = s + strlen(s);
-	char *id = trim_dup(s, (size_t)(end - s));
+	char *v = trim_dup(s, (size_t)(end - s));
 	if (p->f->nq) {
-		problem(p, line, 0, "chapter comment after the first question is ignored");
-		free(id);
+		problem(p, line, 0, "%.*s comment after the first question is ignored",
+			(int)klen - 1, key);
+		free(v);
 		return;
 	}
-	if (!content_valid_chapter_id(id)) {
-		problem(p, line, 1, "malformed chapter id '%s' in the chapter comment", id);
-		free(id);
-		return;
-	}
-	free(p->f->chapter);
-	p->f->chapter = id;
-	p->f->chapter_line = line;
+	header_value(p, key, v, line);
 }
 
 static void extend(int *first, int *last, cmark_node *n)
@@ -688,7 +735,7 @@ static void block(struct parser *p, cmark_node *n)
 		return;
 	}
 	if (t == CMARK_NODE_HTML_BLOCK) {
-		chapter_comment(p, n);
+		header_comment(p, n);
 		return; /* comments are never shown */
 	}
 	struct quiz_question *q = cur_q(p);
@@ -914,5 +961,7 @@ void quiz_file_free(struct quiz_file *f)
 	free(f->lang);
 	free(f->chapter);
 	free(f->title);
+	free(f->chapter_title);
+	free(f->lang_only);
 	free(f);
 }

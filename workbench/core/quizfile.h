@@ -77,11 +77,16 @@ struct quiz_problem {
 };
 
 struct quiz_file {
-	char *path;	  /* as given */
-	char *lang;	  /* "en"/"zh" from the parent folder, or the fallback */
-	char *chapter;	  /* chapter id, NULL when neither name nor comment gives one */
-	int chapter_line; /* line of the <!-- chapter: --> comment, 0 from the name */
-	char *title;	  /* "# " title, NULL when missing */
+	char *path;	     /* as given */
+	char *lang;	     /* "en"/"zh" from the parent folder, or the fallback */
+	char *chapter;	     /* chapter id, NULL when neither name nor comment gives one */
+	int chapter_line;    /* line of the <!-- chapter: --> comment, 0 from the name */
+	char *title;	     /* "# " title, NULL when missing */
+	char *chapter_title; /* <!-- title: --> the chapter's title when it has no
+				lesson (a chapter of the bank's own), else NULL */
+	int title_line;	     /* its line, 0 when none */
+	char *lang_only;     /* <!-- lang-only: en|zh -->, NULL when not given */
+	int lang_only_line;  /* its line, 0 when none */
 	struct quiz_question *q;
 	size_t nq;
 	struct quiz_problem *problems; /* in line order */

@@ -291,6 +291,86 @@ static void check_core_count(struct lint *l, size_t fi)
 		    f->chapter ? f->chapter : "?", n, n == 1 ? "" : "s", QUIZ_CORE_COUNT);
 }
 
+char *quizlint_unknown_chapter(const char *content_root, const char *lang, const char *chapter)
+{
+	if (!content_root || chapter_exists(content_root, chapter))
+		return NULL;
+	return wb_xasprintf("unknown chapter '%s': there is no %s/lessons/%s/%s.md; a bank of a "
+			    "chapter of its own gives it a title with '<!-- title: ... -->'",
+			    chapter, content_root, lang, chapter);
+}
+
+/* The chapter: named, and a lesson's or one with a title of the bank's
+ * own (<!-- title: -->, which a chapter with a lesson does not use). */
+static void check_chapter(struct lint *l, size_t fi, const char *content_root)
+{
+	const struct quiz_file *f = l->files[fi];
+	if (!f->chapter) {
+		add(l, fi, 1, 1,
+		    "no chapter: name the file after a chapter (NN-slug.md) or add '<!-- chapter: "
+		    "ID -->' under the title");
+		return;
+	}
+	char *unknown = quizlint_unknown_chapter(content_root, f->lang, f->chapter);
+	if (unknown && !f->chapter_title)
+		add(l, fi, f->chapter_line, 1, "%s", unknown);
+	else if (!unknown && content_root && f->chapter_title)
+		add(l, fi, f->title_line, 0,
+		    "chapter %s has a lesson; its title comes from the lesson, not from this "
+		    "title: comment",
+		    f->chapter);
+	free(unknown);
+}
+
+/* 1 when f declares it is in its own language only on purpose
+ * (<!-- lang-only: -->); a declaration naming the other language is
+ * warned about and not obeyed. */
+static int lang_only(struct lint *l, size_t fi)
+{
+	const struct quiz_file *f = l->files[fi];
+	if (!f->lang_only)
+		return 0;
+	if (!strcmp(f->lang_only, f->lang))
+		return 1;
+	add(l, fi, f->lang_only_line, 0,
+	    "the bank declares lang-only: %s but is in the %s folder; the declaration is ignored",
+	    f->lang_only, f->lang);
+	return 0;
+}
+
+/* The questions of f (translated: the other language has a bank of its
+ * chapter) missing there: one warning for the bank, at the first. */
+static void check_missing(struct lint *l, size_t fi, const char *ol)
+{
+	const struct quiz_file *f = l->files[fi];
+	struct wb_buf ids = {0};
+	size_t n = 0, listed = 10;
+	const struct quiz_question *first = NULL;
+	for (size_t k = 0; k < f->nq; k++) {
+		const struct quiz_question *q = &f->q[k];
+		if (!q->id || find_id(l, ol, q->id, NULL))
+			continue;
+		if (n++ == 0)
+			first = q;
+		if (n <= listed)
+			wb_buf_printf(&ids, "%s[%s]", n > 1 ? " " : "", q->id);
+	}
+	if (n > listed)
+		wb_buf_printf(&ids, " and %zu more", n - listed);
+	const char *hint = "add them there, or declare the bank";
+	if (n == 1)
+		add(l, fi, first->line, 0,
+		    "question '%s' is only in %s: the %s bank has no [%s] (missing translation); "
+		    "add it there, or declare the bank %s only with '<!-- lang-only: %s -->'",
+		    first->id, f->lang, ol, first->id, f->lang, f->lang);
+	else if (n > 1)
+		add(l, fi, first->line, 0,
+		    "%zu questions are only in %s: %s (missing translations): the %s bank of "
+		    "chapter %s has none of them; %s %s only with '<!-- lang-only: %s -->'",
+		    n, f->lang, ids.data, ol, f->chapter, hint, f->lang, f->lang);
+	wb_buf_free(&ids);
+}
+
 static void check_target(struct lint *l, size_t fi, const char *content_root,
 			 const char *fallback_lang)
 {
@@ -301,22 +381,17 @@ static void check_target(struct lint *l, size_t fi, const char *content_root,
 		    fallback_lang);
 	for (size_t i = 0; i < f->nproblems; i++)
 		add(l, fi, f->problems[i].line, f->problems[i].is_error, "%s", f->problems[i].msg);
-	if (!f->chapter) {
-		add(l, fi, 1, 1,
-		    "no chapter: name the file after a chapter (NN-slug.md) or add '<!-- chapter: "
-		    "ID -->' under the title");
-	} else if (content_root && !chapter_exists(content_root, f->chapter)) {
-		add(l, fi, f->chapter_line, 1,
-		    "unknown chapter '%s': there is no %s/lessons/%s/%s.md", f->chapter,
-		    content_root, f->lang, f->chapter);
-	}
+	check_chapter(l, fi, content_root);
 	const char *ol = other_lang(f->lang);
 	int translated = f->chapter && lang_has_chapter(l, ol, f->chapter);
-	if (f->chapter && !translated && f->nq)
+	int one_lang = lang_only(l, fi);
+	if (f->chapter && !translated && f->nq && !one_lang)
 		add(l, fi, 1, 0,
 		    "chapter %s has no %s question bank: every question here is %s only",
 		    f->chapter, ol, f->lang);
 	check_core_count(l, fi);
+	if (translated && !one_lang)
+		check_missing(l, fi, ol);
 	for (size_t k = 0; k < f->nq; k++) {
 		const struct quiz_question *q = &f->q[k];
 		if (!q->id)
@@ -327,15 +402,8 @@ static void check_target(struct lint *l, size_t fi, const char *content_root,
 			add(l, fi, q->line, 1, "duplicate id '%s' (also at %s:%d)", q->id,
 			    dup->file->path, dup->line);
 		check_off_by_one(l, fi, q);
-		if (!translated)
-			continue;
-		const struct quiz_question *t = find_id(l, ol, q->id, NULL);
-		if (!t)
-			add(l, fi, q->line, 0,
-			    "question '%s' is only in %s: the %s bank has no [%s] (missing "
-			    "translation)",
-			    q->id, f->lang, ol, q->id);
-		else
+		const struct quiz_question *t = translated ? find_id(l, ol, q->id, NULL) : NULL;
+		if (t)
 			compare_translation(l, fi, q, t);
 		if (t && (q->core != 0) != (t->core != 0))
 			add(l, fi, q->line, 1,

@@ -4,9 +4,11 @@
  * Per-file problems come from the parser (quizfile.h); this module adds what
  * needs more than one file: duplicate ids within a language, questions
  * present in one language only (a warning), the same question differing
- * between languages (kind, number, options), chapters that have no
- * lesson, and the template text of `quiz new` left in a question.  It prints nothing: the CLI
- * formats the report.
+ * between languages (kind, number, options; one warning per bank for the
+ * questions the other language lacks, none for a bank declared
+ * <!-- lang-only: -->), chapters that have no lesson nor a title of the
+ * bank's own (<!-- title: -->), and the template text of `quiz new` left in a question.  It prints
+ * nothing: the CLI formats the report.
  */
 #ifndef WB_QUIZLINT_H
 #define WB_QUIZLINT_H
@@ -52,6 +54,14 @@ int quizlint_run(const char *content_root, const char *fallback_lang, const char
 		 size_t ntargets, const char *const *context, size_t ncontext,
 		 struct quizlint_report *out);
 void quizlint_report_free(struct quizlint_report *r);
+
+/* The error for a bank of `chapter` in `lang` when no lesson of it
+ * exists under content_root (lessons/en or lessons/zh): malloc'd, the
+ * same words in `quiz lint` and `quiz run`.  NULL when a lesson exists
+ * or content_root is NULL.  A bank file that gives the chapter a title
+ * of its own (<!-- title: -->, quiz_file.chapter_title) is accepted
+ * without a lesson; the caller checks that. */
+char *quizlint_unknown_chapter(const char *content_root, const char *lang, const char *chapter);
 
 /* Expands a command-line PATH into bank files: a file as is; a folder
  * with en/ or zh/ subfolders gives their .md files; another folder its
