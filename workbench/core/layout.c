@@ -603,7 +603,9 @@ static int code_widest(const char *lit, size_t litlen)
 
 /* A code block: measure its widest line, choose the indent (two when
  * every line still fits: diagrams keep their shape), emit each line,
- * wrapped only when it must be; a ```lab fence becomes lab cards. */
+ * wrapped only when it must be (never with LAYOUT_CODE_WHOLE: then a line
+ * stays whole, however wide); a ```lab fence becomes lab cards.  Every
+ * line of the block records the block's widest line (block_width). */
 static void code_block(struct ctx *c, cmark_node *n)
 {
 	const char *info = cmark_node_get_fence_info(n);
@@ -620,6 +622,8 @@ static void code_block(struct ctx *c, cmark_node *n)
 	if (litlen && lit[litlen - 1] == '\n')
 		litlen--;
 	struct code_arg ca = {code_widest(lit, litlen) + 2 <= avail ? 2 : 0, 0};
+	int whole = (c->lay->flags & LAYOUT_CODE_WHOLE) != 0;
+	size_t first = c->lay->nlines;
 	const char *p = lit;
 	while (p <= lit + litlen) {
 		size_t len = strcspn(p, "\n");
@@ -629,12 +633,20 @@ static void code_block(struct ctx *c, cmark_node *n)
 		run_add(&r, p, len, LS_CODE, 1);
 		if (r.n == 0)
 			emit(c, LK_CODE, &r, 0, 0, ca.row * 4096, 1);
+		else if (whole)
+			code_line(c, &r, 0, r.n, &ca);
 		else
 			wrap(c, &r, 0, r.n, avail - ca.indent, 1, code_line, &ca);
 		run_free(&r);
 		ca.row++;
 		p += len + 1;
 	}
+	int widest = 0;
+	for (size_t i = first; i < c->lay->nlines; i++)
+		if (c->lay->lines[i].width > widest)
+			widest = c->lay->lines[i].width;
+	for (size_t i = first; i < c->lay->nlines; i++)
+		c->lay->lines[i].block_width = widest;
 	c->need_blank = 1;
 }
 
@@ -1120,8 +1132,14 @@ static void blocks(struct ctx *c, cmark_node *parent)
 
 struct layout *layout_build(const struct lesson *lesson, int width)
 {
+	return layout_build_ex(lesson, width, 0);
+}
+
+struct layout *layout_build_ex(const struct lesson *lesson, int width, unsigned flags)
+{
 	struct layout *lay = wb_xcalloc(1, sizeof *lay);
 	lay->width = width < LAYOUT_MIN_WIDTH ? LAYOUT_MIN_WIDTH : width;
+	lay->flags = flags;
 	struct ctx c = {.lay = lay, .lang = lesson->lang, .section = -1};
 	blocks(&c, lesson->doc);
 	return lay;

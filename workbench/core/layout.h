@@ -2,7 +2,9 @@
  * layout.h - turns a parsed lesson into screen lines for a given width.
  *
  * Invariant: no line is wider than the width it was laid out for, counted
- * in display columns (CJK = 2).  Every line remembers the source block and
+ * in display columns (CJK = 2) -- except, with LAYOUT_CODE_WHOLE, the lines
+ * of a code block, which are kept whole for a reader that scrolls them
+ * sideways (their width is their full width).  Every line remembers the source block and
  * the offset inside it, so a reader can keep its place across a resize.
  * This module draws nothing: the reader and `lesson show` print its lines.
  */
@@ -48,7 +50,7 @@ struct lay_span {
 struct lay_line {
 	char *text;		/* UTF-8, no newline, owned */
 	unsigned len;		/* bytes of text */
-	int width;		/* display columns, <= layout width */
+	int width;		/* display columns, <= layout width (see LAYOUT_CODE_WHOLE) */
 	struct lay_span *spans; /* styled ranges covering text, owned */
 	unsigned nspans;
 	int kind;	    /* enum lay_kind */
@@ -56,6 +58,8 @@ struct lay_line {
 	int offset;	    /* glyph (or row) offset in the block; -1 blank */
 	int section;	    /* index into sections, -1 before the first */
 	const char *lab_id; /* LK_LAB lines: the lab id (owned by layout) */
+	int block_width;    /* LK_CODE lines: the widest line of their block, prefix
+			     * included (0 for other kinds) */
 };
 
 struct lay_section {
@@ -72,7 +76,8 @@ struct layout {
 	size_t nsections;
 	char **lab_ids; /* every lab id seen, in order, owned */
 	size_t nlabs;
-	int nblocks; /* source blocks numbered */
+	int nblocks;	/* source blocks numbered */
+	unsigned flags; /* LAYOUT_* flags it was built with */
 };
 
 #define LAYOUT_MIN_WIDTH 10
@@ -80,6 +85,17 @@ struct layout {
 /* Lays out lesson for width columns (clamped to LAYOUT_MIN_WIDTH).  Never
  * fails; free with layout_free. */
 struct layout *layout_build(const struct lesson *lesson, int width);
+
+/* layout_build_ex flags. */
+enum {
+	/* Code block lines are not wrapped: each source line stays one line,
+	 * which may be wider than width (line.width says how wide).  For a
+	 * screen that scrolls code sideways; `lesson show` does not use it. */
+	LAYOUT_CODE_WHOLE = 1 << 0,
+};
+
+/* As layout_build, with LAYOUT_* flags. */
+struct layout *layout_build_ex(const struct lesson *lesson, int width, unsigned flags);
 void layout_free(struct layout *lay);
 
 /* Line index showing (block, offset), for restoring a place after a

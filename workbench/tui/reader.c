@@ -17,6 +17,13 @@
  * text itself: layout.c does, and this file only draws its lines.  It opens the lab, the test or
  * goes back only by asking nav.c (tui_go); it does not decide whether a lesson may open during a
  * test (nav.c does).
+ *
+ * Code blocks are laid out whole (LAYOUT_CODE_WHOLE): a diagram wider than
+ * the screen is not wrapped but scrolled sideways with h/l, half a screen
+ * a step.  Only blocks with a line wider than the screen move (all their
+ * lines together, so a diagram keeps its shape); prose never moves.  A
+ * shifted line shows "‹" in the left margin, one that goes on past the
+ * right edge "›" in the right margin.
  */
 #include "tui/reader.h"
 #include "tui/term.h"
@@ -58,6 +65,8 @@ enum {
 	R_GLOSSARY,
 	R_CARD_NEXT,
 	R_CARD_PREV,
+	R_RIGHT,
+	R_LEFT,
 };
 
 static const struct keybind reader_keys[] = {
@@ -81,6 +90,8 @@ static const struct keybind reader_keys[] = {
 	{KEY_HOME, 1, "Home", R_TOP, "go to the start", "跳到开头"},
 	{'G', 0, "G", R_BOTTOM, "go to the end", "跳到结尾"},
 	{KEY_END, 1, "End", R_BOTTOM, "go to the end", "跳到结尾"},
+	{'l', 0, "l", R_RIGHT, "scroll wide code blocks right", "宽代码块向右滚动"},
+	{'h', 0, "h", R_LEFT, "scroll wide code blocks left", "宽代码块向左滚动"},
 	{'t', 0, "t", R_TOC, "table of contents", "目录"},
 	{'/', 0, "/", R_SEARCH, "search (Enter on an empty prompt: the last search again)",
 	 "搜索（空白时按 Enter：重复上次搜索）"},
@@ -141,6 +152,7 @@ struct reader {
 	time_t saved_at;   /* last save, to save at most once a second */
 	char card[64];	   /* the lab card picked with Tab ("" = the first on screen) */
 	char pick_for[64]; /* question whose section the open contents ask for, or "" */
+	int hoff;	   /* columns wide code blocks are scrolled left by (h/l) */
 };
 
 static int text_width(void)
@@ -326,7 +338,7 @@ static void relayout(struct reader *r)
 		offset = r->lay->lines[r->top].offset;
 	}
 	layout_free(r->lay);
-	r->lay = layout_build(r->lesson, text_width());
+	r->lay = layout_build_ex(r->lesson, text_width(), LAYOUT_CODE_WHOLE);
 	r->top = layout_find_anchor(r->lay, block, offset);
 	if (r->top > max_top(r))
 		r->top = max_top(r);
@@ -434,6 +446,31 @@ static void pick_card(struct tui *t, struct reader *r, int step)
 	snprintf(r->card, sizeof r->card, "%s", ids[i]);
 }
 
+/* Does line l scroll sideways: a line of a code block wider than the screen? */
+static int is_wide(const struct reader *r, const struct lay_line *l)
+{
+	return l->kind == LK_CODE && l->block_width > r->lay->width;
+}
+
+/* h/l: moves wide code blocks by half a screen, no further than the widest
+ * of them on screen needs; l does nothing when none is on screen. */
+static void shift_code(struct reader *r, int dir)
+{
+	int rows = page_rows(), need = 0, step = r->lay->width / 2;
+	for (int i = 0; i < rows && r->top + (size_t)i < r->lay->nlines; i++) {
+		const struct lay_line *l = &r->lay->lines[r->top + (size_t)i];
+		if (is_wide(r, l) && l->block_width - r->lay->width > need)
+			need = l->block_width - r->lay->width;
+	}
+	if (dir > 0 && r->hoff >= need)
+		return; /* nothing more to the right: keep where other blocks are */
+	r->hoff += dir * (step > 0 ? step : 1);
+	if (r->hoff > need)
+		r->hoff = need;
+	if (r->hoff < 0)
+		r->hoff = 0;
+}
+
 static void reader_draw(struct tui *t, void *self)
 {
 	struct reader *r = self;
@@ -443,7 +480,16 @@ static void reader_draw(struct tui *t, void *self)
 	for (int i = 0; i < rows && r->top + (size_t)i < r->lay->nlines; i++) {
 		size_t ln = r->top + (size_t)i;
 		const struct lay_line *l = &r->lay->lines[ln];
-		term_draw_line(t, i, 1, l, COLS - 1);
+		int wide = is_wide(r, l), skip = wide ? r->hoff : 0;
+		if (wide) {
+			term_draw_line_from(t, i, 1, l, skip, r->lay->width);
+			if (skip > 0)
+				term_text(i, 0, "‹", 1, A_BOLD);
+			if (l->width - skip > r->lay->width)
+				term_text(i, 1 + r->lay->width, "›", 1, A_BOLD);
+		} else {
+			term_draw_line(t, i, 1, l, COLS - 1);
+		}
 		unsigned hs[64][2];
 		size_t nh = 0;
 		for (size_t h = 0; h < r->nhits && nh < 64; h++)
@@ -453,7 +499,8 @@ static void reader_draw(struct tui *t, void *self)
 				nh++;
 			}
 		if (nh)
-			term_draw_hits(i, 1, l, (const unsigned(*)[2])hs, nh);
+			term_draw_hits_from(i, 1, l, skip, wide ? r->lay->width : COLS - 1,
+					    (const unsigned(*)[2])hs, nh);
 		if (l->kind == LK_LAB && picked && l->lab_id && !strcmp(l->lab_id, picked))
 			term_text(i, 0, "▶", 1, A_BOLD);
 	}
@@ -524,7 +571,7 @@ static void switch_lang(struct tui *t, struct reader *r)
 		return;
 	t->app->lang = !strcmp(to, "zh") ? "zh" : "en";
 	layout_free(r->lay);
-	r->lay = layout_build(r->lesson, text_width());
+	r->lay = layout_build_ex(r->lesson, text_width(), LAYOUT_CODE_WHOLE);
 	restore_place(t, r);
 	/* Same section in the other language: the chapters line up by ##. */
 	if (sec >= 0 && (size_t)sec < r->lay->nsections)
@@ -645,6 +692,8 @@ static void reader_key(struct tui *t, void *self, int action, wint_t ch, int is_
 	case R_HALFUP: scroll_to(t, r, top - rows / 2); break;
 	case R_TOP: scroll_to(t, r, 0); break;
 	case R_BOTTOM: scroll_to(t, r, (long)max_top(r)); break;
+	case R_RIGHT: shift_code(r, 1); break;
+	case R_LEFT: shift_code(r, -1); break;
 	case R_TOC: {
 		r->toc_open = 1;
 		int sec = r->lay->nlines ? r->lay->lines[r->top].section : 0;
@@ -745,7 +794,7 @@ int reader_open(struct tui *t, const char *chapter, const char *lang, const char
 		reader_free(r);
 		return rc;
 	}
-	r->lay = layout_build(r->lesson, text_width());
+	r->lay = layout_build_ex(r->lesson, text_width(), LAYOUT_CODE_WHOLE);
 	restore_place(t, r);
 	if (pick_for && *pick_for) {
 		snprintf(r->pick_for, sizeof r->pick_for, "%s", pick_for);

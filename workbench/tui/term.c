@@ -210,26 +210,52 @@ int term_text_cut(int y, int x, const char *s, int maxw, int attr)
 
 void term_draw_line(struct tui *t, int y, int x, const struct lay_line *l, int maxw)
 {
+	term_draw_line_from(t, y, x, l, 0, maxw);
+}
+
+void term_draw_line_from(struct tui *t, int y, int x, const struct lay_line *l, int skip, int maxw)
+{
 	move(y, x);
-	int used = 0;
-	for (unsigned s = 0; s < l->nspans; s++) {
+	int used = 0, col = 0;
+	for (unsigned s = 0; s < l->nspans && used < maxw; s++) {
 		const struct lay_span *sp = &l->spans[s];
-		char *piece = strndup(l->text + sp->start, sp->len);
+		const char *p = l->text + sp->start, *end = p + sp->len;
+		int attr = style_attr(t->color, sp->style);
+		/* Skip whole characters before column skip; a wide one cut
+		 * by it shows as spaces for its visible part. */
+		while (p < end && col < skip) {
+			uint32_t cp;
+			p += utf8_decode(p, (size_t)(end - p), &cp);
+			col += utf8_cp_width(cp);
+			for (int pad = col - skip; pad > 0 && used < maxw; pad--)
+				used += term_text(y, x + used, " ", maxw - used, attr);
+		}
+		if (p == end)
+			continue;
+		char *piece = strndup(p, (size_t)(end - p));
 		if (!piece)
 			return;
-		used += term_text(y, x + used, piece, maxw - used, style_attr(t->color, sp->style));
+		used += term_text(y, x + used, piece, maxw - used, attr);
 		free(piece);
 	}
 }
 
 void term_draw_hits(int y, int x, const struct lay_line *l, const unsigned (*hits)[2], size_t n)
 {
+	term_draw_hits_from(y, x, l, 0, COLS - x, hits, n);
+}
+
+void term_draw_hits_from(int y, int x, const struct lay_line *l, int skip, int maxw,
+			 const unsigned (*hits)[2], size_t n)
+{
 	for (size_t i = 0; i < n; i++) {
-		int col = utf8_width(l->text, hits[i][0]);
+		int col = utf8_width(l->text, hits[i][0]) - skip;
+		if (col < 0 || col >= maxw)
+			continue; /* starts off screen: the marker tells */
 		char *piece = strndup(l->text + hits[i][0], hits[i][1]);
 		if (!piece)
 			return;
-		term_text(y, x + col, piece, COLS - x - col, A_REVERSE | A_BOLD);
+		term_text(y, x + col, piece, maxw - col, A_REVERSE | A_BOLD);
 		free(piece);
 	}
 }

@@ -23,8 +23,15 @@ void term_end(struct tui *t);
 int term_too_small(struct tui *t);
 /* A laid-out line at (y, x), clipped to maxw columns, in its styles. */
 void term_draw_line(struct tui *t, int y, int x, const struct lay_line *l, int maxw);
+/* As term_draw_line, the line's first skip columns left out (a wide
+ * character cut by the edge shows as spaces). */
+void term_draw_line_from(struct tui *t, int y, int x, const struct lay_line *l, int skip, int maxw);
 /* Reverse-video search hits [start, start+len) over line l drawn at (y, x). */
 void term_draw_hits(int y, int x, const struct lay_line *l, const unsigned (*hits)[2], size_t n);
+/* As term_draw_hits for a line drawn with term_draw_line_from(skip) in
+ * maxw columns: hits starting outside them are not drawn. */
+void term_draw_hits_from(int y, int x, const struct lay_line *l, int skip, int maxw,
+			 const unsigned (*hits)[2], size_t n);
 /* The status line: t->message when set, else left; right-aligned right;
  * a part that does not fit is cut with "…", two spaces between them. */
 void term_status(struct tui *t, const char *left, const char *right);
