@@ -1,7 +1,8 @@
 /* test_session.c - the resume-or-start policy (quiz_session_open) and the
  * closed-book rule (quiz_session_blocks_lesson) on a real SQLite file
- * with the fixture banks: start, resume (in the running test's own
- * language), a conflicting test handed back, nothing to ask, and the
+ * with the fixture banks: start, resume (in the language asked for now
+ * when its bank has all the test's questions, else in the test's own),
+ * a conflicting test handed back, nothing to ask, and the
  * race with another process that starts a test between the look and the
  * start, forced with the WORKBENCH_TEST_HOLD "start-begin" hold in a
  * forked child (no sleeping: the two processes meet on fifos). */
@@ -86,16 +87,65 @@ static void test_start_then_resume(void **state)
 	quiz_session_opened_clear(&o);
 	assert_null(o.ss);
 
-	/* Asked again in English: the running test is resumed in its own
-	 * language, with its own order and limit. */
+	/* Asked again in English: the running test is resumed with the
+	 * English bank (it has every question), in its own order and
+	 * limit; the stored test keeps its language. */
 	req = req_for(CHAPTER, "en");
 	assert_int_equal(quiz_session_open(s, &req, &o), 0);
 	assert_true(o.resumed);
 	assert_string_equal(o.ss->test->uid, uid);
-	assert_string_equal(o.bank->lang, "zh");
+	assert_string_equal(o.bank->lang, "en");
+	assert_string_equal(o.ss->test->lang, "zh");
 	assert_int_equal(o.ss->test->n, 2);
+	for (size_t i = 0; i < o.ss->test->n; i++)
+		assert_ptr_equal(o.ss->q[i], quiz_bank_find(o.bank, o.ss->test->questions[i]));
 	quiz_session_opened_clear(&o);
 	free(uid);
+	store_close(s);
+}
+
+/* Writes path with text, or fails the test. */
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0)
+		fail_msg("cannot write %s", path);
+}
+
+static void test_resume_keeps_own_lang_when_bank_lacks(void **state)
+{
+	(void)state;
+	/* The instructor adds a Chinese-only question to the chapter: a
+	 * whole-chapter test in Chinese asks it, the English bank lacks it. */
+	char inst[128], path[192];
+	snprintf(inst, sizeof inst, "%s/instructor", dir);
+	snprintf(path, sizeof path, "%s/zh", inst);
+	assert_int_equal(mkdir(inst, 0700), 0);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof path, "%s/zh/00-fixture.md", inst);
+	write_file(path, "# 自测：测试章节\n\n## [fixture-zh-only] 只有中文的题？\nkind: recall\n\n"
+			 "### Answer\n是的。\n\n### Rubric\n- 1: 只有中文\n");
+	struct store *s = open_db("keep.db");
+	struct quiz_session_req req = req_for(CHAPTER, "zh");
+	req.instructor_dir = inst;
+	struct quiz_session_opened o;
+	assert_int_equal(quiz_session_open(s, &req, &o), 0);
+	assert_false(o.resumed);
+	size_t n = o.ss->test->n;
+	int has = 0;
+	for (size_t i = 0; i < n; i++)
+		has |= !strcmp(o.ss->test->questions[i], "fixture-zh-only");
+	assert_true(has);
+	quiz_session_opened_clear(&o);
+
+	req.lang = "en";
+	assert_int_equal(quiz_session_open(s, &req, &o), 0);
+	assert_true(o.resumed);
+	assert_string_equal(o.bank->lang, "zh");
+	assert_int_equal(o.ss->test->n, n);
+	for (size_t i = 0; i < n; i++)
+		assert_non_null(o.ss->q[i]);
+	quiz_session_opened_clear(&o);
 	store_close(s);
 }
 
@@ -423,6 +473,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_start_then_resume),
+		cmocka_unit_test(test_resume_keeps_own_lang_when_bank_lacks),
 		cmocka_unit_test(test_other_test_is_a_conflict),
 		cmocka_unit_test(test_nothing_to_ask),
 		cmocka_unit_test(test_blocks_lesson),

@@ -188,6 +188,13 @@ static const char *const strings[M_COUNT][2] = {
 				"j/k 或 1-3 选择 · Enter 开始 · q 返回"},
 	[M_QUIZ_TRIMMED] = {"Resumed: %zu of %zu answered (--limit %zu: at most %zu more)",
 			    "已继续：已答 %zu/%zu 题（--limit %zu：最多再答 %zu 题）"},
+	[M_QUIZ_LANG_SWITCHED] = {"The test continues in English; nothing graded changed",
+				  "测验改用中文继续；已评分的内容不变"},
+	[M_QUIZ_LANG_KEPT] = {"Some questions of this test have no English version: it stays in "
+			      "Chinese",
+			      "本测验有的题目没有中文版：继续用英文"},
+	[M_QUIZ_LANG_FAILED] = {"Cannot switch the test's language (%s); it goes on as it was",
+				"无法切换测验语言（%s）；测验照旧继续"},
 	[M_LAB_TITLE] = {"Lab", "实验"},
 	[M_LAB_EXPECTED] = {"expected: ", "预期："},
 	[M_LAB_OBSERVED] = {"observed: ", "实际："},

@@ -127,6 +127,9 @@ enum msg {
 	M_QUIZ_LENGTH_WHY,
 	M_QUIZ_LENGTH_KEYS,
 	M_QUIZ_TRIMMED,
+	M_QUIZ_LANG_SWITCHED,
+	M_QUIZ_LANG_KEPT,
+	M_QUIZ_LANG_FAILED,
 	/* the lab screen (tui/lab.c) and the help overlay (tui/help.c) */
 	M_LAB_TITLE,
 	M_LAB_EXPECTED,

@@ -747,12 +747,31 @@ static const char *bank_lang(const char *lang)
 	return lang && !strcmp(lang, "zh") ? "zh" : "en";
 }
 
-/* One resume of the running test (in its own language) into out. */
-static int open_resume(struct store *s, const struct quiz_session_req *req, const char *lang,
-		       struct quiz_session_opened *out)
+/* 1 when bank has every question of test t, else 0 (also for no bank). */
+static int bank_has_all(const struct quiz_bank *bank, const struct quiz_test *t)
+{
+	if (!bank)
+		return 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (!quiz_bank_find(bank, t->questions[i]))
+			return 0;
+	return 1;
+}
+
+/* One resume of the running test `run` into out: with a bank in
+ * req->lang when that bank has every question of run, else in run's own
+ * language. */
+static int open_resume(struct store *s, const struct quiz_session_req *req,
+		       const struct quiz_test *run, struct quiz_session_opened *out)
 {
 	out->step = QUIZ_OPEN_RESUME;
-	quiz_bank_open(req->content_root, req->instructor_dir, bank_lang(lang), &out->bank);
+	const char *want = bank_lang(req->lang), *own = bank_lang(run->lang);
+	quiz_bank_open(req->content_root, req->instructor_dir, want, &out->bank);
+	if (strcmp(want, own) != 0 && !bank_has_all(out->bank, run)) {
+		quiz_bank_free(out->bank);
+		out->bank = NULL;
+		quiz_bank_open(req->content_root, req->instructor_dir, own, &out->bank);
+	}
 	int err = quiz_session_resume(s, out->bank, &out->ss);
 	out->resumed = err == 0;
 	return err;
@@ -829,7 +848,7 @@ int quiz_session_open(struct store *s, const struct quiz_session_req *req,
 			return WB_ECONFLICT;
 		}
 		if (run) {
-			err = open_resume(s, req, run->lang, out);
+			err = open_resume(s, req, run, out);
 			quiz_test_free(run);
 		} else {
 			err = open_start(s, req, out);

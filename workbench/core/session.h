@@ -152,7 +152,9 @@ void quiz_session_free(struct quiz_session *ss);
 struct quiz_session_req {
 	const char *chapter;	    /* a chapter test of it; NULL: a review of what is
 				       due today */
-	const char *lang;	    /* language of a new test: "zh", anything else is "en" */
+	const char *lang;	    /* language of a new test, and of a resumed one when
+				       its bank has all the test's questions: "zh",
+				       anything else is "en" */
 	int closed_book;	    /* a new test is taken with the lesson closed (1) */
 	size_t limit;		    /* a new test asks `limit` questions (0: all, see
 				       quiz_session_start); a resumed one is cut to at most
@@ -177,9 +179,9 @@ enum quiz_open_step {
  * NULL first). */
 struct quiz_session_opened {
 	struct quiz_session *ss;    /* on success: the session (owned) */
-	struct quiz_bank *bank;	    /* on success: the bank ss asks from, in the test's
-				       language (a resumed test keeps its own; owned;
-				       free it after ss) */
+	struct quiz_bank *bank;	    /* on success: the bank ss asks from (owned; free it
+				       after ss): req->lang's, or for a resumed test
+				       whose questions that bank lacks, the test's own */
 	int resumed;		    /* on success: 1 resumed, 0 started */
 	int trimmed;		    /* on success: 1 when the resumed test was cut to
 				       req->limit questions still to ask */
@@ -195,8 +197,11 @@ int quiz_session_is_same(const struct quiz_test *run, const char *chapter);
 
 /* Resumes the running test when it is the one asked for, else starts a
  * new one: looks for the running test; another one is a conflict; the
- * same one (req->resume) is resumed with a bank in its own language;
- * with none, the questions of req->chapter (or those due before the end
+ * same one (req->resume) is resumed with a bank in req->lang (the
+ * language the learner asks for now: the UI's) when that bank has every
+ * question of the test (ids are the same in every language), else with
+ * a bank in the test's own language (test->lang, which stays as stored;
+ * answers record it); with none, the questions of req->chapter (or those due before the end
  * of today) in req->lang are shuffled (answers_random_seed) and started
  * at answers_now_ms.  Another process may start or end a test between
  * the look and the start or resume; that is looked at again, up to three
@@ -228,7 +233,10 @@ int quiz_session_is_same(const struct quiz_test *run, const char *chapter);
  *   ECONFLICT with conflict -> QS_CONFLICT naming it; ENOENT at START ->
  *   flash M_QUIZ_NO_QUESTIONS / M_QUIZ_NONE_DUE; EBUSY -> flash
  *   M_QUIZ_BUSY; step LOOK -> flash store_errmsg; the screen is dropped
- *   on any error.
+ *   on any error.  L in the test calls it again (tui/quiz.c switch_lang:
+ *   no_start 1, lang the other language): 0 -> the screen swaps in out.ss
+ *   and out.bank at the same position; any error -> a note, the screen
+ *   keeps its session.
  * - CLI, cli/quiz_run.c resume_or_start: req = {chapter (NULL with
  *   --due), app->lang, closed_book = !--open-book, limit = --limit
  *   (checked against quiz_session_pool first), resume 1, app->content,

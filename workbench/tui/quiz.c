@@ -27,6 +27,7 @@
  *             ^P                       leave_paused  back (paused, the text kept as a draft)
  *             ^R                       undo          the undone question's state
  *             ^X                       edit_key      ABANDON
+ *             ^L                       switch_lang   EDIT, in the other language
  *             text, editing keys       edit_key      EDIT
  *   ANSWER    j k Space x 1-9          mark_key      ANSWER (choice questions only)
  *             Enter                    submit_choice RESULT
@@ -42,6 +43,7 @@
  *             u ^R                     undo          the undone question's state (a
  *                                                    number: EDIT, typing works again)
  *             PgUp PgDn                question_key  same
+ *             L ^L                     switch_lang   same, in the other language
  *   ABANDON   y                        abandon_key   back (test abandoned)
  *             n Esc q                  abandon_key   the state before
  *   SUMMARY   j k                      summary_key   SUMMARY
@@ -119,6 +121,7 @@ enum {
 	A_YES,
 	A_NO,
 	A_MOUSE,
+	A_LANG,
 };
 
 static const struct keybind quiz_keys[] = {
@@ -166,6 +169,10 @@ static const struct keybind quiz_keys[] = {
 	 "放弃测验（先确认；已评分的回答保留）"},
 	{24, 0, "^X", A_ABANDON, "abandon the test (asks first; graded answers are kept)",
 	 "放弃测验（先确认；已评分的回答保留）"},
+	{'L', 0, "L", A_LANG, "switch language (English/中文): the test goes on where it is",
+	 "切换语言（English/中文）：测验在原处继续"},
+	{12, 0, "^L", A_LANG, "switch language (English/中文): the test goes on where it is",
+	 "切换语言（English/中文）：测验在原处继续"},
 };
 
 /* The summary: the weakest questions, and the lesson to reread. */
@@ -224,6 +231,7 @@ enum {
 	E_KILL_END,
 	E_KILL_START,
 	E_KILL_WORD,
+	E_LANG,
 };
 
 static const struct keybind edit_keys[] = {
@@ -256,6 +264,8 @@ static const struct keybind edit_keys[] = {
 	 "暂停测验；回答作为草稿保留"},
 	{18, 0, "^R", E_UNDO, "undo the last grade", "撤销上一次评分"},
 	{24, 0, "^X", E_ABANDON, "abandon the test (asks first)", "放弃测验（先确认）"},
+	{12, 0, "^L", E_LANG, "switch language (English/中文); the answer stays in the box",
+	 "切换语言（English/中文）；回答留在文本框里"},
 	{KEY_PPAGE, 1, "PgUp", E_PGUP, "scroll the question up", "向上滚动题目"},
 	{KEY_NPAGE, 1, "PgDn", E_PGDN, "scroll the question down", "向下滚动题目"},
 };
@@ -1032,6 +1042,65 @@ static void go_reader(struct tui *t, const char *chapter, const char *lang, cons
 
 static int open_session(struct tui *t, struct quizscr *s, const char *chapter, size_t limit,
 			int no_start);
+static void set_title(struct tui *t, struct quizscr *s);
+
+/* L (^L in the text box): the UI language (t->app->lang) flips, and the
+ * running test is reopened through quiz_session_open (resume, no start)
+ * in that language, so its bank is the other one when it has every
+ * question of the test (else the test keeps its language and a note says
+ * so).  The screen stays where it is: the same position and state, the
+ * text in the box, the ticks and picks; nothing is written (nothing
+ * graded changes, the draft stays in the box).  When the reopen fails or
+ * the test moved on elsewhere, the note says so: a failure keeps the old
+ * session, a test that moved shows its current question. */
+static void switch_lang(struct tui *t, struct quizscr *s)
+{
+	const char *to = strcmp(s->lang, "zh") ? "zh" : "en";
+	struct quiz_session_req req = {
+		.chapter = s->ss->test->chapter,
+		.lang = to,
+		.closed_book = 1,
+		.resume = 1,
+		.no_start = 1,
+		.content_root = t->app->content,
+		.instructor_dir = t->app->quizzes,
+	};
+	struct quiz_session_opened o = {0};
+	int err = quiz_session_open(t->store, &req, &o);
+	if (err) {
+		note(s, i18n(s->lang, M_QUIZ_LANG_FAILED),
+		     err == WB_EBUSY ? i18n(s->lang, M_QUIZ_BUSY) : wb_strerror(err));
+		quiz_session_opened_clear(&o);
+		return;
+	}
+	enum quiz_kind kind = s->q->kind; /* s->q goes with the old bank */
+	t->app->lang = to;
+	snprintf(s->want_lang, sizeof s->want_lang, "%s", to);
+	quiz_session_free(s->ss);
+	quiz_bank_free(s->bank);
+	s->ss = o.ss;
+	s->bank = o.bank;
+	o.ss = NULL;
+	o.bank = NULL;
+	quiz_session_opened_clear(&o);
+	snprintf(s->lang, sizeof s->lang, "%s", s->bank->lang);
+	set_title(t, s);
+	note(s, "%s", i18n(to, strcmp(s->lang, to) ? M_QUIZ_LANG_KEPT : M_QUIZ_LANG_SWITCHED));
+	/* The same question, now from the new bank: still open (or, on
+	 * the result, graded) unless another window moved the test on. */
+	struct quiz_session *ss = s->ss;
+	const struct quiz_question *q = s->pos < ss->test->n ? ss->q[s->pos] : NULL;
+	int same = q && q->kind == kind &&
+		   (s->st == QS_RESULT ? ss->grade[s->pos] != 0 : ss->cur == s->pos);
+	if (!same) {
+		begin_question(t, s);
+		return;
+	}
+	size_t n = q->kind == QK_CHOICE ? q->noptions : q->nrubric;
+	if (n != s->nmarks)
+		set_marks(s, n);
+	s->q = q;
+}
 
 static void conflict_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 {
@@ -1139,6 +1208,7 @@ static void edit_key(struct tui *t, struct quizscr *s, int action, wint_t ch)
 	case E_KILL_END: textbox_erase(b, b->cur, textbox_line_end(b, b->cur)); break;
 	case E_KILL_START: textbox_erase(b, textbox_line_start(b, b->cur), b->cur); break;
 	case E_KILL_WORD: textbox_kill_word(b); break;
+	case E_LANG: switch_lang(t, s); break;
 	default:
 		if (ch >= 0x20 && ch != 0x7f)
 			textbox_insert(b, (uint32_t)ch);
@@ -1309,6 +1379,7 @@ static int question_key(struct tui *t, struct quizscr *s, int action)
 		s->st = QS_ABANDON;
 		return 1;
 	case A_UNDO: undo(t, s); return 1;
+	case A_LANG: switch_lang(t, s); return 1;
 	case A_PGDN:
 	case A_PGUP: scroll_page(s, action == A_PGDN); return 1;
 	case A_MOUSE: {
