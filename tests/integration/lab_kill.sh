@@ -85,6 +85,14 @@ fake="$T/runs/run-fakeowner"
 mkdir -p "$fake"
 sh -c 'exec sleep 300' </dev/null >/dev/null 2>&1 &
 stray=$!
+# The record names the command the reaper will find: wait until the shell
+# has exec'd sleep (a record made before would name "sh", and the reaper
+# rightly leaves a process whose command does not match).
+deadline=$(($(date +%s) + 30))
+until [ "$(cat /proc/$stray/comm 2>/dev/null)" = sleep ]; do
+	[ "$(date +%s)" -ge "$deadline" ] && fail "the stray never became sleep"
+	sleep 0.01
+done
 starttime=$(sed 's/.*) //' "/proc/$stray/stat" | cut -d' ' -f20)
 # The record names the command too (the reaper checks it, see proc.c).
 echo "$stray $starttime sleep" >"$fake/pids"
