@@ -134,8 +134,10 @@ static const char *migrations[] = {
 	");",
 	/* 4 -> 5: the share read is the lines viewed (reading.seen, written by
 	   the reader), not the furthest point: the old number is dropped */
-	"ALTER TABLE reading ADD COLUMN seen TEXT NOT NULL DEFAULT '';"
-	"UPDATE reading SET furthest_permille = 0;",
+	/* two statements in one script: parenthesised, so clang does not take
+	   the concatenation for a missing comma (-Wstring-concatenation) */
+	("ALTER TABLE reading ADD COLUMN seen TEXT NOT NULL DEFAULT '';"
+	 "UPDATE reading SET furthest_permille = 0;"),
 };
 
 /* The home folder: $HOME when set and not empty, else the password
