@@ -62,8 +62,8 @@ typedef void (*fenced_hook_fn)(void *arg, struct fenced *f, const char *domain, 
  * Opens (creating) the resource database at path: WAL, synchronous=FULL
  * (an accepted write is on disk when fenced_write returns), busy timeout.
  * opts may be NULL (fenced, 5 s).  Returns 0, or WB_ENOENT (cannot open
- * the file) / WB_EIO / WB_EBUSY / WB_ECORRUPT with a message in err (may be NULL); *out is freed with
- * fenced_free.  One object per thread: it holds one connection.
+ * the file) / WB_EIO / WB_EBUSY / WB_ECORRUPT with a message in err (may be NULL); *out is freed
+ * with fenced_free.  One object per thread: it holds one connection.
  */
 int fenced_open(const char *path, const struct fenced_opts *opts, struct fenced **out, char *err,
 		size_t errlen);

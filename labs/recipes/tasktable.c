@@ -357,7 +357,8 @@ static int apply_schema(struct tasktable *tt, const char *schema_path, char *err
 		rc = WB_ENEWER;
 	} else if (rc == 0 && version == 0 && !schema_path) {
 		/* The caller said the table exists (a worker of a run). */
-		snprintf(errbuf, errlen, "task database has no schema and no schema file was given");
+		snprintf(errbuf, errlen,
+			 "task database has no schema and no schema file was given");
 		rc = WB_ENOENT;
 	} else if (rc == 0 && version == 0) {
 		size_t len;

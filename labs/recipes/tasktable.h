@@ -156,8 +156,8 @@ struct tasktable;
  * BEGIN IMMEDIATE.  opts as for sqlitex_open (NULL for
  * defaults).  Returns 0, WB_ENEWER (a newer schema), WB_EINVAL (an older
  * one: task databases are per-run files and are not migrated), WB_ENOENT
- * (schema file missing, or NULL for a database without the schema), WB_EBUSY or WB_EIO, with a message in errbuf.  Close with
- * tasktable_close. */
+ * (schema file missing, or NULL for a database without the schema), WB_EBUSY or WB_EIO, with a
+ * message in errbuf.  Close with tasktable_close. */
 int tasktable_open(const char *db_path, const char *schema_path, const struct sqlitex_opts *opts,
 		   struct tasktable **out, char *errbuf, size_t errlen);
 /* Closes; accepts NULL. */

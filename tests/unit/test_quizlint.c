@@ -387,8 +387,7 @@ static void test_core_lang_mismatch(void **state)
 	struct quizlint_report r;
 	assert_int_equal(quizlint_run(WB_TEST_FIXTURES, "en", paths, 1, paths, 2, &r), 0);
 	assert_int_equal(r.errors, 1);
-	assert_int_equal(count_msgs(&r, "question 'q3' is core here but not core in the zh", 1),
-			 1);
+	assert_int_equal(count_msgs(&r, "question 'q3' is core here but not core in the zh", 1), 1);
 	quizlint_report_free(&r);
 	/* Marked alike in both: clean. */
 	free(zh);

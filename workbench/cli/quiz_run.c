@@ -547,8 +547,9 @@ static int resume_or_start(struct plain *p, const struct run_opts *o, struct qui
 	} else if (err == WB_EBUSY) {
 		printf("%s\n", i18n(p->lang, M_QUIZ_BUSY_NOTHING));
 	} else if (err == WB_ENOSPC) {
-		fprintf(stderr, "workbench: cannot %s the test: no space left on device; nothing "
-				"saved before is lost: free some space and run the command again\n",
+		fprintf(stderr,
+			"workbench: cannot %s the test: no space left on device; nothing "
+			"saved before is lost: free some space and run the command again\n",
 			op.step == QUIZ_OPEN_RESUME ? "resume" : "start");
 	} else if (op.step == QUIZ_OPEN_LOOK) {
 		fprintf(stderr, "workbench: cannot read the progress database: %s\n",
