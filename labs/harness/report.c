@@ -72,10 +72,9 @@ void report_set_lang(struct report *r, const char *lang)
 
 void report_step(struct report *r, const char *fmt, ...)
 {
-	fmt = narration_text(r->lang, fmt);
 	va_list ap;
 	va_start(ap, fmt);
-	char *s = vfmt(fmt, ap);
+	char *s = vfmt(narration_text(r->lang, fmt), ap);
 	va_end(ap);
 	if (!s)
 		return;
@@ -141,10 +140,9 @@ void report_evidence(struct report *r, const char *key, const char *fmt, ...)
 
 void report_conclusion(struct report *r, const char *fmt, ...)
 {
-	fmt = narration_text(r->lang, fmt);
 	va_list ap;
 	va_start(ap, fmt);
-	char *s = vfmt(fmt, ap);
+	char *s = vfmt(narration_text(r->lang, fmt), ap);
 	va_end(ap);
 	if (!s)
 		return;
@@ -154,10 +152,9 @@ void report_conclusion(struct report *r, const char *fmt, ...)
 
 void report_cannot(struct report *r, const char *fmt, ...)
 {
-	fmt = narration_text(r->lang, fmt);
 	va_list ap;
 	va_start(ap, fmt);
-	char *s = vfmt(fmt, ap);
+	char *s = vfmt(narration_text(r->lang, fmt), ap);
 	va_end(ap);
 	if (!s)
 		return;
