@@ -196,7 +196,8 @@ int sqlfile_parse(const char *path, const char *text, size_t len, struct sqlfile
 	if (rc == 0 && body)
 		rc = close_stmt(f, body, text + len, err, errlen);
 	if (rc == 0 && f->n == 0)
-		rc = fail_at(err, errlen, path, 0, "no statement: expected a '-- name: <name>' line");
+		rc = fail_at(err, errlen, path, 0,
+			     "no statement: expected a '-- name: <name>' line");
 	if (rc) {
 		sqlfile_free(f);
 		return rc;
@@ -267,8 +268,8 @@ int sqlfile_prepare(sqlite3 *db, const struct sqlfile *f, const char *name, sqli
 	int src = sqlite3_prepare_v2(db, s->sql, -1, st, &tail);
 	if (src != SQLITE_OK) {
 		int off = sqlite3_error_offset(db);
-		return fail_at(err, errlen, f->path, off >= 0 ? line_of(s, off) : s->line,
-			       "%s: %s", name, sqlite3_errmsg(db));
+		return fail_at(err, errlen, f->path, off >= 0 ? line_of(s, off) : s->line, "%s: %s",
+			       name, sqlite3_errmsg(db));
 	}
 	if (!*st)
 		return fail_at(err, errlen, f->path, s->line, "%s: no SQL statement", name);
@@ -329,10 +330,11 @@ int sqlfile_bind(sqlite3_stmt *st, const char *what, const struct sqlfile_param 
 			rc = WB_EINVAL;
 			break;
 		}
-		int src = p->type == SQLFILE_INT    ? sqlite3_bind_int64(st, i, p->i)
-			  : p->type == SQLFILE_TEXT ? sqlite3_bind_text(st, i, p->text ? p->text : "",
-								      -1, SQLITE_TRANSIENT)
-						    : sqlite3_bind_null(st, i);
+		int src = p->type == SQLFILE_INT ? sqlite3_bind_int64(st, i, p->i)
+			  : p->type == SQLFILE_TEXT
+				  ? sqlite3_bind_text(st, i, p->text ? p->text : "", -1,
+						      SQLITE_TRANSIENT)
+				  : sqlite3_bind_null(st, i);
 		if (src != SQLITE_OK) {
 			snprintf(err, errlen, "%s: cannot bind %s", what, name);
 			rc = WB_EIO;

@@ -27,9 +27,9 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
-#define SQLFILE_NAME_MAX  64	      /* a name is 1..63 of [A-Za-z0-9_], not a digit first */
+#define SQLFILE_NAME_MAX  64	     /* a name is 1..63 of [A-Za-z0-9_], not a digit first */
 #define SQLFILE_TEXT_MAX  (1u << 20) /* a larger file is refused */
-#define SQLFILE_ERROR_MAX 512	      /* enough for any message here */
+#define SQLFILE_ERROR_MAX 512	     /* enough for any message here */
 
 /* One named statement. */
 struct sqlfile_stmt {
