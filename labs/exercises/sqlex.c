@@ -62,25 +62,34 @@ int sqlex_load(struct lab_ctx *ctx, const struct ex_code *code, const char *sche
 		     rc == 0 ? "parsed" : err);
 	if (rc)
 		return WB_EINVAL;
-	sqlite3 *db = NULL;
-	char *path = wb_xasprintf("%s/scratch.db", ctx->run_dir);
-	rc = sqlitex_open(path, NULL, &db, err, sizeof err);
-	free(path);
-	if (rc == 0)
-		rc = sqlitex_exec_script(db, schema, "schema", err, sizeof err);
-	if (rc) {
-		report_cannot(r, "scratch database: %s", err);
-		rc = WB_EIO;
-	} else {
-		rc = prepare_all(ctx, db, f, names, params, n);
-	}
-	sqlite3_close_v2(db);
+	rc = sqlex_check_stmts(ctx, f, schema, names, params, n);
 	if (rc) {
 		sqlfile_free(f);
 		return rc;
 	}
 	*out = f;
 	return 0;
+}
+
+int sqlex_check_stmts(struct lab_ctx *ctx, const struct sqlfile *f, const char *schema,
+		      const char *const *names, const struct sqlfile_param *params, size_t n)
+{
+	char err[SQLFILE_ERROR_MAX];
+	sqlite3 *db = NULL;
+	char *path = wb_xasprintf("%s/scratch.db", ctx->run_dir);
+	unlink(path);
+	int rc = sqlitex_open(path, NULL, &db, err, sizeof err);
+	free(path);
+	if (rc == 0)
+		rc = sqlitex_exec_script(db, schema, "schema", err, sizeof err);
+	if (rc) {
+		report_cannot(ctx->report, "scratch database: %s", err);
+		rc = WB_EIO;
+	} else {
+		rc = prepare_all(ctx, db, f, names, params, n);
+	}
+	sqlite3_close_v2(db);
+	return rc;
 }
 
 static void keep_row(sqlite3_stmt *st, struct sqlex_out *out)

@@ -43,6 +43,13 @@ int sqlex_load(struct lab_ctx *ctx, const struct ex_code *code, const char *sche
 	       const char *const *names, const struct sqlfile_param *params, size_t n,
 	       struct sqlfile **out);
 
+/* The second half of sqlex_load, for statements a check asks for only
+ * when the file has them: prepares and binds names on a fresh scratch
+ * database made from schema, with the same failed checks.  0, WB_EINVAL
+ * (reported) or WB_EIO (report_cannot). */
+int sqlex_check_stmts(struct lab_ctx *ctx, const struct sqlfile *f, const char *schema,
+		      const char *const *names, const struct sqlfile_param *params, size_t n);
+
 /* Prepares statement name of f on db, binds params and steps it to the
  * end (at most 1000 rows).  Returns 0 with *out, or WB_EINVAL / WB_EBUSY /
  * WB_EIO with "name: message" in err. */
