@@ -75,9 +75,10 @@ static void test_refusals(void **state)
 	parse_bad("-- name: 1a\nSELECT 1;\n", "t.sql:1: bad statement name");
 	parse_bad("-- name: a b\nSELECT 1;\n", "t.sql:1: bad statement name");
 	parse_bad("-- name:\nSELECT 1;\n", "t.sql:1: bad statement name");
-	parse_bad("-- name: "
-		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\nSELECT 1;\n",
-		  "t.sql:1: bad statement name");
+	parse_bad(
+		"-- name: "
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\nSELECT 1;\n",
+		"t.sql:1: bad statement name");
 	parse_bad("", "t.sql: no statement");
 	parse_bad("-- just a comment\n", "t.sql: no statement");
 	struct sqlfile *f = NULL;
