@@ -399,6 +399,26 @@ static int set_clock(struct lab_ctx *ctx, struct run *run, long long t)
 	return rc;
 }
 
+/* Every lease is measured from the database's time of its claim, never
+ * from the claiming worker's own (skewed) clock. */
+static void check_lease_clock(struct report *r, const struct history *h)
+{
+	int skewed = 0;
+	char skewed_at[96] = "";
+	for (int i = 0; i < h->nwins; i++) {
+		const struct win *x = &h->wins[i];
+		if (x->lease_until != x->claimed_at + LEASE && !skewed++)
+			snprintf(skewed_at, sizeof skewed_at,
+				 "%s v%lld by w%d: claimed at %lld, lease_until %lld", x->task,
+				 x->version, x->worker, x->claimed_at, x->lease_until);
+	}
+	report_checkf(r, "leases-from-db-clock", skewed == 0 && h->nwins > 0,
+		      "every lease ends at the database's time of the claim + 30; the workers' "
+		      "own clocks, which disagree, play no part",
+		      "%d of %d claims with another lease_until%s%s", skewed, h->nwins,
+		      skewed ? ": " : "", skewed_at);
+}
+
 /* Checks the history and the final table. */
 static void judge(struct lab_ctx *ctx, struct run *run, struct history *h)
 {
@@ -420,14 +440,10 @@ static void judge(struct lab_ctx *ctx, struct run *run, struct history *h)
 		      h->first_error);
 
 	qsort(h->wins, (size_t)h->nwins, sizeof h->wins[0], by_task_version);
-	int dup = 0, gaps = 0, overlap = 0, p1 = 0, p2 = 0, skewed = 0;
-	char dup_at[64] = "", overlap_at[96] = "", skewed_at[96] = "";
+	int dup = 0, gaps = 0, overlap = 0, p1 = 0, p2 = 0;
+	char dup_at[64] = "", overlap_at[96] = "";
 	for (int i = 0; i < h->nwins; i++) {
 		const struct win *x = &h->wins[i];
-		if (x->lease_until != x->claimed_at + LEASE && !skewed++)
-			snprintf(skewed_at, sizeof skewed_at,
-				 "%s v%lld by w%d: claimed at %lld, lease_until %lld", x->task,
-				 x->version, x->worker, x->claimed_at, x->lease_until);
 		p1 += x->phase == 1;
 		p2 += x->phase == 2;
 		int first = i == 0 || strcmp(h->wins[i - 1].task, x->task);
@@ -468,11 +484,7 @@ static void judge(struct lab_ctx *ctx, struct run *run, struct history *h)
 	report_checkf(r, "leases-never-overlap", overlap == 0,
 		      "a task's next claim starts no earlier than the previous lease_until",
 		      "%d overlapping leases%s%s", overlap, overlap ? ": " : "", overlap_at);
-	report_checkf(r, "leases-from-db-clock", skewed == 0 && h->nwins > 0,
-		      "every lease ends at the database's time of the claim + 30; the workers' "
-		      "own clocks, which disagree, play no part",
-		      "%d of %d claims with another lease_until%s%s", skewed, h->nwins,
-		      skewed ? ": " : "", skewed_at);
+	check_lease_clock(r, h);
 	report_checkf(r, "versions-consecutive", gaps == 0,
 		      "each task's recorded versions are 1, 2, ... with no gap",
 		      "%d gaps or missing first versions", gaps);
