@@ -22,6 +22,10 @@
  * Children are forked before anything starts a thread (no ZooKeeper client
  * exists yet), then told what to do over pipes.  Waiting is for events with
  * deadlines (node deletion, lease state), never a sleep.
+ *
+ * The steps are id_snowflake_scenario (idsnowflake.h) over a generator
+ * interface: the lab passes the recipe; the exercise snowflake-next runs
+ * steps 1 to 3 with the learner's function behind an adapter.
  */
 #include "base/spawn.h"
 #include "base/wb.h"

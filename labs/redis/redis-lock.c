@@ -22,6 +22,10 @@
  *
  * It does not stage a failover (no replica is started): the last steps
  * state what asynchronous replication would do.
+ *
+ * The rounds are redis_lock_scenario (redislab.h): the exercises
+ * redis-release and redis-renew run rounds 2 and 4 with the learner's
+ * script in place of the recipe's.
  */
 #include "base/wb.h"
 #include "base/mono.h"
