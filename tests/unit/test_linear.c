@@ -1,7 +1,8 @@
 /* test_linear.c - the single-register linearizability checker
  * (labs/checkers/linear.h).  Hand-made histories with known answers: the
  * stale-read story (w1 ok, then a read of 0 invoked after w1 completed:
- * INVALID, witness {w1, read}), sync-then-read (VALID), concurrent and
+ * INVALID, witness {w1, read}), sync-then-read (VALID), the
+ * zk-sync-partition history (INVALID, {w1, read}), concurrent and
  * info writes, cas, failed ops; 600 random small histories (<= 8 ops, 2-3
  * processes, a seeded PRNG) compared with a brute-force search over every
  * order consistent with real time, each INVALID witness checked to be
@@ -85,6 +86,33 @@ static void test_sync_then_read(void **state)
 	assert_int_equal(r.witness[0], 0);
 	assert_int_equal(r.witness[1], 3);
 	assert_int_equal(r.witness[2], 5);
+}
+
+static void test_sync_partition(void **state)
+{
+	(void)state;
+	/* zk-sync-partition: W sets 1 on the new leader (ok); R, on a
+	 * follower of the old leader, syncs, reads 0, and its own write
+	 * ends with connection loss (info) and never happens; later /x is 1
+	 * everywhere.  Not linearizable, witness {W's write, R's read}. */
+	struct hist_op ops[] = {
+		OP(0, "W", "write", "1", NULL, HIST_OK, 10, 20),
+		OP(1, "R", "sync", NULL, NULL, HIST_OK, 25, 30),
+		OP(2, "R", "read", NULL, "0", HIST_OK, 31, 35),
+		OP(3, "R", "write", "2", NULL, HIST_INFO, 40, NEVER),
+		OP(4, "W", "read", NULL, "1", HIST_OK, 100, 110),
+		OP(5, "R", "read", NULL, "1", HIST_OK, 120, 130),
+	};
+	struct history h = HIST(ops);
+	struct hist_result r;
+	assert_int_equal(check(&h, &r), HIST_INVALID);
+	assert_int_equal(r.n_witness, 2);
+	assert_int_equal(r.witness[0], 0);
+	assert_int_equal(r.witness[1], 2);
+	/* The normal case of the same lab's story: the read after sync
+	 * sees 1. */
+	ops[2].result = "1";
+	assert_int_equal(check(&h, &r), HIST_VALID);
 }
 
 static void test_info_and_fail(void **state)
@@ -346,7 +374,7 @@ static void test_bound_gives_unknown(void **state)
 	/* 40 concurrent writes of distinct values, then a read of a value
 	 * never written: deciding it explores every subset of the writes. */
 	static struct hist_op ops[41];
-	static char vals[40][8];
+	static char vals[40][16];
 	for (int i = 0; i < 40; i++) {
 		snprintf(vals[i], sizeof vals[i], "v%d", i);
 		ops[i] = (struct hist_op)OP(i, "c", "write", vals[i], NULL, HIST_OK, i, 1000);
@@ -389,6 +417,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stale_read),
 		cmocka_unit_test(test_sync_then_read),
+		cmocka_unit_test(test_sync_partition),
 		cmocka_unit_test(test_info_and_fail),
 		cmocka_unit_test(test_concurrent_writes_and_cas),
 		cmocka_unit_test(test_random_vs_brute_force),
