@@ -43,6 +43,11 @@ answer() {
 answer ana 1 1; answer ana 2 2; answer ana 3 3
 answer ben 1 1; answer ben 2 5; answer ben 2 2
 answer chen 1 9; answer chen 2 9; answer chen 3 9
+# ana also runs a lab (id-collision: no servers, passes), twice.
+for i in 1 2; do
+	"$WB_BIN" --db "$T/ana.db" lab run id-collision >"$T/lab" 2>&1 ||
+		fail "lab run id-collision: $(tail -n 5 "$T/lab")"
+done
 for l in ana ben chen; do
 	"$WB_BIN" --db "$T/$l.db" progress export --format json --learner "$l" -o "$T/$l.json" ||
 		fail "export of $l"
@@ -56,10 +61,15 @@ row() { grep -E "^$1 +[^ |]" "$T/text" | tr -s ' '; }
 [ "$(row cr-a)" = "cr-a 91-drill-a 3 3 0.67/1.00 33%" ] || fail "cr-a: $(row cr-a)"
 [ "$(row cr-b)" = "cr-b 92-drill-b 3 4 0.67/1.00 33%" ] || fail "cr-b: $(row cr-b)"
 [ "$(row cr-c)" = "cr-c 93-drill-c 2 2 0.50/1.00 50%" ] || fail "cr-c: $(row cr-c)"
-# learner questions labs exercises (no labs or exercises in the export)
-[ "$(row ana)" = "ana 3 - -" ] || fail "ana: $(row ana)"
-[ "$(row ben)" = "ben 2 - -" ] || fail "ben: $(row ben)"
-[ "$(row chen)" = "chen 3 - -" ] || fail "chen: $(row chen)"
+# learner questions labs exercises; the export lists lab runs, and
+# exercises once the workbench records them (none started here: 0).
+jq -e '.labs == [{"id": "id-collision", "passed": true, "runs": 2}]' "$T/ana.json" >/dev/null ||
+	fail "ana's export does not list her lab runs: $(jq -c .labs "$T/ana.json")"
+ex=-
+jq -e 'has("exercises")' "$T/ana.json" >/dev/null && ex=0
+[ "$(row ana)" = "ana 3 1 $ex" ] || fail "ana: $(row ana)"
+[ "$(row ben)" = "ben 2 0 $ex" ] || fail "ben: $(row ben)"
+[ "$(row chen)" = "chen 3 0 $ex" ] || fail "chen: $(row chen)"
 # the chart: hardest first (cr-c 50%, then cr-a and cr-b at 33% by id),
 # bars in proportion, no line wider than --width
 sed -n '/^Hardest/,$p' "$T/text" | tail -n +2 | cut -c1-4 | tr '\n' ' ' >"$T/order"
@@ -80,10 +90,10 @@ jq -e '.questions | map(select(.id == "cr-b"))[0] | .learners == 3 and .answers 
 	and (.again_share * 3 | round) == 1 and (.mean_points * 3 | round) == 2' "$T/json" >/dev/null ||
 	fail "json cr-b: $(cat "$T/json")"
 jq -e '.hardest == ["cr-c", "cr-a", "cr-b"] and (.learners | map(.questions_answered)) == [3, 2, 3]
-	and (.learners[0].labs_passed == null)' "$T/json" >/dev/null || fail "json: $(cat "$T/json")"
+	and (.learners | map(.labs_passed)) == [1, 0, 0]' "$T/json" >/dev/null || fail "json: $(cat "$T/json")"
 $WB --format csv "$T/ana.json" "$T/ben.json" "$T/chen.json" | tr -d '\r' >"$T/csv" || fail "csv"
 grep -qx 'question,"cr-c","93-drill-c",2,2,0.5000,1.0000,0.5000' "$T/csv" || fail "csv: $(cat "$T/csv")"
-grep -qx 'learner,"ben",2,,,' "$T/csv" || fail "csv learner: $(cat "$T/csv")"
+grep -qx 'learner,"ana",3,1,.*' "$T/csv" || fail "csv learner: $(cat "$T/csv")"
 
 # Exercises and labs, when an export carries them (another learner's
 # file written by hand in the export's shape).

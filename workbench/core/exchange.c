@@ -7,6 +7,8 @@
  * (answers_invalid), then inserted in one BEGIN IMMEDIATE transaction
  * with the schedules of this learner's questions replayed in it.  Known
  * uids are skipped, so importing the same file twice adds nothing.
+ * The JSON export also lists the labs run ("labs": id, passed, runs) for
+ * `class report`; an import ignores it.
  * Not here: what the answers mean (progress.c) or how they are graded.
  */
 #include "core/exchange.h"
@@ -129,6 +131,35 @@ static void csv_field(FILE *out, const char *s, int last)
 	fputs(last ? "\r\n" : ",", out);
 }
 
+/* The lab runs as the export's "labs" array, one entry per lab, by id:
+ * [{"id", "passed" (any run passed), "runs"}], for `class report`.
+ * Import ignores it: lab runs stay in the database that made them.
+ * Returns 0 with *out, or a WB_E* code. */
+static int labs_json(struct store *s, json_t **out)
+{
+	sqlite3_stmt *st;
+	int err = sqlitex_prepare(store_db(s),
+				  "SELECT lab, MAX(passed), COUNT(*) FROM lab_runs GROUP BY lab "
+				  "ORDER BY lab",
+				  &st);
+	if (err)
+		return err;
+	json_t *arr = json_array();
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		json_array_append_new(arr, json_pack("{s:s, s:b, s:i}", "id",
+						     (const char *)sqlite3_column_text(st, 0),
+						     "passed", sqlite3_column_int(st, 1) != 0,
+						     "runs", sqlite3_column_int(st, 2)));
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		json_decref(arr);
+		return sqlitex_err(rc);
+	}
+	*out = arr;
+	return 0;
+}
+
 int answers_export(struct store *s, FILE *out, enum answers_format fmt, const char *learner)
 {
 	sqlite3_stmt *st;
@@ -189,9 +220,14 @@ int answers_export(struct store *s, FILE *out, enum answers_format fmt, const ch
 		json_decref(arr);
 		return sqlitex_err(rc);
 	}
+	json_t *labs = NULL;
+	if (arr && (err = labs_json(s, &labs)) != 0) {
+		json_decref(arr);
+		return err;
+	}
 	if (arr) {
-		json_t *doc = json_pack("{s:s, s:i, s:o}", "format", "workbench-progress",
-					"version", 1, "answers", arr);
+		json_t *doc = json_pack("{s:s, s:i, s:o, s:o}", "format", "workbench-progress",
+					"version", 1, "answers", arr, "labs", labs);
 		int bad = json_dumpf(doc, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER) != 0;
 		json_decref(doc);
 		fputc('\n', out);
