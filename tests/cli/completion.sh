@@ -100,6 +100,25 @@ has "workbench progress import $T/export-a" "$T/export-ana.json"
 out=$(comp "workbench zk-lock --zk 127.0.0.1:2181 --path /locks/x -- ")
 [ -z "$out" ] || fail "completion inside zk-lock's COMMAND: $out"
 
+# Exercise ids from `exercise list` (its table: chapter, id, lang, state,
+# hints, title), through a stand-in binary that prints such a table.
+mkdir "$T/stub"
+cat >"$T/stub/workbench" <<EOS
+#!/bin/sh
+if [ "\$1 \$2" = "exercise list" ]; then
+	printf 'ch  id                   lang  state        hints  title\n'
+	printf '01  redis-release        lua   not started  0/3    Release a lock (compare-and-delete)\n'
+	printf '01  zk-lock-step         c     passed       1/3    One step of the lock-recipe\n'
+	exit 0
+fi
+exec "$WB_BIN" "\$@"
+EOS
+chmod +x "$T/stub/workbench"
+if "$WB_BIN" exercise check --help >/dev/null 2>&1; then
+	out=$(PATH="$T/stub:$PATH" WB_SRC="$WB_SRC" bash --norc --noprofile "$T/comp.bash" "workbench exercise check ")
+	[ "$(echo $out)" = "redis-release zk-lock-step" ] || fail "exercise ids: $(echo $out)"
+fi
+
 # Fast: a second <Tab> in the same shell runs nothing (cached).
 cat >"$T/twice.bash" <<'EOS'
 . "$WB_SRC/completion/workbench.bash"
