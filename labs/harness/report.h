@@ -14,6 +14,10 @@
 #include <stdio.h>
 
 struct report;
+/* checkers/history.h; not included here so that a lab's own names do not
+ * clash with it: a lab that records includes it. */
+struct history;
+struct hist_result;
 
 /* Creates a reporter writing to out (borrowed).  json selects JSON lines. */
 struct report *report_new(FILE *out, int json);
@@ -76,6 +80,54 @@ enum report_verdict report_verdict_rule(int checks, int failed, int cannot, enum
  * then the verdict event (and the human summary line),
  * and returns the verdict of report_verdict_rule. */
 enum report_verdict report_finish(struct report *r, enum report_end end);
+
+/* The operation history (docs/histories.md, checkers/history.h).  Safe to
+ * call from several client threads at once.  Each call also writes an
+ * "op" or "mark" event (event.h); the plain output shows one terse line
+ * per completion and per mark.  Times are CLOCK_MONOTONIC ns since
+ * report_new. */
+
+/* Records the invocation of f(value) by process (strings copied; value
+ * may be NULL).  Call it just before the client call.  Returns the op's
+ * index (0, 1, ... in invocation order, the same in its completion), or
+ * WB_ENOMEM. */
+int report_invoke(struct report *r, const char *process, const char *f, const char *value);
+
+/* Records the completion of op index: type HIST_OK (took effect, result
+ * may be NULL), HIST_FAIL (certainly did not) or HIST_INFO (unknown, as
+ * after a lost reply).  Call it just after the client call returned.  An
+ * unknown index, a second completion or HIST_INVOKE is ignored. */
+void report_complete(struct report *r, int index, int type /* enum hist_type */,
+		     const char *result);
+
+/* An event on a lane of the timeline (a client or server: "c1", "proxy",
+ * "zk2"): a dropped reply, a session expiry, a notification ... */
+void report_mark(struct report *r, const char *lane, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The history recorded so far, ops in invocation order with
+ * ops[k].index == k; borrowed, valid until the next report_invoke or
+ * report_free.  Not for use while clients still record. */
+const struct history *report_history(struct report *r);
+
+/* The part of the history from op index first on (a later phase of a lab
+ * that is checked on its own); indexes stay those of the whole history.
+ * *out borrows from r as report_history does.  first past the end gives
+ * an empty history. */
+void report_history_since(struct report *r, int first, struct history *out);
+
+/* How many ops were invoked so far: the first index of what comes next. */
+int report_history_len(struct report *r);
+
+/* A checker's verdict: writes a "checker" event (name, verdict, why,
+ * witness) and a check of the same name that holds when res->verdict is
+ * expect (HIST_VALID: the property holds; HIST_INVALID: the lesson claims
+ * that it fails here).  HIST_UNKNOWN never holds.  Returns the check's ok. */
+int report_checker(struct report *r, const char *name, const struct hist_result *res,
+		   int expect /* enum hist_verdict */);
+
+/* "valid", "invalid" or "unknown" for an enum hist_verdict. */
+const char *report_verdict_word(int verdict);
 
 /* Counters, for tests. */
 int report_checks(const struct report *r);
