@@ -283,7 +283,10 @@ out:
 	return index;
 }
 
-void report_complete(struct report *r, int index, int type, const char *result)
+/* Records the completion; ns: since the start, or < 0 for now; value:
+ * the op's new value, or NULL to keep it. */
+static void complete(struct report *r, int index, int type, const char *value, const char *result,
+		     int64_t ns)
 {
 	if (type != HIST_OK && type != HIST_FAIL && type != HIST_INFO)
 		return;
@@ -291,8 +294,16 @@ void report_complete(struct report *r, int index, int type, const char *result)
 	if (index < 0 || (size_t)index >= r->n_ops || r->ops[index].end != HIST_INVOKE)
 		goto out;
 	struct hist_op *op = &r->ops[index];
-	int64_t ns = since_start_ns(r);
-	op->end = type;
+	if (ns < 0)
+		ns = since_start_ns(r);
+	if (ns < op->t_invoke)
+		ns = op->t_invoke;
+	char *v = value ? strdup(value) : NULL;
+	if (v) {
+		free((char *)op->value);
+		op->value = v;
+	}
+	op->end = (enum hist_type)type;
 	op->result = type == HIST_OK ? dup_or_null(result) : NULL;
 	/* an unknown outcome may take effect at any later time */
 	op->t_complete = type == HIST_INFO ? INT64_MAX : ns;
@@ -305,13 +316,33 @@ void report_complete(struct report *r, int index, int type, const char *result)
 				     .result = op->result,
 				     .ns = ns});
 	if (!r->json) {
-		fprintf(r->out, "    %s %s %s(%s) -> %s%s%s\n", type == HIST_OK ? "·" : "?",
-			op->process, op->f, op->value ? op->value : "", type_words[type],
-			op->result ? " " : "", op->result ? op->result : "");
+		/* terse: "    op B read -> ok 0", "    op B write(2) -> info" */
+		fprintf(r->out, "    op %s %s%s%s%s -> %s%s%s\n", op->process, op->f,
+			op->value ? "(" : "", op->value ? op->value : "", op->value ? ")" : "",
+			type_words[type], op->result ? " " : "", op->result ? op->result : "");
 		fflush(r->out);
 	}
 out:
 	pthread_mutex_unlock(&r->lock);
+}
+
+void report_complete(struct report *r, int index, int type, const char *result)
+{
+	complete(r, index, type, NULL, result, -1);
+}
+
+void report_complete_value(struct report *r, int index, int type, const char *value,
+			   const char *result)
+{
+	complete(r, index, type, value, result, -1);
+}
+
+void report_complete_at(struct report *r, int index, int type, const char *result,
+			long long mono_ns)
+{
+	int64_t start = (int64_t)r->start.tv_sec * 1000000000 + r->start.tv_nsec;
+	int64_t ns = (int64_t)mono_ns - start;
+	complete(r, index, type, NULL, result, ns < 0 ? 0 : ns);
 }
 
 void report_mark(struct report *r, const char *lane, const char *fmt, ...)
@@ -352,6 +383,20 @@ void report_history_since(struct report *r, int first, struct history *out)
 	pthread_mutex_unlock(&r->lock);
 }
 
+int report_history_subset(struct report *r, const int *idx, size_t n, struct history *out)
+{
+	out->n = 0;
+	out->ops = calloc(n ? n : 1, sizeof *out->ops);
+	if (!out->ops)
+		return WB_ENOMEM;
+	pthread_mutex_lock(&r->lock);
+	for (size_t i = 0; i < n; i++)
+		if (idx[i] >= 0 && (size_t)idx[i] < r->n_ops)
+			out->ops[out->n++] = r->ops[idx[i]];
+	pthread_mutex_unlock(&r->lock);
+	return 0;
+}
+
 int report_history_len(struct report *r)
 {
 	pthread_mutex_lock(&r->lock);
@@ -363,6 +408,13 @@ int report_history_len(struct report *r)
 const char *report_verdict_word(int verdict)
 {
 	return verdict == HIST_VALID ? "valid" : verdict == HIST_INVALID ? "invalid" : "unknown";
+}
+
+void report_checker_error(struct hist_result *res, int rc)
+{
+	memset(res, 0, sizeof *res);
+	res->verdict = HIST_UNKNOWN;
+	snprintf(res->why, sizeof res->why, "the checker refused the history (error %d)", rc);
 }
 
 int report_checker(struct report *r, const char *name, const struct hist_result *res, int expect)

@@ -100,6 +100,19 @@ int report_invoke(struct report *r, const char *process, const char *f, const ch
 void report_complete(struct report *r, int index, int type /* enum hist_type */,
 		     const char *result);
 
+/* report_complete that also replaces the op's value with value (copied;
+ * NULL keeps it), for an argument known only once the call returned, as
+ * the version a won claim set. */
+void report_complete_value(struct report *r, int index, int type, const char *value,
+			   const char *result);
+
+/* report_complete with the time the completion really ran, as an
+ * absolute CLOCK_MONOTONIC time in ns (an asynchronous call's callback
+ * time, collected later); a time before the invocation is taken as the
+ * invocation's. */
+void report_complete_at(struct report *r, int index, int type, const char *result,
+			long long mono_ns);
+
 /* An event on a lane of the timeline (a client or server: "c1", "proxy",
  * "zk2"): a dropped reply, a session expiry, a notification ... */
 void report_mark(struct report *r, const char *lane, const char *fmt, ...)
@@ -116,6 +129,13 @@ const struct history *report_history(struct report *r);
  * an empty history. */
 void report_history_since(struct report *r, int first, struct history *out);
 
+/* The ops whose indexes are idx[0..n) (in that order; unknown indexes
+ * skipped), for a checker that judges part of a run, e.g. every op but a
+ * control's.  Indexes stay those of the whole history.  Returns 0 with
+ * out->ops allocated (the caller frees out->ops; the strings stay r's),
+ * or WB_ENOMEM. */
+int report_history_subset(struct report *r, const int *idx, size_t n, struct history *out);
+
 /* How many ops were invoked so far: the first index of what comes next. */
 int report_history_len(struct report *r);
 
@@ -125,6 +145,11 @@ int report_history_len(struct report *r);
  * that it fails here).  HIST_UNKNOWN never holds.  Returns the check's ok. */
 int report_checker(struct report *r, const char *name, const struct hist_result *res,
 		   int expect /* enum hist_verdict */);
+
+/* Sets *res to HIST_UNKNOWN saying that the checker refused the history
+ * with rc (a WB_E* code: the lab recorded something malformed), for
+ * report_checker to fail on. */
+void report_checker_error(struct hist_result *res, int rc);
 
 /* "valid", "invalid" or "unknown" for an enum hist_verdict. */
 const char *report_verdict_word(int verdict);

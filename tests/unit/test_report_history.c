@@ -2,7 +2,7 @@
  * checkers: indexes in invocation order, shared by invocation and
  * completion; threads recording at once lose nothing and mix no lines;
  * a second completion or a bad index changes nothing; the op, mark and
- * checker events carry what was recorded; report_checker's check holds
+ * checker events carry what was recorded; subsets and callback times; report_checker's check holds
  * only when the verdict is the one expected (unknown never). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -140,6 +140,15 @@ static void test_events_and_since(void **state)
 	assert_int_equal(part.ops[0].index, c);
 	report_history_since(r, 99, &part);
 	assert_int_equal(part.n, 0);
+	assert_int_equal(report_history_subset(r, (const int[]){2, 0, 99, -1}, 4, &part), 0);
+	assert_int_equal(part.n, 2);
+	assert_int_equal(part.ops[0].index, 2);
+	assert_int_equal(part.ops[1].index, 0);
+	free(part.ops);
+	/* a callback time before the invocation is the invocation's */
+	report_complete_at(r, c, HIST_OK, "1", 0);
+	h = report_history(r);
+	assert_true(h->ops[c].t_complete == h->ops[c].t_invoke);
 
 	struct hist_result res = {.verdict = HIST_INVALID, .witness = {0, 1}, .n_witness = 2};
 	snprintf(res.why, sizeof res.why, "read 0 after write 1 completed");
@@ -204,9 +213,16 @@ static void test_plain(void **state)
 	int a = report_invoke(r, "c1", "read", NULL);
 	report_complete(r, a, HIST_INFO, NULL);
 	report_mark(r, "zk1", "stopped");
+	a = report_invoke(r, "c2", "write", "2");
+	report_complete(r, a, HIST_OK, "x");
+	a = report_invoke(r, "A", "claim", "T7");
+	report_complete_value(r, a, HIST_OK, "T7:1", "1");
+	assert_string_equal(report_history(r)->ops[a].value, "T7:1");
 	report_free(r);
 	fclose(f);
-	assert_string_equal(buf, "    ? c1 read() -> info\n    ~ zk1: stopped\n");
+	assert_string_equal(buf, "    op c1 read -> info\n    ~ zk1: stopped\n"
+				 "    op c2 write(2) -> ok x\n"
+				 "    op A claim(T7:1) -> ok 1\n");
 	free(buf);
 }
 
