@@ -33,6 +33,7 @@ struct report {
 	const char *lang;      /* narration language ("en", "zh"); static */
 	pthread_mutex_t lock;  /* the history and the streams, for client threads */
 	struct hist_op *ops;   /* the history; strings owned */
+	int64_t *seen;	       /* when each op's completion was seen, or -1 */
 	size_t n_ops, cap_ops;
 	struct history hist; /* what report_history returned last */
 };
@@ -60,6 +61,7 @@ void report_free(struct report *r)
 		free((char *)r->ops[i].result);
 	}
 	free(r->ops);
+	free(r->seen);
 	pthread_mutex_destroy(&r->lock);
 	free(r->conclusion);
 	free(r);
@@ -254,6 +256,10 @@ int report_invoke(struct report *r, const char *process, const char *f, const ch
 		if (!ops)
 			goto out;
 		r->ops = ops;
+		int64_t *seen = realloc(r->seen, cap * sizeof *seen);
+		if (!seen)
+			goto out;
+		r->seen = seen;
 		r->cap_ops = cap;
 	}
 	struct hist_op *op = &r->ops[r->n_ops];
@@ -270,6 +276,7 @@ int report_invoke(struct report *r, const char *process, const char *f, const ch
 		free((char *)op->value);
 		goto out;
 	}
+	r->seen[r->n_ops] = -1;
 	index = (int)r->n_ops++;
 	emit(r, &(struct event_line){.kind = EVENT_OP,
 				     .index = index,
@@ -307,6 +314,7 @@ static void complete(struct report *r, int index, int type, const char *value, c
 	op->result = type == HIST_OK ? dup_or_null(result) : NULL;
 	/* an unknown outcome may take effect at any later time */
 	op->t_complete = type == HIST_INFO ? INT64_MAX : ns;
+	r->seen[index] = ns;
 	emit(r, &(struct event_line){.kind = EVENT_OP,
 				     .index = index,
 				     .process = op->process,
@@ -395,6 +403,11 @@ int report_history_subset(struct report *r, const int *idx, size_t n, struct his
 			out->ops[out->n++] = r->ops[idx[i]];
 	pthread_mutex_unlock(&r->lock);
 	return 0;
+}
+
+const int64_t *report_history_ends(struct report *r)
+{
+	return r->seen;
 }
 
 int report_history_len(struct report *r)

@@ -11,6 +11,7 @@
 #ifndef WB_REPORT_H
 #define WB_REPORT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 struct report;
@@ -135,6 +136,12 @@ void report_history_since(struct report *r, int first, struct history *out);
  * out->ops allocated (the caller frees out->ops; the strings stay r's),
  * or WB_ENOMEM. */
 int report_history_subset(struct report *r, const int *idx, size_t n, struct history *out);
+
+/* When each op's completion was seen (ns from the start; an info op's
+ * t_complete says "any time later", this the moment the lab learned it),
+ * or -1 while it has none; indexed like report_history, borrowed the same
+ * way (NULL while the history is empty). */
+const int64_t *report_history_ends(struct report *r);
 
 /* How many ops were invoked so far: the first index of what comes next. */
 int report_history_len(struct report *r);

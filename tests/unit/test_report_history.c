@@ -65,7 +65,9 @@ static void test_threads(void **state)
 			assert_true(h->ops[k].t_complete >= h->ops[k].t_invoke);
 			assert_string_equal(h->ops[k].result, h->ops[k].value);
 		} else {
+			/* info: "any time later", but the moment it was seen is kept */
 			assert_true(h->ops[k].t_complete == INT64_MAX);
+			assert_true(report_history_ends(r)[k] >= h->ops[k].t_invoke);
 			assert_null(h->ops[k].result);
 		}
 	}
@@ -134,6 +136,8 @@ static void test_events_and_since(void **state)
 	assert_string_equal(h->ops[1].result, "0");
 	assert_int_equal(h->ops[2].end, HIST_INVOKE);
 	assert_true(h->ops[2].t_complete == INT64_MAX);
+	const int64_t *ends = report_history_ends(r);
+	assert_true(ends[0] == h->ops[0].t_complete && ends[2] == -1);
 	struct history part;
 	report_history_since(r, c, &part);
 	assert_int_equal(part.n, 1);
