@@ -32,10 +32,7 @@
 #include "lab.h"
 #include "checkers/history.h"
 #include "recipes/tasktable.h"
-#if __has_include("checkers/tasks.h") /* until the checkers are merged */
 #include "checkers/tasks.h"
-#define HAVE_TASKS_CHECKER 1
-#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -321,13 +318,11 @@ static int task_takeover_run(struct lab_ctx *ctx)
 	memset(&t, 0, sizeof t);
 	if (rc)
 		goto out;
-#ifdef HAVE_TASKS_CHECKER
 	struct hist_result res;
 	int crc = tasks_check(report_history(r), &res);
 	if (crc)
 		report_checker_error(&res, crc);
 	report_checker(r, "task-history-one-accepted-completion", &res, HIST_VALID);
-#endif
 
 	report_step(r, "part 2: A's payment had already taken effect at step 3, before it lost "
 		       "the lease; B pays again after its takeover");

@@ -35,10 +35,7 @@
 #include "lab.h"
 #include "checkers/history.h"
 #include "recipes/zklock.h"
-#if __has_include("checkers/mutex.h") /* until the checkers are merged */
 #include "checkers/mutex.h"
-#define HAVE_MUTEX 1
-#endif
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -325,7 +322,6 @@ static int create_lost_run(struct lab_ctx *ctx)
 		rc = blind_retry_control(&c);
 	if (!rc && !c.stopped)
 		rc = orphans_block_others(&c);
-#ifdef HAVE_MUTEX
 	if (!rc && !c.stopped) {
 		struct hist_result res;
 		int crc = mutex_check(report_history(c.r), &res);
@@ -333,7 +329,6 @@ static int create_lost_run(struct lab_ctx *ctx)
 			report_checker_error(&res, crc);
 		report_checker(c.r, "lock-history-mutual-exclusion", &res, HIST_VALID);
 	}
-#endif
 	if (c.w_open)
 		zklockrig_close(&c.w);
 	if (c.wb_open)

@@ -47,10 +47,7 @@
 #include "lab.h"
 #include "checkers/history.h"
 #include "recipes/fenced.h"
-#if __has_include("checkers/mutex.h") /* until the checkers are merged */
 #include "checkers/mutex.h"
-#define HAVE_MUTEX 1
-#endif
 #include "recipes/zklock.h"
 
 #include <errno.h>
@@ -599,7 +596,6 @@ static void what_a_learned(struct run *R)
  * each resource's accepted writes in token order (the control must fail). */
 static void check_history(struct run *R)
 {
-#ifdef HAVE_MUTEX
 	struct report *r = R->r;
 	struct hist_result res;
 	int crc = mutex_check(report_history(r), &res);
@@ -621,9 +617,6 @@ static void check_history(struct run *R)
 		report_checker(r, "control-unfenced-history-out-of-order", &res, HIST_INVALID);
 		free(h.ops);
 	}
-#else
-	(void)R;
-#endif
 }
 
 /* The scenario, in order; stops at the first step that cannot go on. */

@@ -28,10 +28,7 @@
 #include "lab.h"
 #include "checkers/history.h"
 #include "recipes/zklock.h"
-#if __has_include("checkers/mutex.h") /* until the checkers are merged */
 #include "checkers/mutex.h"
-#define HAVE_MUTEX 1
-#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -269,7 +266,6 @@ static int chain_run(struct lab_ctx *ctx)
 		rc = n1_releases(&ch);
 	if (!rc && !ch.stopped)
 		rc = notification_is_not_the_lock(&ch);
-#ifdef HAVE_MUTEX
 	if (!rc && !ch.stopped) {
 		struct hist_result res;
 		int crc = mutex_check(report_history(ch.r), &res);
@@ -277,7 +273,6 @@ static int chain_run(struct lab_ctx *ctx)
 			report_checker_error(&res, crc);
 		report_checker(ch.r, "lock-history-mutual-exclusion", &res, HIST_VALID);
 	}
-#endif
 	for (int i = 0; i < 4; i++)
 		if (ch.opened[i])
 			zklockrig_close(&ch.w[i]);

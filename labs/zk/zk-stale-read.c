@@ -50,10 +50,7 @@
 #include "harness/zk/zkensemble.h"
 #include "harness/zk/zkenslab.h"
 #include "harness/zk/zkhist.h"
-#if __has_include("checkers/linear.h") /* until the checkers are merged */
 #include "checkers/linear.h"
-#define HAVE_LINEAR 1
-#endif
 #include "harness/zk/zkserver.h"
 #include "lab.h"
 
@@ -305,10 +302,6 @@ static void complete_async(struct report *r, int op, const struct zkasync *get,
  * sync-then-read history: linearizable). */
 static void check_part1_histories(struct lab_state *s, const struct short_hold *h)
 {
-#ifndef HAVE_LINEAR
-	(void)s;
-	(void)h;
-#else
 	struct report *r = s->r;
 	int plain[] = {s->op_w0, s->op_base, h->op_w1, h->op_plain};
 	int synced[] = {s->op_w0, s->op_base, h->op_w1, h->op_sync, h->op_own};
@@ -330,7 +323,6 @@ static void check_part1_histories(struct lab_state *s, const struct short_hold *
 	report_checker(r, "sync-then-read-history-linearizable", &res, HIST_VALID);
 	free(hp.ops);
 	free(hs.ops);
-#endif
 }
 
 /* Releases the hold: the four answers arrive, both reads see 1. */

@@ -52,10 +52,7 @@
 #include "harness/zk/zkenslab.h"
 #include "harness/zk/zkhist.h"
 #include "harness/zk/zkserver.h"
-#if __has_include("checkers/linear.h") /* until the checkers are merged */
 #include "checkers/linear.h"
-#define HAVE_LINEAR 1
-#endif
 #include "lab.h"
 
 #include <fcntl.h>
@@ -351,15 +348,11 @@ static void heal(struct part_state *s)
  * of 0 after W's write of 1 completed is the counterexample. */
 static void check_history(struct part_state *s)
 {
-#ifdef HAVE_LINEAR
 	struct hist_result res;
 	int crc = linear_check(report_history(s->r), &(struct linear_opts){.initial = "0"}, &res);
 	if (crc)
 		report_checker_error(&res, crc);
 	report_checker(s->r, "sync-then-read-history-not-linearizable", &res, HIST_INVALID);
-#else
-	(void)s;
-#endif
 }
 
 /* The lab: start, seed, partition, two leaders, the stale sync + read,

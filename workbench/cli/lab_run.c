@@ -66,6 +66,7 @@ static int lab_run(struct app *app, const struct args *args)
 		.zk = zk,
 		.json = args_has(args, "--json"),
 		.record = 1,
+		.keep_failed = 1,
 	};
 	rc = labsuper_run(app, &job);
 	free(title);

@@ -347,7 +347,7 @@ int labsuper_run(struct app *app, const struct labsuper_job *job)
 		record_run(app, job->id, run_dir, verdict);
 	if (got_signal)
 		;
-	else if (verdict == LAB_EXIT_PASS)
+	else if (verdict == LAB_EXIT_PASS || (verdict == LAB_EXIT_FAIL && !job->keep_failed))
 		rundir_remove(run_dir);
 	else
 		fprintf(stderr, "workbench: run directory kept for inspection: %s\n", run_dir);

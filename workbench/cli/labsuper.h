@@ -21,6 +21,7 @@ struct labsuper_job {
 	const char *zk;	       /* --zk, or NULL */
 	int json;	       /* event lines on stdout instead of text */
 	int record;	       /* 1: store the run in progress.db (lab_runs) */
+	int keep_failed;       /* 1: keep the run folder of a failed run */
 	/* The worker's work; NULL runs (*lab->run)(ctx).  Runs in the
 	 * worker process, after the worker set its limits. */
 	enum lab_outcome (*body)(struct lab_ctx *ctx, void *arg);
@@ -33,8 +34,8 @@ struct labsuper_job {
  * (LAB_EXIT_PASS, LAB_EXIT_FAIL, LAB_EXIT_CANNOT).  A SIGINT, SIGTERM or
  * SIGHUP stops the worker and every process it recorded, and is reported
  * as a cancel; a wall limit that passes is a failure.  The run folder is
- * removed after a pass or a cancel and kept (its path on stderr)
- * otherwise. */
+ * removed after a pass or a cancel, and after a failure unless
+ * keep_failed (then its path goes to stderr). */
 int labsuper_run(struct app *app, const struct labsuper_job *job);
 
 #endif
