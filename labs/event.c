@@ -14,7 +14,9 @@ static const char *const names[] = {
 	[EVENT_STEP] = "step",		 [EVENT_CHECK] = "check",
 	[EVENT_EVIDENCE] = "evidence",	 [EVENT_ERROR] = "error",
 	[EVENT_VERDICT] = "verdict",	 [EVENT_CONCLUSION] = "conclusion",
-	[EVENT_CANCELLED] = "cancelled", [EVENT_UNKNOWN] = "?",
+	[EVENT_CANCELLED] = "cancelled", [EVENT_OP] = "op",
+	[EVENT_MARK] = "mark",		 [EVENT_CHECKER] = "checker",
+	[EVENT_UNKNOWN] = "?",
 };
 
 const char *event_kind_name(enum event_kind kind)
@@ -25,6 +27,31 @@ const char *event_kind_name(enum event_kind kind)
 static const char *or_empty(const char *s)
 {
 	return s ? s : "";
+}
+
+/* A string or JSON null for NULL. */
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *encode_op(const struct event_line *e)
+{
+	return json_pack("{s:s, s:i, s:s, s:s, s:s, s:o, s:o, s:I}", "t", "op", "i", e->index, "p",
+			 or_empty(e->process), "type", or_empty(e->type), "f", or_empty(e->f), "v",
+			 str_or_null(e->value), "r", str_or_null(e->result), "ns",
+			 (json_int_t)e->ns);
+}
+
+static json_t *encode_checker(const struct event_line *e)
+{
+	json_t *w = json_array();
+	for (int i = 0; w && i < e->n_witness && i < EVENT_WITNESS_MAX; i++)
+		json_array_append_new(w, json_integer(e->witness[i]));
+	if (!w)
+		return NULL;
+	return json_pack("{s:s, s:s, s:s, s:s, s:o}", "t", "checker", "name", or_empty(e->name),
+			 "result", or_empty(e->result), "text", or_empty(e->text), "witness", w);
 }
 
 /* The JSON object for e, or NULL (unknown kind, no memory). */
@@ -53,6 +80,11 @@ static json_t *encode(const struct event_line *e)
 	case EVENT_CANCELLED:
 		return json_pack("{s:s, s:i, s:s}", "t", "cancelled", "stopped", e->stopped, "kept",
 				 or_empty(e->text));
+	case EVENT_OP: return encode_op(e);
+	case EVENT_MARK:
+		return json_pack("{s:s, s:s, s:s, s:I}", "t", "mark", "lane", or_empty(e->process),
+				 "text", or_empty(e->text), "ns", (json_int_t)e->ns);
+	case EVENT_CHECKER: return encode_checker(e);
 	case EVENT_UNKNOWN: break;
 	}
 	return NULL;
@@ -90,6 +122,30 @@ static enum event_kind kind_of(const char *t)
 	return EVENT_UNKNOWN;
 }
 
+static void parse_op(json_t *o, struct event_line *e)
+{
+	e->index = (int)json_integer_value(json_object_get(o, "i"));
+	e->process = str(o, "p");
+	e->type = str(o, "type");
+	e->f = str(o, "f");
+	e->value = json_string_value(json_object_get(o, "v"));
+	e->result = json_string_value(json_object_get(o, "r"));
+	e->ns = (long long)json_integer_value(json_object_get(o, "ns"));
+}
+
+static void parse_checker(json_t *o, struct event_line *e)
+{
+	e->name = str(o, "name");
+	e->result = str(o, "result");
+	e->text = str(o, "text");
+	json_t *w = json_object_get(o, "witness");
+	for (size_t i = 0; i < json_array_size(w) && e->n_witness < EVENT_WITNESS_MAX; i++) {
+		json_t *x = json_array_get(w, i);
+		if (json_is_integer(x))
+			e->witness[e->n_witness++] = (int)json_integer_value(x);
+	}
+}
+
 int event_parse(const char *line, struct event_line *e)
 {
 	memset(e, 0, sizeof *e);
@@ -102,6 +158,7 @@ int event_parse(const char *line, struct event_line *e)
 	e->priv = o;
 	e->kind = kind_of(t);
 	e->text = e->expected = e->observed = "";
+	e->process = e->type = e->f = e->name = "";
 	switch (e->kind) {
 	case EVENT_CHECK:
 		e->text = str(o, "name");
@@ -124,6 +181,13 @@ int event_parse(const char *line, struct event_line *e)
 		e->stopped = (int)json_integer_value(json_object_get(o, "stopped"));
 		e->text = str(o, "kept");
 		break;
+	case EVENT_OP: parse_op(o, e); break;
+	case EVENT_MARK:
+		e->process = str(o, "lane");
+		e->text = str(o, "text");
+		e->ns = (long long)json_integer_value(json_object_get(o, "ns"));
+		break;
+	case EVENT_CHECKER: parse_checker(o, e); break;
 	default: /* step, error, conclusion, and an unknown kind's text if it has one */
 		e->text = str(o, "text");
 		break;

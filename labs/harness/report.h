@@ -11,9 +11,14 @@
 #ifndef WB_REPORT_H
 #define WB_REPORT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 struct report;
+/* checkers/history.h; not included here so that a lab's own names do not
+ * clash with it: a lab that records includes it. */
+struct history;
+struct hist_result;
 
 /* Creates a reporter writing to out (borrowed).  json selects JSON lines. */
 struct report *report_new(FILE *out, int json);
@@ -76,6 +81,85 @@ enum report_verdict report_verdict_rule(int checks, int failed, int cannot, enum
  * then the verdict event (and the human summary line),
  * and returns the verdict of report_verdict_rule. */
 enum report_verdict report_finish(struct report *r, enum report_end end);
+
+/* The operation history (docs/histories.md, checkers/history.h).  Safe to
+ * call from several client threads at once.  Each call also writes an
+ * "op" or "mark" event (event.h); the plain output shows one terse line
+ * per completion and per mark.  Times are CLOCK_MONOTONIC ns since
+ * report_new. */
+
+/* Records the invocation of f(value) by process (strings copied; value
+ * may be NULL).  Call it just before the client call.  Returns the op's
+ * index (0, 1, ... in invocation order, the same in its completion), or
+ * WB_ENOMEM. */
+int report_invoke(struct report *r, const char *process, const char *f, const char *value);
+
+/* Records the completion of op index: type HIST_OK (took effect, result
+ * may be NULL), HIST_FAIL (certainly did not) or HIST_INFO (unknown, as
+ * after a lost reply).  Call it just after the client call returned.  An
+ * unknown index, a second completion or HIST_INVOKE is ignored. */
+void report_complete(struct report *r, int index, int type /* enum hist_type */,
+		     const char *result);
+
+/* report_complete that also replaces the op's value with value (copied;
+ * NULL keeps it), for an argument known only once the call returned, as
+ * the version a won claim set. */
+void report_complete_value(struct report *r, int index, int type, const char *value,
+			   const char *result);
+
+/* report_complete with the time the completion really ran, as an
+ * absolute CLOCK_MONOTONIC time in ns (an asynchronous call's callback
+ * time, collected later); a time before the invocation is taken as the
+ * invocation's. */
+void report_complete_at(struct report *r, int index, int type, const char *result,
+			long long mono_ns);
+
+/* An event on a lane of the timeline (a client or server: "c1", "proxy",
+ * "zk2"): a dropped reply, a session expiry, a notification ... */
+void report_mark(struct report *r, const char *lane, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The history recorded so far, ops in invocation order with
+ * ops[k].index == k; borrowed, valid until the next report_invoke or
+ * report_free.  Not for use while clients still record. */
+const struct history *report_history(struct report *r);
+
+/* The part of the history from op index first on (a later phase of a lab
+ * that is checked on its own); indexes stay those of the whole history.
+ * *out borrows from r as report_history does.  first past the end gives
+ * an empty history. */
+void report_history_since(struct report *r, int first, struct history *out);
+
+/* The ops whose indexes are idx[0..n) (in that order; unknown indexes
+ * skipped), for a checker that judges part of a run, e.g. every op but a
+ * control's.  Indexes stay those of the whole history.  Returns 0 with
+ * out->ops allocated (the caller frees out->ops; the strings stay r's),
+ * or WB_ENOMEM. */
+int report_history_subset(struct report *r, const int *idx, size_t n, struct history *out);
+
+/* When each op's completion was seen (ns from the start; an info op's
+ * t_complete says "any time later", this the moment the lab learned it),
+ * or -1 while it has none; indexed like report_history, borrowed the same
+ * way (NULL while the history is empty). */
+const int64_t *report_history_ends(struct report *r);
+
+/* How many ops were invoked so far: the first index of what comes next. */
+int report_history_len(struct report *r);
+
+/* A checker's verdict: writes a "checker" event (name, verdict, why,
+ * witness) and a check of the same name that holds when res->verdict is
+ * expect (HIST_VALID: the property holds; HIST_INVALID: the lesson claims
+ * that it fails here).  HIST_UNKNOWN never holds.  Returns the check's ok. */
+int report_checker(struct report *r, const char *name, const struct hist_result *res,
+		   int expect /* enum hist_verdict */);
+
+/* Sets *res to HIST_UNKNOWN saying that the checker refused the history
+ * with rc (a WB_E* code: the lab recorded something malformed), for
+ * report_checker to fail on. */
+void report_checker_error(struct hist_result *res, int rc);
+
+/* "valid", "invalid" or "unknown" for an enum hist_verdict. */
+const char *report_verdict_word(int verdict);
 
 /* Counters, for tests. */
 int report_checks(const struct report *r);

@@ -23,6 +23,15 @@
  * exists yet), then told what to do over pipes.  Waiting is for events with
  * deadlines (node deletion, lease state), never a sleep.
  *
+ * History (docs/histories.md): every request to a generator (this
+ * process's W1, W9, W10 and the processes P1, P2, A, B2) is an op "issue"
+ * (value: how many, result: first..last id); pauses, kills and expiries are
+ * marks.  For the unique-id checker, the batches of steps 1-4 are expanded
+ * into one "generate" op per id (about 24,500; each carries its batch's
+ * index, and the ids of a batch are spread over its interval in issue
+ * order) and must pass; step 5's millions are left to the lab's own sorted
+ * comparison, which holds them all.
+ *
  * The steps are id_snowflake_scenario (idsnowflake.h) over a generator
  * interface: the lab passes the recipe; the exercise snowflake-next runs
  * steps 1 to 3 with the learner's function behind an adapter.
@@ -36,7 +45,9 @@
 #include "harness/zk/zklab.h"
 #include "ids/idsnowflake.h"
 #include "lab.h"
+#include "checkers/history.h"
 #include "recipes/snowflake.h"
+#include "checkers/unique.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -372,6 +383,16 @@ static uint64_t t_of(int64_t id)
 	return t.t;
 }
 
+/* One recorded request for ids: which op, whose ids, where they are. */
+struct batch {
+	int op;	      /* the "issue" op in the history */
+	int child;    /* index in run.ch, or -1: this process (run.all) */
+	size_t off;   /* first id: in run.all, or in the child's ids file */
+	size_t count; /* ids issued */
+};
+
+#define MAX_BATCHES 32
+
 /* Everything the steps share. */
 struct run {
 	struct lab_ctx *ctx;
@@ -383,7 +404,37 @@ struct run {
 	char *db;	/* reservation database */
 	struct ids all; /* every id issued in this process */
 	struct gchild ch[5];
+	struct batch batch[MAX_BATCHES]; /* steps 1-4, for the unique checker */
+	int n_batch;
+	size_t in_file[5]; /* ids each child wrote to its file so far */
 };
+
+/* Records the start of a request to process for n ids; returns the op. */
+static int batch_begin(struct run *R, const char *process, int n)
+{
+	char v[16];
+	snprintf(v, sizeof v, "%d", n);
+	return report_invoke(R->r, process, "issue", v);
+}
+
+/* Records the end: ok "first..last" when ids came (kept for the checker
+ * when keep), fail when none did. */
+static void batch_end(struct run *R, int op, int child, size_t off, size_t count, int64_t first,
+		      int64_t last, int keep)
+{
+	char res[48];
+	snprintf(res, sizeof res, "%" PRId64 "..%" PRId64, first, last);
+	report_complete(R->r, op, count ? HIST_OK : HIST_FAIL, count ? res : NULL);
+	if (keep && count && op >= 0 && R->n_batch < MAX_BATCHES)
+		R->batch[R->n_batch++] = (struct batch){op, child, off, count};
+}
+
+/* Ids issued in this process from R->all[off..) as one recorded batch. */
+static void batch_local(struct run *R, int op, size_t off)
+{
+	size_t n = R->all.n - off;
+	batch_end(R, op, -1, off, n, n ? R->all.v[off] : 0, n ? R->all.v[R->all.n - 1] : 0, 1);
+}
 
 static int cannot(struct run *R, const char *what, const char *msg)
 {
@@ -423,6 +474,18 @@ static struct gmsg start_msg(struct run *R, uint32_t worker, uint64_t clock, con
 static struct gmsg issue_msg(uint64_t clock, int n)
 {
 	return (struct gmsg){.op = OP_ISSUE, .clock = clock, .n = n};
+}
+
+/* ask() for an OP_ISSUE, recorded as a batch of child c. */
+static int ask_issue(struct run *R, struct gchild *c, struct gmsg *m, struct greply *rep)
+{
+	int i = (int)(c - R->ch);
+	int op = batch_begin(R, c->name, m->n);
+	int rc = ask(c, m, rep);
+	size_t n = rep->count > 0 ? (size_t)rep->count : 0;
+	batch_end(R, op, i, R->in_file[i], n, rep->first, rep->last, 1);
+	R->in_file[i] += n;
+	return rc;
 }
 
 /* Opens a generator in this process with its own lease. */
@@ -466,10 +529,13 @@ static int step_rollback_and_exhaustion(struct run *R)
 		    "Rollback: worker 1 issues 100 ids at ms 1000, then the clock steps back "
 		    "20 ms (bound %d ms)",
 		    MAX_WAIT_MS);
+	size_t off = R->all.n;
+	int op = batch_begin(R, "W1", 100);
 	for (int i = 0; i < 100 && !rc; i++) {
 		rc = R->impl->next(g, &id);
 		ids_add(&R->all, id);
 	}
+	batch_local(R, op, off);
 	if (rc) {
 		rc = gen_failed(R, "issuing", rc, R->impl->errmsg(g));
 		goto out;
@@ -477,9 +543,13 @@ static int step_rollback_and_exhaustion(struct run *R)
 	show(r, "first", R->all.v[R->all.n - 100]);
 	prev = id;
 	fc.now = 980;
+	report_mark(r, "W1", "clock steps back to 980");
+	off = R->all.n;
+	op = batch_begin(R, "W1", 1);
 	rc = R->impl->next(g, &id);
 	if (!rc)
 		ids_add(&R->all, id);
+	batch_local(R, op, off);
 	show(r, "after_step_back", id);
 	report_checkf(r, "rollback-waits",
 		      rc == 0 && fc.slept == 20 && id > prev && t_of(id) == 1000,
@@ -489,9 +559,13 @@ static int step_rollback_and_exhaustion(struct run *R)
 	report_step(r, "The lesson's sequence: the clock reads 999 after 1000");
 	prev = id;
 	fc.now = 999;
+	report_mark(r, "W1", "clock reads 999");
+	off = R->all.n;
+	op = batch_begin(R, "W1", 1);
 	rc = R->impl->next(g, &id);
 	if (!rc)
 		ids_add(&R->all, id);
+	batch_local(R, op, off);
 	show(r, "clock_999", id);
 	report_checkf(r, "no-reuse-of-999", rc == 0 && t_of(id) == 1000 && id > prev,
 		      "t stays 1000 (the naive model reissued 4190138368 here)",
@@ -501,15 +575,23 @@ static int step_rollback_and_exhaustion(struct run *R)
 	fc.now = 500;
 	fc.slept = 0;
 	id = 0;
+	report_mark(r, "W1", "clock steps back to 500");
+	op = batch_begin(R, "W1", 1);
 	rc = R->impl->next(g, &id);
+	if (rc == 0)
+		ids_add(&R->all, id);
+	batch_end(R, op, -1, R->all.n - (rc == 0), rc == 0, id, id, 1);
 	R->impl->stats(g, &st);
 	report_checkf(r, "rollback-refused", rc == WB_EBUSY && id == 0 && fc.slept == MAX_WAIT_MS,
 		      "refused after waiting the bound; nothing issued", "%s",
 		      rc == WB_EBUSY ? R->impl->errmsg(g) : "issued an id");
 	fc.now = 1001;
+	off = R->all.n;
+	op = batch_begin(R, "W1", 1);
 	rc = R->impl->next(g, &id);
 	if (!rc)
 		ids_add(&R->all, id);
+	batch_local(R, op, off);
 	report_checkf(r, "resumes-when-clock-returns", rc == 0 && t_of(id) == 1001,
 		      "the clock reads 1001 again: (1001, 1, 0)", "rc %d, t = %" PRIu64, rc,
 		      t_of(id));
@@ -520,9 +602,12 @@ static int step_rollback_and_exhaustion(struct run *R)
 	int per_ms[4] = {0}, wrapped = 0;
 	uint32_t last_seq = 0;
 	uint64_t last_t = 0;
+	off = R->all.n;
+	op = batch_begin(R, "W1", 3 * 4096 + 1);
 	for (int i = 0; i < 3 * 4096 + 1; i++) {
 		rc = R->impl->next(g, &id);
 		if (rc) {
+			batch_local(R, op, off);
 			rc = gen_failed(R, "issuing", rc, R->impl->errmsg(g));
 			goto out;
 		}
@@ -536,6 +621,7 @@ static int step_rollback_and_exhaustion(struct run *R)
 		last_t = t.t;
 		last_seq = t.seq;
 	}
+	batch_local(R, op, off);
 	show(r, "after_exhaustion", id);
 	report_checkf(r, "sequence-never-wraps",
 		      per_ms[0] == 4096 && per_ms[1] == 4096 && per_ms[2] == 4096 &&
@@ -563,12 +649,15 @@ static long long watch_then(struct run *R, const char *path, struct gchild *c, i
 	if (zrc != ZOK)
 		return -1;
 	long long t0 = mono_now_ms();
+	report_mark(R->r, c->name, "%s", sig == SIGKILL ? "SIGKILL" : "SIGSTOP");
 	if (sig == SIGKILL)
 		child_kill(c);
 	else
 		kill(c->pid, sig);
 	if (zkc_wait_event(R->c, ZOO_DELETED_EVENT, path, EXPIRY_WAIT, NULL) != 0)
 		return -1;
+	report_mark(R->r, "zk", "session of %s expired: %s deleted", c->name,
+		    strrchr(path, '/') + 1);
 	return mono_now_ms() - t0;
 }
 
@@ -589,7 +678,7 @@ static int step_restart(struct run *R, struct gchild *p1, struct gchild *p2)
 		goto out;
 	}
 	m = issue_msg(1000, 5000);
-	if (ask(p1, &m, &a) || a.rc || a.count != 5000) {
+	if (ask_issue(R, p1, &m, &a) || a.rc || a.count != 5000) {
 		rc = gen_failed(R, "P1 issuing", a.rc, a.msg);
 		goto out;
 	}
@@ -613,7 +702,7 @@ static int step_restart(struct run *R, struct gchild *p1, struct gchild *p2)
 			R->db);
 	m = issue_msg(1000, 5000);
 	struct greply c;
-	if (ask(p2, &m, &c) || c.rc || c.count != 5000) {
+	if (ask_issue(R, p2, &m, &c) || c.rc || c.count != 5000) {
 		rc = gen_failed(R, "P2 issuing", c.rc, c.msg);
 		goto out;
 	}
@@ -653,7 +742,7 @@ static int step_duplicate_worker(struct run *R, struct gchild *A, struct gchild 
 		goto out;
 	}
 	m = issue_msg(5000, 1000);
-	if (ask(A, &m, &x) || x.rc) {
+	if (ask_issue(R, A, &m, &x) || x.rc) {
 		rc = cannot(R, "A issuing", x.msg);
 		goto out;
 	}
@@ -664,6 +753,8 @@ static int step_duplicate_worker(struct run *R, struct gchild *A, struct gchild 
 	report_step(r, "Process B asks for worker 7 while A holds it");
 	m = start_msg(R, 7, 5000, "b");
 	ask(B, &m, &b);
+	if (b.rc)
+		report_mark(r, "B", "refused worker 7");
 	report_checkf(r, "second-holder-refused",
 		      b.rc == WB_EBUSY && strstr(b.msg, "held by session") != NULL,
 		      "refused: the ephemeral node exists", "%s", b.rc ? b.msg : "B got worker 7");
@@ -688,7 +779,7 @@ static int step_duplicate_worker(struct run *R, struct gchild *A, struct gchild 
 		goto out;
 	}
 	m = issue_msg(5000, 1000);
-	if (ask(B2, &m, &x) || x.rc) {
+	if (ask_issue(R, B2, &m, &x) || x.rc) {
 		rc = cannot(R, "B2 issuing", x.msg);
 		goto out;
 	}
@@ -705,6 +796,7 @@ static int step_duplicate_worker(struct run *R, struct gchild *A, struct gchild 
 	report_step(r, "A resumes (SIGCONT); its client reconnects and learns the session is "
 		       "gone");
 	kill(A->pid, SIGCONT);
+	report_mark(r, "A", "SIGCONT");
 	m = (struct gmsg){.op = OP_WAIT_LOST, .n = EXPIRY_WAIT};
 	ask(A, &m, &x);
 	static const char *const state_names[] = {"HELD", "SUSPENDED", "LOST"};
@@ -712,7 +804,7 @@ static int step_duplicate_worker(struct run *R, struct gchild *A, struct gchild 
 		      "A's lease turns LOST", "%s",
 		      x.lease_state >= 0 && x.lease_state <= 2 ? state_names[x.lease_state] : "?");
 	m = issue_msg(5001, 10);
-	ask(A, &m, &x);
+	ask_issue(R, A, &m, &x);
 	report_checkf(r, "lost-lease-stops-issuing",
 		      x.rc == WB_EUNAVAIL && x.count == 0 && strstr(x.msg, "is lost"),
 		      "A refuses to issue", "%d issued; %s", x.count, x.msg);
@@ -722,14 +814,14 @@ static int step_duplicate_worker(struct run *R, struct gchild *A, struct gchild 
 	m = (struct gmsg){.op = OP_STALE, .n = 1};
 	ask(A, &m, &x);
 	m = issue_msg(5500, 100);
-	ask(A, &m, &x);
+	ask_issue(R, A, &m, &x);
 	report_checkf(r, "stale-holder-stays-below-new-holder",
 		      x.rc == 0 && x.count == 100 && x.last < b2_first,
 		      "100 ids at t = 5500 < 6000: none can equal B2's",
 		      "%d issued, last %" PRId64 " vs B2's first %" PRId64, x.count, x.last,
 		      b2_first);
 	m = issue_msg(5000 + RESERVE_MS, 1);
-	ask(A, &m, &x);
+	ask_issue(R, A, &m, &x);
 	report_checkf(r, "fenced-at-reservation",
 		      x.rc == WB_EUNAVAIL && x.count == 0 && strstr(x.msg, "newer generation"),
 		      "A cannot extend its reservation: the row belongs to B2's generation",
@@ -812,6 +904,7 @@ static int millions_with_faults(struct run *R)
 		    TOTAL, EVERY);
 	if ((rc = open_local(R, &id_snowflake_recipe, 9, &fc, &lease, &g)) != 0)
 		goto out;
+	int op = batch_begin(R, "W9", TOTAL);
 	for (int i = 0, fault = 0; i < TOTAL;) {
 		if (i > 0 && i % EVERY == 0 && fault <= i / EVERY - 1)
 			if ((rc = inject_fault(R, fault++, &fc, lease, &g, prev, &t)) != 0)
@@ -833,6 +926,7 @@ static int millions_with_faults(struct run *R)
 		ids_add(&R->all, id);
 		i++;
 	}
+	batch_end(R, op, -1, start, R->all.n - start, R->all.v[start], prev, 0);
 	tally_add(&t, g);
 	report_evidence(r, "faults",
 			"%" PRIu64 " rollback waits, %" PRIu64 " refusals, %" PRIu64
@@ -868,6 +962,8 @@ static int millions_real_clock(struct run *R)
 	if ((rc = open_local(R, &id_snowflake_recipe, 10, NULL, &lease, &g)) != 0)
 		goto out;
 	long long t0 = mono_now_ms();
+	size_t start = R->all.n;
+	int op = batch_begin(R, "W10", 1000000);
 	for (int i = 0; i < 1000000; i++) {
 		int64_t id;
 		rc = snowflake_gen_next(g, &id);
@@ -881,6 +977,7 @@ static int millions_real_clock(struct run *R)
 		ids_add(&R->all, id);
 	}
 	long long ms = mono_now_ms() - t0;
+	batch_end(R, op, -1, start, R->all.n - start, R->all.v[start], prev, 0);
 	snowflake_gen_stats(g, &st);
 	report_evidence(
 		r, "real_clock",
@@ -904,6 +1001,74 @@ static int step_millions(struct run *R)
 }
 
 /* ------------------------------------------------------------------ */
+/* The unique-id checker on steps 1-4                                    */
+
+/* Reads count ids of child i's file from id number off into out. */
+static int child_ids(struct run *R, int i, size_t off, size_t count, int64_t *out)
+{
+	/* the ids file of child i: the tag its start_msg gave */
+	static const char *const child_tags[5] = {"p1", "p2", "a", "b", "b2"};
+	char *p = wb_xasprintf("%s/ids-%s.bin", R->ctx->run_dir, child_tags[i]);
+	FILE *f = fopen(p, "rb");
+	free(p);
+	if (!f)
+		return WB_EIO;
+	int rc = fseek(f, (long)(off * sizeof *out), SEEK_SET) == 0 &&
+				 fread(out, sizeof *out, count, f) == count
+			 ? 0
+			 : WB_EIO;
+	fclose(f);
+	return rc;
+}
+
+/* Expands the recorded batches into one "generate" op per id and runs
+ * the unique checker on them (before R->all is sorted). */
+static void check_unique(struct run *R)
+{
+	struct report *r = R->r;
+	const struct history *h = report_history(r);
+	size_t n = 0;
+	for (int b = 0; b < R->n_batch; b++)
+		n += R->batch[b].count;
+	struct hist_op *ops = wb_xcalloc(n ? n : 1, sizeof *ops);
+	char(*txt)[24] = wb_xcalloc(n ? n : 1, sizeof *txt);
+	int64_t *ids = wb_xcalloc(n ? n : 1, sizeof *ids);
+	size_t k = 0;
+	int rc = 0;
+	for (int b = 0; b < R->n_batch && !rc; b++) {
+		const struct batch *bt = &R->batch[b];
+		const struct hist_op *src = &h->ops[bt->op];
+		if (bt->child < 0)
+			memcpy(ids + k, R->all.v + bt->off, bt->count * sizeof *ids);
+		else
+			rc = child_ids(R, bt->child, bt->off, bt->count, ids + k);
+		int64_t span = src->t_complete - src->t_invoke;
+		for (size_t j = 0; j < bt->count && !rc; j++, k++) {
+			snprintf(txt[k], sizeof txt[k], "%" PRId64, ids[k]);
+			ops[k] = (struct hist_op){
+				.index = bt->op,
+				.process = src->process,
+				.f = "generate",
+				.result = txt[k],
+				.end = HIST_OK,
+				.t_invoke = src->t_invoke,
+				.t_complete = src->t_invoke +
+					      span * (int64_t)(j + 1) / (int64_t)bt->count,
+			};
+		}
+	}
+	struct hist_result res;
+	if (rc)
+		report_checker_error(&res, rc);
+	else if ((rc = unique_check(&(struct history){.ops = ops, .n = k}, 0, &res)) != 0)
+		report_checker_error(&res, rc);
+	report_evidence(r, "ids_checked", "%zu ids of steps 1-4 in %d recorded batches", k,
+			R->n_batch);
+	report_checker(r, "ids-history-unique", &res, HIST_VALID);
+	free(ops);
+	free(txt);
+	free(ids);
+}
 
 int id_snowflake_scenario(struct lab_ctx *ctx, const struct id_snowflake_impl *impl, unsigned steps)
 {
@@ -938,6 +1103,8 @@ int id_snowflake_scenario(struct lab_ctx *ctx, const struct id_snowflake_impl *i
 		rc = step_millions(&R);
 	for (int i = 0; i < 5; i++)
 		child_end(&R.ch[i]);
+	if (!rc && (steps & ID_SNOWFLAKE_MILLIONS))
+		check_unique(&R);
 	if (!rc && (steps & ID_SNOWFLAKE_MILLIONS)) {
 		static const char *const tags[] = {"p1", "p2", "a", "b2"};
 		size_t own = R.all.n;

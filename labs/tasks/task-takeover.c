@@ -23,12 +23,19 @@
  *
  * It deliberately does not make the provider check claim_version: the
  * lesson's point is that the task table's fencing ends at its own rows.
+ *
+ * History (docs/histories.md): part 1's claims, renews and completes are
+ * ops in the task checker's vocabulary (value "T7:version", result "1"
+ * or "0" rows changed); the task checker must pass them.  The replays of
+ * part 2 are not recorded (the same task in other files).
  */
 #include "base/wb.h"
 #include "harness/report.h"
 #include "base/sqlitex.h"
 #include "lab.h"
+#include "checkers/history.h"
 #include "recipes/tasktable.h"
+#include "checkers/tasks.h"
 #include "tasks/task-takeover.h"
 
 #include <stdio.h>
@@ -155,7 +162,36 @@ static int pay(struct lab_ctx *ctx, struct trace *t, const struct task_claim *c,
 	return rc;
 }
 
-/* Runs the trace.  verbose: narrate and check every step (part 1). */
+/* Records the invocation of f by who on task (version 0: not known yet)
+ * when on; returns the op, or -1. */
+static int op_begin(struct report *r, int on, const char *who, const char *f, const char *task,
+		    long long version)
+{
+	if (!on)
+		return -1;
+	char v[TASK_ID_MAX + 24];
+	snprintf(v, sizeof v, "%s:%lld", task, version);
+	return report_invoke(r, who, f, v);
+}
+
+/* Records how op ended: rc 0 one row ("1"), TASK_ELOST none ("0"),
+ * anything else unknown.  A won claim's value becomes task:version. */
+static void op_end(struct report *r, int op, int rc, const struct task_claim *won)
+{
+	char v[TASK_ID_MAX + 24];
+	if (op < 0)
+		return;
+	if (won && rc == 0)
+		snprintf(v, sizeof v, "%s:%lld", won->task_id, won->version);
+	report_complete_value(r, op, rc == 0 || rc == TASK_ELOST ? HIST_OK : HIST_INFO,
+			      won && rc == 0 ? v : NULL,
+			      rc == 0		 ? "1"
+			      : rc == TASK_ELOST ? "0"
+						 : NULL);
+}
+
+/* Runs the trace.  verbose: narrate and check every step (part 1), and
+ * record it as the history. */
 static int run_trace(struct lab_ctx *ctx, struct trace *t, int verbose)
 {
 	struct report *r = ctx->report;
@@ -176,8 +212,12 @@ static int run_trace(struct lab_ctx *ctx, struct trace *t, int verbose)
 	if ((rc = tasktable_due(t->a, cand_a, 1, &na)) != 0 ||
 	    (rc = tasktable_due(t->b, cand_b, 1, &nb)) != 0)
 		return rc;
+	int op = op_begin(r, verbose, "A", "claim", cand_a[0], 0);
 	int ra = tasktable_claim(t->a, cand_a[0], "A", LEASE, &a);
+	op_end(r, op, ra, &a);
+	op = op_begin(r, verbose, "B", "claim", cand_b[0], 0);
 	int rb = tasktable_claim(t->b, cand_b[0], "B", LEASE, &b);
+	op_end(r, op, rb, &b);
 	if (verbose) {
 		report_step(r,
 			    "step 1-2, clock 100: A and B both list T7 as due (%d and %d "
@@ -210,7 +250,9 @@ static int run_trace(struct lab_ctx *ctx, struct trace *t, int verbose)
 	/* Step 4: B takes over. */
 	if ((rc = tasktable_clock_set(t->a, 131)) != 0)
 		return rc;
+	op = op_begin(r, verbose, "B", "claim", "T7", 0);
 	rb = tasktable_claim(t->b, "T7", "B", LEASE, &b);
+	op_end(r, op, rb, &b);
 	if (verbose) {
 		describe(t->a, st, sizeof st);
 		report_step(r, "step 4, clock 131: B claims again; RUNNING and lease_until 130 "
@@ -228,10 +270,14 @@ static int run_trace(struct lab_ctx *ctx, struct trace *t, int verbose)
 	/* Steps 5-6: A wakes with version 1. */
 	if ((rc = tasktable_clock_set(t->a, 132)) != 0)
 		return rc;
+	op = op_begin(r, verbose, "A", "renew", a.task_id, a.version);
 	int renew = t->impl->renew(t->impl->arg, t->a, &a, LEASE, t->err, sizeof t->err);
+	op_end(r, op, renew, NULL);
 	if ((rc = tasktable_clock_set(t->a, 133)) != 0)
 		return rc;
+	op = op_begin(r, verbose, "A", "complete", a.task_id, a.version);
 	int complete = t->impl->complete(t->impl->arg, t->a, &a, t->err, sizeof t->err);
+	op_end(r, op, complete, NULL);
 	if (verbose) {
 		describe(t->a, st, sizeof st);
 		report_step(r, "step 5-6, clock 132-133: A wakes and renews, then completes, "
@@ -248,7 +294,9 @@ static int run_trace(struct lab_ctx *ctx, struct trace *t, int verbose)
 	/* Step 7: B completes. */
 	if ((rc = tasktable_clock_set(t->a, 150)) != 0)
 		return rc;
+	op = op_begin(r, verbose, "B", "complete", b.task_id, b.version);
 	int done = t->impl->complete(t->impl->arg, t->b, &b, t->err, sizeof t->err);
+	op_end(r, op, done, NULL);
 	if (verbose) {
 		describe(t->a, st, sizeof st);
 		report_step(r, "step 7, clock 150: B completes with version 2");
@@ -281,6 +329,11 @@ int task_takeover_scenario(struct lab_ctx *ctx, const struct task_holder_impl *i
 	}
 	if (rc)
 		goto out;
+	struct hist_result res;
+	int crc = tasks_check(report_history(r), &res);
+	if (crc)
+		report_checker_error(&res, crc);
+	report_checker(r, "task-history-one-accepted-completion", &res, HIST_VALID);
 
 	report_step(r, "part 2: A's payment had already taken effect at step 3, before it lost "
 		       "the lease; B pays again after its takeover");

@@ -19,6 +19,11 @@
  *
  * It needs its own server and proxy (no --zk).  It does not show expiry
  * (zk-disconnect-expire does).
+ *
+ * History (docs/histories.md): A's, A2's and B's acquires (A's result is
+ * the recovered candidate; completions are recorded when the lab sees the
+ * acquire return, a bound) and releases, the blind retry's create, and the
+ * dropped reply as a mark; the mutual exclusion checker must pass it.
  */
 #include "base/wb.h"
 #include "harness/report.h"
@@ -28,7 +33,9 @@
 #include "harness/zk/zkproxy.h"
 #include "harness/zk/zkserver.h"
 #include "lab.h"
+#include "checkers/history.h"
 #include "recipes/zklock.h"
+#include "checkers/mutex.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -41,6 +48,7 @@
 
 /* The naive client of the control: retries the create after the loss. */
 struct blind {
+	struct report *r;
 	struct zkc *c;	/* the session that lost the reply */
 	int fired;	/* the retry ran */
 	int wait_rc;	/* waiting for the session to come back */
@@ -61,8 +69,11 @@ static void blind_retry(void *arg, struct zklock *l, int zrc)
 	if (!b->wait_rc)
 		b->wait_rc = zkc_wait_state(b->c, ZOO_CONNECTED_STATE, ZKLAB_WAIT_MS, NULL);
 	char *prefix = zklock_name_prefix(zklock_path(l), zklock_guid(l));
+	int op = report_invoke(b->r, "A2", "create", "retry");
 	b->zrc = zoo_create(zkc_handle(b->c), prefix, NULL, -1, &ZOO_OPEN_ACL_UNSAFE,
 			    ZOO_EPHEMERAL_SEQUENTIAL, b->path, sizeof b->path);
+	report_complete(b->r, op, b->zrc == ZOK ? HIST_OK : HIST_INFO,
+			b->zrc == ZOK ? zklockrig_short(b->path) : NULL);
 	free(prefix);
 }
 
@@ -92,6 +103,33 @@ struct create_lost {
 	int64_t session; /* A's session */
 	int stopped;	 /* a check failed that leaves nothing to show */
 };
+
+/* Starts w's acquire, recorded as an op of w's name.  Returns the op. */
+static int start(struct create_lost *c, struct zklockrig *w, int wait_ms)
+{
+	int op = report_invoke(c->r, w->name, "acquire", NULL);
+	zklockrig_start(w, wait_ms);
+	return op;
+}
+
+/* zklockrig_wait_done, recording the end of acquire op: ok (result: the
+ * candidate held) or fail. */
+static int wait_done(struct create_lost *c, struct zklockrig *w, int op, int ms, int *arc)
+{
+	int rc = zklockrig_wait_done(w, ms, arc);
+	if (rc == 0)
+		report_complete(c->r, op, *arc == 0 ? HIST_OK : HIST_FAIL,
+				*arc == 0 ? zklockrig_short(zklock_own_path(w->l)) : NULL);
+	return rc;
+}
+
+/* w's release, recorded. */
+static void release(struct create_lost *c, struct zklockrig *w)
+{
+	int op = report_invoke(c->r, w->name, "release", NULL);
+	int rc = zklock_release(w->l);
+	report_complete(c->r, op, rc == 0 ? HIST_OK : HIST_INFO, NULL);
+}
 
 /* Arms the proxy to drop the reply to A's next create under the lock. */
 static void arm_drop(struct create_lost *c)
@@ -149,14 +187,16 @@ static int recipe_recovers(struct create_lost *c)
 	 * candidate itself, not the path. */
 	zoo_create(zkc_handle(c->other), c->lock, NULL, -1, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0);
 	report_step(r, "A asks for the lock (a new GUID, one create)");
-	zklockrig_start(&c->w, ACQUIRE_MS);
+	int op = start(c, &c->w, ACQUIRE_MS);
 	struct zkproxy_event dropped = {0};
 	int have_drop = zkproxy_wait(c->p, ZKPROXY_EV_DROPPED, ZKLAB_WAIT_MS, &dropped) == 0;
+	if (have_drop)
+		report_mark(r, "proxy", "create reply dropped (xid %" PRId32 ")", dropped.xid);
 	report_checkf(r, "proxy-dropped-reply", have_drop, "the create's reply dropped", "%s",
 		      have_drop ? dropped.text : "no drop within the deadline");
 	if (have_drop)
 		report_evidence(r, "dropped_xid", "%" PRId32, dropped.xid);
-	rc = zklockrig_wait_done(&c->w, ACQUIRE_MS, &arc);
+	rc = wait_done(c, &c->w, op, ACQUIRE_MS, &arc);
 	if (rc) {
 		report_check(r, "A-holds", 0, "held", "still waiting");
 		c->stopped = 1;
@@ -191,7 +231,7 @@ static int recipe_recovers(struct create_lost *c)
 		      "1 node with A's GUID (no blind retry)", "%d",
 		      count_guid(c->other, c->lock, zklock_guid(c->w.l)));
 	report_evidence(r, "fencing_token", "%lld", (long long)zklock_token(c->w.l));
-	zklock_release(c->w.l);
+	release(c, &c->w);
 	zklockrig_close(&c->w);
 	c->w_open = 0;
 	free(first);
@@ -208,14 +248,14 @@ static int blind_retry_control(struct create_lost *c)
 	report_step(r, "control: the same loss, and a client that simply creates again");
 	/* Consume phase one's reconnection from A's event queue. */
 	zkc_wait_state(c->a, ZOO_CONNECTED_STATE, ZKLAB_WAIT_MS, NULL);
-	struct blind blind = {.c = c->a};
+	struct blind blind = {.r = r, .c = c->a};
 	struct zklock_hooks bh = {.arg = &blind, .create_done = blind_retry};
 	if ((rc = zklockrig_open(&c->wb, "A2", c->a, c->lock, &bh, NULL)) != 0)
 		return rc;
 	c->wb_open = 1;
 	arm_drop(c);
-	zklockrig_start(&c->wb, ACQUIRE_MS);
-	rc = zklockrig_wait_done(&c->wb, ACQUIRE_MS, &arc);
+	int op = start(c, &c->wb, ACQUIRE_MS);
+	rc = wait_done(c, &c->wb, op, ACQUIRE_MS, &arc);
 	if (rc) {
 		report_check(r, "recovery-refuses", 0, "ambiguous", "still waiting");
 		c->stopped = 1;
@@ -249,8 +289,8 @@ static int orphans_block_others(struct create_lost *c)
 	if ((rc = zklockrig_open(&c->wo, "B", c->other, c->lock, NULL, NULL)) != 0)
 		return rc;
 	c->wo_open = 1;
-	zklockrig_start(&c->wo, 0);
-	zklockrig_wait_done(&c->wo, ZKLAB_WAIT_MS, &arc);
+	int op = start(c, &c->wo, 0);
+	wait_done(c, &c->wo, op, ZKLAB_WAIT_MS, &arc);
 	report_checkf(r, "control-others-blocked", arc == WB_EBUSY,
 		      "busy: the orphans are in front", "%s",
 		      zklock_status_name(zklock_status(c->wo.l)));
@@ -259,12 +299,13 @@ static int orphans_block_others(struct create_lost *c)
 	c->wb_open = 0;
 	zkc_close(c->a);
 	c->a = NULL;
-	zklockrig_start(&c->wo, ZKLAB_WAIT_MS);
-	zklockrig_wait_done(&c->wo, ZKLAB_WAIT_MS, &arc);
+	report_mark(r, "A", "session closed: its candidates are deleted");
+	op = start(c, &c->wo, ZKLAB_WAIT_MS);
+	wait_done(c, &c->wo, op, ZKLAB_WAIT_MS, &arc);
 	report_checkf(r, "session-end-clears", arc == 0, "B holds", "%s",
 		      zklock_status_name(zklock_status(c->wo.l)));
 	if (arc == 0)
-		zklock_release(c->wo.l);
+		release(c, &c->wo);
 	zkproxy_report(c->p, r, 0);
 	return 0;
 }
@@ -281,6 +322,13 @@ static int create_lost_run(struct lab_ctx *ctx)
 		rc = blind_retry_control(&c);
 	if (!rc && !c.stopped)
 		rc = orphans_block_others(&c);
+	if (!rc && !c.stopped) {
+		struct hist_result res;
+		int crc = mutex_check(report_history(c.r), &res);
+		if (crc)
+			report_checker_error(&res, crc);
+		report_checker(c.r, "lock-history-mutual-exclusion", &res, HIST_VALID);
+	}
 	if (c.w_open)
 		zklockrig_close(&c.w);
 	if (c.wb_open)

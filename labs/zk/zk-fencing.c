@@ -34,6 +34,13 @@
  * not a failed check).  It needs its own server and proxy, so it does not
  * run under --zk.  Test hook: testhook_hold("lab-step") once A's traffic
  * is held.
+ *
+ * History (docs/histories.md): the lock as ZooKeeper saw it (A's, B's and
+ * C's acquire and release; A's session expiry is A's release, somewhere
+ * between the hold and B's notification) must pass the mutual exclusion
+ * checker; every write to each resource is an op (value = the token, ok =
+ * accepted, fail = rejected): the fenced resource's must pass the token
+ * order checker, the unfenced control's must fail it.
  */
 #include "base/wb.h"
 #include "base/mono.h"
@@ -45,7 +52,9 @@
 #include "harness/zk/zkproxy.h"
 #include "harness/zk/zkserver.h"
 #include "lab.h"
+#include "checkers/history.h"
 #include "recipes/fenced.h"
+#include "checkers/mutex.h"
 #include "zk/zk-fencing.h"
 #include "recipes/zklock.h"
 
@@ -128,11 +137,20 @@ struct both {
 	struct fenced_result f, u; /* fenced and unfenced outcomes */
 };
 
+/* The history's writes per resource (op indexes).  A's thread and the lab
+ * append in turn, one after the other (the baton orders them). */
+struct res_ops {
+	struct report *r;
+	int fenced[16], unfenced[16];
+	int n_fenced, n_unfenced;
+};
+
 /* A's business thread. */
 struct worker {
 	const char *fenced_path, *unfenced_path, *domain; /* borrowed */
 	int64_t token;					  /* A's fencing token */
 	struct baton b;					  /* steps 1..3 */
+	struct res_ops *ops;				  /* the history */
 	struct both first, window, late;		  /* what each write did */
 	char err[256];					  /* first open error */
 	const struct fenced_impl *impl;			  /* the fenced write */
@@ -146,11 +164,31 @@ static void setup_impl(const struct fenced_impl *impl, struct fenced *f)
 
 #define STEP_WAIT_MS 60000 /* A's pause: the lab always ends it sooner */
 
-static void write_both(struct fenced *f, struct fenced *u, const char *domain, int64_t token,
-		       const char *value, struct both *out)
+/* One write of process with token to one resource, recorded in list. */
+static int write_one(struct res_ops *ops, int *list, int *n, const char *process, struct fenced *f,
+		     const char *domain, int64_t token, const char *value,
+		     struct fenced_result *out)
 {
-	out->rc_f = fenced_write(f, domain, token, value, &out->f);
-	out->rc_u = fenced_write(u, domain, token, value, &out->u);
+	char tok[24];
+	snprintf(tok, sizeof tok, "%" PRId64, token);
+	char what[96];
+	snprintf(what, sizeof what, "%s %s", list == ops->fenced ? "fenced" : "unfenced", value);
+	int op = report_invoke(ops->r, process, "write", tok);
+	int rc = fenced_write(f, domain, token, value, out);
+	enum hist_type end = rc ? HIST_INFO : out->accepted ? HIST_OK : HIST_FAIL;
+	report_complete(ops->r, op, end, what);
+	if (op >= 0 && *n < 16)
+		list[(*n)++] = op;
+	return rc;
+}
+
+static void write_both(struct res_ops *ops, const char *process, struct fenced *f, struct fenced *u,
+		       const char *domain, int64_t token, const char *value, struct both *out)
+{
+	out->rc_f = write_one(ops, ops->fenced, &ops->n_fenced, process, f, domain, token, value,
+			      &out->f);
+	out->rc_u = write_one(ops, ops->unfenced, &ops->n_unfenced, process, u, domain, token,
+			      value, &out->u);
 }
 
 static void *worker_main(void *arg)
@@ -165,16 +203,16 @@ static void *worker_main(void *arg)
 	}
 	setup_impl(w->impl, f);
 	/* Step 1: A holds the lock and does its work. */
-	write_both(f, u, w->domain, w->token, "a-first", &w->first);
+	write_both(w->ops, "A", f, u, w->domain, w->token, "a-first", &w->first);
 	baton_set(&w->b, &w->b.done, 1);
 	/* A's thread now pauses (GC, stopped VM) and never looks at the lock. */
 	if (baton_wait(&w->b, &w->b.allowed, 2, STEP_WAIT_MS))
 		goto out;
-	write_both(f, u, w->domain, w->token, "a-window", &w->window);
+	write_both(w->ops, "A", f, u, w->domain, w->token, "a-window", &w->window);
 	baton_set(&w->b, &w->b.done, 2);
 	if (baton_wait(&w->b, &w->b.allowed, 3, STEP_WAIT_MS))
 		goto out;
-	write_both(f, u, w->domain, w->token, "stale-late", &w->late);
+	write_both(w->ops, "A", f, u, w->domain, w->token, "stale-late", &w->late);
 out:
 	baton_set(&w->b, &w->b.done, 3);
 	fenced_free(f);
@@ -184,6 +222,8 @@ out:
 
 /* B's acquisition, on its own thread, with the recipe's hooks. */
 struct waiter {
+	struct report *r;
+	int op; /* B's acquire in the history */
 	struct zklock *l;
 	struct baton b;	      /* done: 1 = watch set, 2 = acquire returned */
 	int rc;		      /* zklock_acquire's result */
@@ -216,7 +256,9 @@ static void on_woken(void *arg, struct zklock *l, int type, const char *path)
 static void *waiter_main(void *arg)
 {
 	struct waiter *w = arg;
+	w->op = report_invoke(w->r, "B", "acquire", NULL);
 	w->rc = zklock_acquire(w->l, ZKLAB_WAIT_MS * 3);
+	report_complete(w->r, w->op, w->rc == 0 ? HIST_OK : HIST_FAIL, NULL);
 	baton_set(&w->b, &w->b.done, 2);
 	return NULL;
 }
@@ -239,6 +281,8 @@ struct run {
 	int64_t token_a, token_b, token_c; /* A's, B's and C's fencing tokens */
 	const struct fenced_impl *impl;	   /* the fenced write */
 	long long held_at;		   /* when A's traffic was held */
+	struct res_ops ops;		   /* the resources' writes in the history */
+	int op_a_expiry;		   /* A's release by session expiry */
 };
 
 static const char *verdict(const struct fenced_result *res, int rc)
@@ -303,7 +347,9 @@ static int a_takes_the_lock(struct run *R)
 	if ((rc = connect_and_lock(R, zkproxy_connect(R->p), &R->a, &R->la, &oa)))
 		return rc;
 	report_evidence(r, "session_timeout_ms", "%d", zkc_session_timeout(R->a));
+	int op = report_invoke(r, "A", "acquire", NULL);
 	rc = zklock_acquire(R->la, ZKLAB_WAIT_MS);
+	report_complete(r, op, rc == 0 ? HIST_OK : HIST_FAIL, NULL);
 	if (rc && zklab_server_gone(R->z))
 		return WB_EUNAVAIL;
 	if (!report_check(r, "a-holds-lock", rc == 0,
@@ -320,6 +366,7 @@ static int a_takes_the_lock(struct run *R)
 	R->wa.unfenced_path = R->unfenced_path;
 	R->wa.domain = dom;
 	R->wa.token = R->token_a;
+	R->wa.ops = &R->ops;
 	if (pthread_create(&R->ta, NULL, worker_main, &R->wa) != 0) {
 		report_cannot(r, "cannot start A's business thread");
 		return WB_EUNAVAIL;
@@ -350,6 +397,7 @@ static int b_watches_a(struct run *R)
 	if ((rc = connect_and_lock(R, R->z->connect, &R->b, &R->lb, &ob)))
 		return rc;
 	R->wb.l = R->lb;
+	R->wb.r = r;
 	if (pthread_create(&R->tb, NULL, waiter_main, &R->wb) != 0) {
 		report_cannot(r, "cannot start B's thread");
 		return WB_EUNAVAIL;
@@ -375,6 +423,10 @@ static int a_goes_silent(struct run *R)
 	report_step(r, "the proxy now holds all of A's traffic: A's heartbeats stop reaching the "
 		       "server. Nothing is closed and no expiry is forced");
 	R->held_at = zkc_now_ms();
+	/* A's session expiry ends A's hold, as ZooKeeper sees it: at the
+	 * earliest now, at the latest when B hears of the delete. */
+	R->op_a_expiry = report_invoke(r, "A", "release", "session expiry");
+	report_mark(r, "A", "proxy holds all traffic");
 	zkproxy_hold(R->p, ZKPROXY_BOTH);
 	testhook_hold("lab-step");
 
@@ -394,6 +446,10 @@ static int a_goes_silent(struct run *R)
 		      b_ok ? "held" : (rc ? "B still waiting" : zklock_message(R->lb)),
 		      zkc_type_name(R->wb.woken_type),
 		      R->wb.woken_path[0] ? strrchr(R->wb.woken_path, '/') + 1 : "-", sb.lists);
+	if (R->wb.woken_type == ZOO_DELETED_EVENT)
+		report_complete_at(r, R->op_a_expiry, HIST_OK, NULL, R->wb.woken_at * 1000000LL);
+	if (R->wb.woken_at)
+		report_mark(r, "B", "notified: %s", zkc_type_name(R->wb.woken_type));
 	if (!b_ok)
 		return WB_EIO;
 	report_evidence(r, "a_candidate_deleted_after_ms", "%lld (of silence)",
@@ -427,7 +483,7 @@ static int the_window(struct run *R)
 		      R->wa.window.f.mark_before);
 
 	struct both bw;
-	write_both(R->res, R->ctl, dom, R->token_b, "new-owner", &bw);
+	write_both(&R->ops, "B", R->res, R->ctl, dom, R->token_b, "new-owner", &bw);
 	report_checkf(r, "b-write-advances-mark",
 		      bw.f.accepted && bw.u.accepted && bw.f.mark_after == R->token_b,
 		      "B writes \"new-owner\" with its token; the fenced mark advances to it",
@@ -479,7 +535,8 @@ static int mark_survives_reopen(struct run *R)
 	if ((rc = open_resources(R)))
 		return rc;
 	struct fenced_result again;
-	rc = fenced_write(R->res, dom, R->token_a, "stale-after-reopen", &again);
+	rc = write_one(&R->ops, R->ops.fenced, &R->ops.n_fenced, "A", R->res, dom, R->token_a,
+		       "stale-after-reopen", &again);
 	read_state(R->res, dom, &mark, &val);
 	report_checkf(r, "mark-survives-reopen",
 		      rc == 0 && !again.accepted && mark == R->token_b && !strcmp(val, "new-owner"),
@@ -488,7 +545,8 @@ static int mark_survives_reopen(struct run *R)
 	free(val);
 
 	struct fenced_result eq;
-	rc = fenced_write(R->res, dom, R->token_b, "new-owner-2", &eq);
+	rc = write_one(&R->ops, R->ops.fenced, &R->ops.n_fenced, "B", R->res, dom, R->token_b,
+		       "new-owner-2", &eq);
 	report_checkf(r, "equal-token-accepted",
 		      rc == 0 && eq.accepted && eq.mark_after == R->token_b,
 		      "B writes again with the same token: accepted, mark unchanged",
@@ -504,16 +562,22 @@ static int larger_token_advances(struct run *R)
 	const char *dom = R->lock_path;
 	int rc;
 	/* A larger token from the next real holder. */
-	zklock_release(R->lb);
+	int op = report_invoke(r, "B", "release", NULL);
+	rc = zklock_release(R->lb);
+	report_complete(r, op, rc == 0 ? HIST_OK : HIST_INFO, NULL);
 	if ((rc = connect_and_lock(R, R->z->connect, &R->c, &R->lc, NULL)))
 		return rc;
+	op = report_invoke(r, "C", "acquire", NULL);
 	rc = zklock_acquire(R->lc, ZKLAB_WAIT_MS);
+	report_complete(r, op, rc == 0 ? HIST_OK : HIST_FAIL, NULL);
 	if (rc && zklab_server_gone(R->z))
 		return WB_EUNAVAIL;
 	int64_t tc = zklock_token(R->lc);
 	R->token_c = tc;
 	struct fenced_result up = {0};
-	int wrc = rc == 0 ? fenced_write(R->res, dom, tc, "third-owner", &up) : rc;
+	int wrc = rc == 0 ? write_one(&R->ops, R->ops.fenced, &R->ops.n_fenced, "C", R->res, dom,
+				      tc, "third-owner", &up)
+			  : rc;
 	report_checkf(
 		r, "larger-token-advances",
 		rc == 0 && wrc == 0 && up.accepted && up.mark_after == tc && tc > R->token_b,
@@ -607,6 +671,33 @@ static void what_a_learned(struct run *R)
 		       "resource could, from the moment it accepted B's token, and not before");
 }
 
+/* The history through the checkers: the lock as ZooKeeper saw it, then
+ * each resource's accepted writes in token order (the control must fail). */
+static void check_history(struct run *R)
+{
+	struct report *r = R->r;
+	struct hist_result res;
+	int crc = mutex_check(report_history(r), &res);
+	if (crc)
+		report_checker_error(&res, crc);
+	report_checker(r, "lock-history-mutual-exclusion", &res, HIST_VALID);
+	struct history h;
+	if (report_history_subset(r, R->ops.fenced, (size_t)R->ops.n_fenced, &h) == 0) {
+		crc = mutex_check_tokens(&h, &res);
+		if (crc)
+			report_checker_error(&res, crc);
+		report_checker(r, "fenced-history-token-order", &res, HIST_VALID);
+		free(h.ops);
+	}
+	if (report_history_subset(r, R->ops.unfenced, (size_t)R->ops.n_unfenced, &h) == 0) {
+		crc = mutex_check_tokens(&h, &res);
+		if (crc)
+			report_checker_error(&res, crc);
+		report_checker(r, "control-unfenced-history-out-of-order", &res, HIST_INVALID);
+		free(h.ops);
+	}
+}
+
 /* The scenario, in order; stops at the first step that cannot go on. */
 static int scenario(struct run *R)
 {
@@ -625,12 +716,18 @@ static int scenario(struct run *R)
 		rc = interleaved_write(R);
 	if (!rc)
 		what_a_learned(R);
+	if (!rc)
+		check_history(R);
 	return rc;
 }
 
 int zk_fencing_scenario(struct lab_ctx *ctx, const struct fenced_impl *impl)
 {
-	struct run R = {.ctx = ctx, .r = ctx->report, .impl = impl};
+	struct run R = {.ctx = ctx,
+			.r = ctx->report,
+			.impl = impl,
+			.ops = {.r = ctx->report},
+			.op_a_expiry = -1};
 	R.wa.impl = impl;
 	baton_init(&R.wa.b);
 	baton_init(&R.wb.b);

@@ -15,6 +15,10 @@
  * hooks (harness/zklockrig.h) and proves that "no event came" with a
  * session barrier, never with a sleep.  It does not measure wakeup counts
  * at scale (zk-herd does).
+ *
+ * History (docs/histories.md): every waiter's acquire (invoked when its
+ * thread starts, completed when the lab sees it return: a bound, not the
+ * moment) and release; the mutual exclusion checker must pass it.
  */
 #include "base/wb.h"
 #include "harness/report.h"
@@ -22,7 +26,9 @@
 #include "harness/zk/zklab.h"
 #include "rigs/zklockrig.h"
 #include "lab.h"
+#include "checkers/history.h"
 #include "recipes/zklock.h"
+#include "checkers/mutex.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +55,7 @@ struct chain {
 	struct zkc *c[3];
 	struct zklockrig w[4]; /* n1, n2, n3, and n4 on n1's client */
 	int opened[4];
+	int op[4]; /* each waiter's acquire in the history */
 	char *lock, *n1_path, *n2_path, *n3_path;
 	char n1_guid[ZKLOCK_GUID_LEN + 1];
 	long long n1_token;
@@ -61,6 +68,30 @@ static int stop(struct chain *ch)
 {
 	ch->stopped = 1;
 	return 0;
+}
+
+/* Starts waiter i's acquire, recorded. */
+static void start(struct chain *ch, int i)
+{
+	ch->op[i] = report_invoke(ch->r, ch->w[i].name, "acquire", NULL);
+	zklockrig_start(&ch->w[i], ACQUIRE_MS);
+}
+
+/* zklockrig_wait_done, recording the acquire's end once it returned. */
+static int wait_done(struct chain *ch, int i, int *arc)
+{
+	int rc = zklockrig_wait_done(&ch->w[i], ZKLAB_WAIT_MS, arc);
+	if (rc == 0)
+		report_complete(ch->r, ch->op[i], *arc == 0 ? HIST_OK : HIST_FAIL, NULL);
+	return rc;
+}
+
+/* Waiter i releases, recorded. */
+static void release(struct chain *ch, int i)
+{
+	int op = report_invoke(ch->r, ch->w[i].name, "release", NULL);
+	int rc = zklock_release(ch->w[i].l);
+	report_complete(ch->r, op, rc == 0 ? HIST_OK : HIST_INFO, NULL);
 }
 
 /* Three clients, three waiters n1..n3 on one lock path. */
@@ -90,8 +121,8 @@ static int n1_holds_others_queue(struct chain *ch)
 	struct zklockrig s;
 	int arc = -1;
 	report_step(r, "n1 takes the lock on an empty lock path");
-	zklockrig_start(&ch->w[0], ACQUIRE_MS);
-	zklockrig_wait_done(&ch->w[0], ZKLAB_WAIT_MS, &arc);
+	start(ch, 0);
+	wait_done(ch, 0, &arc);
 	if (!report_checkf(r, "n1-holds", arc == 0, "held", "%s (%s)",
 			   zklock_status_name(zklock_status(ch->w[0].l)),
 			   zklock_message(ch->w[0].l)))
@@ -103,12 +134,12 @@ static int n1_holds_others_queue(struct chain *ch)
 			(long long)zklock_token(ch->w[0].l));
 
 	report_step(r, "n2, then n3, ask for the lock and wait");
-	zklockrig_start(&ch->w[1], ACQUIRE_MS);
+	start(ch, 1);
 	if (zklockrig_wait_watches(&ch->w[1], 1, ZKLAB_WAIT_MS) != 0) {
 		report_check(r, "n2-waits", 0, "a watch set", "none within the deadline");
 		return stop(ch);
 	}
-	zklockrig_start(&ch->w[2], ACQUIRE_MS);
+	start(ch, 2);
 	if (zklockrig_wait_watches(&ch->w[2], 1, ZKLAB_WAIT_MS) != 0) {
 		report_check(r, "n3-waits", 0, "a watch set", "none within the deadline");
 		return stop(ch);
@@ -134,8 +165,8 @@ static int n1_releases(struct chain *ch)
 	struct zklockrig s;
 	int rc, arc = -1;
 	report_step(r, "n1 releases: it deletes exactly its own node");
-	zklock_release(ch->w[0].l);
-	rc = zklockrig_wait_done(&ch->w[1], ZKLAB_WAIT_MS, &arc);
+	release(ch, 0);
+	rc = wait_done(ch, 1, &arc);
 	report_checkf(r, "n2-holds", rc == 0 && arc == 0, "held", "%s",
 		      rc ? "still waiting" : zklock_status_name(zklock_status(ch->w[1].l)));
 	rc = 0;
@@ -183,7 +214,7 @@ static int notification_is_not_the_lock(struct chain *ch)
 	if ((rc = zklockrig_open(&ch->w[3], "n4", ch->c[0], ch->lock, NULL, NULL)) != 0)
 		return rc;
 	ch->opened[3] = 1;
-	zklockrig_start(&ch->w[3], ACQUIRE_MS);
+	start(ch, 3);
 	if (zklockrig_wait_watches(&ch->w[3], 1, ZKLAB_WAIT_MS) != 0) {
 		report_check(r, "n4-waits", 0, "a watch set", "none within the deadline");
 		return stop(ch);
@@ -198,6 +229,7 @@ static int notification_is_not_the_lock(struct chain *ch)
 	report_step(r, "n3 gives up: its candidate is deleted while n2 still holds");
 	zklockrig_close(&ch->w[2]);
 	ch->opened[2] = 0;
+	report_complete(r, ch->op[2], HIST_FAIL, NULL); /* cancelled: never held */
 	if (zklockrig_wait_watches(&ch->w[3], 2, ZKLAB_WAIT_MS) != 0) {
 		report_check(r, "n4-watches-again", 0, "a second watch",
 			     "none within the deadline");
@@ -213,20 +245,20 @@ static int notification_is_not_the_lock(struct chain *ch)
 		      zklockrig_short(ch->n2_path), "%s", zklockrig_short(s.pred));
 
 	report_step(r, "n2 releases; n4's next list shows it first");
-	zklock_release(ch->w[1].l);
-	rc = zklockrig_wait_done(&ch->w[3], ZKLAB_WAIT_MS, &arc);
+	release(ch, 1);
+	rc = wait_done(ch, 3, &arc);
 	report_checkf(r, "n4-holds", rc == 0 && arc == 0, "held", "%s",
 		      rc ? "still waiting" : zklock_status_name(zklock_status(ch->w[3].l)));
 	rc = 0;
 	zklockrig_snapshot(&ch->w[3], &s);
 	report_evidence(r, "n4_history", "%s", s.log);
-	zklock_release(ch->w[3].l);
+	release(ch, 3);
 	return 0;
 }
 
 static int chain_run(struct lab_ctx *ctx)
 {
-	struct chain ch = {.r = ctx->report, .n1_token = -1};
+	struct chain ch = {.r = ctx->report, .n1_token = -1, .op = {-1, -1, -1, -1}};
 	int rc = open_chain(&ch, ctx);
 	if (!rc)
 		rc = n1_holds_others_queue(&ch);
@@ -234,6 +266,13 @@ static int chain_run(struct lab_ctx *ctx)
 		rc = n1_releases(&ch);
 	if (!rc && !ch.stopped)
 		rc = notification_is_not_the_lock(&ch);
+	if (!rc && !ch.stopped) {
+		struct hist_result res;
+		int crc = mutex_check(report_history(ch.r), &res);
+		if (crc)
+			report_checker_error(&res, crc);
+		report_checker(ch.r, "lock-history-mutual-exclusion", &res, HIST_VALID);
+	}
 	for (int i = 0; i < 4; i++)
 		if (ch.opened[i])
 			zklockrig_close(&ch.w[i]);

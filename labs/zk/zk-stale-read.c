@@ -34,6 +34,11 @@
  * server mode) with a generous deadline; timings are evidence, never
  * checks.  ZOOKEEPER-1675 (sync during a partition) is the lab
  * zk-sync-partition.  This lab cannot run against --zk.
+ *
+ * History (docs/histories.md): A's and B's calls on the register /x are
+ * recorded as ops (B's sync + getData as one read); part 1's plain-read
+ * history must come out NOT linearizable, its sync-then-read history
+ * (the same without the plain read) linearizable.
  */
 #define _GNU_SOURCE /* pipe2 */
 #include "base/wb.h"
@@ -44,6 +49,8 @@
 #include "harness/zk/zkclient.h"
 #include "harness/zk/zkensemble.h"
 #include "harness/zk/zkenslab.h"
+#include "harness/zk/zkhist.h"
+#include "checkers/linear.h"
 #include "harness/zk/zkserver.h"
 #include "lab.h"
 
@@ -66,6 +73,8 @@
 /* B's side of the out-of-band channel: a thread that blocks on the pipe
  * until A's message arrives, then reads /x on the follower. */
 struct oob_reader {
+	struct report *r;
+	int op;		   /* B's plain read in the history */
 	int fd;		   /* read end of the pipe */
 	struct zkc *b;	   /* B, connected to the lagging follower */
 	char msg[128];	   /* what A sent */
@@ -90,8 +99,10 @@ static void *oob_reader_main(void *arg)
 	}
 	o->msg[got] = '\0';
 	o->msg_ms = zkc_now_ms();
+	o->op = got ? report_invoke(o->r, "B", "read", NULL) : -1;
 	o->zrc = got ? zkenslab_read(o->b, "/x", o->value, sizeof o->value, &o->st) : ZSYSTEMERROR;
 	o->read_ms = zkc_now_ms();
+	report_complete(o->r, o->op, zkhist_type(o->zrc), o->value);
 	return NULL;
 }
 
@@ -102,6 +113,7 @@ struct lab_state {
 	int leader, lagger, other; /* myids: L, F, and the other follower */
 	struct tcphold *link;	   /* relay F -> L (its DOWN side is L -> F) */
 	struct zkc *a, *b;	   /* A on L, B on F */
+	int op_w0, op_base;	   /* history: A's create of /x = 0, B's baseline read */
 };
 
 static void relay_evidence(struct lab_state *s, const char *key)
@@ -139,6 +151,7 @@ static int64_t server_zxid(struct lab_state *s, int myid)
 /* Part 1's calls and times. */
 struct short_hold {
 	struct zkasync sync1, get1, set1, get2; /* B's four calls during the hold */
+	int op_w1, op_plain, op_sync, op_own;	/* history: A's write, B's three reads */
 	struct Stat xa;				/* A's write of 1 */
 	long long t_hold, t_write;
 	int stopped; /* A's write failed: nothing to show */
@@ -155,10 +168,13 @@ static void a_writes_on_leader(struct lab_state *s, struct short_hold *h)
 		    s->leader, s->lagger, s->other);
 	h->t_hold = zkc_now_ms();
 	tcphold_hold(s->link, TCPHOLD_DOWN);
+	report_mark(r, "relay", "hold zk%d -> zk%d", s->leader, s->lagger);
 
 	/* A writes on the leader and waits for OK. */
 	report_step(r, "A (on the leader) sets /x = 1 and waits for the reply");
+	h->op_w1 = report_invoke(r, "A", "write", "1");
 	int zrc = zoo_set2(zkc_handle(s->a), "/x", "1", 1, -1, &h->xa);
+	report_complete(r, h->op_w1, zkhist_type(zrc), NULL);
 	h->t_write = zkc_now_ms();
 	if (!report_checkf(r, "write-completes-without-the-follower", zrc == ZOK,
 			   "ZOK: the leader and the other follower are a majority", "%s",
@@ -180,7 +196,7 @@ static int tell_b_out_of_band(struct lab_state *s, struct short_hold *h, const s
 		report_cannot(r, "cannot make a pipe for the out-of-band message");
 		return WB_EIO;
 	}
-	struct oob_reader rd = {.fd = pfd[0], .b = s->b};
+	struct oob_reader rd = {.r = r, .op = -1, .fd = pfd[0], .b = s->b};
 	pthread_t th;
 	if (pthread_create(&th, NULL, oob_reader_main, &rd) != 0) {
 		report_cannot(r, "cannot start B's reader thread");
@@ -193,6 +209,7 @@ static int tell_b_out_of_band(struct lab_state *s, struct short_hold *h, const s
 	ssize_t w = write(pfd[1], msg, (size_t)n);
 	(void)w;
 	pthread_join(th, NULL);
+	h->op_plain = rd.op;
 	close(pfd[0]);
 	close(pfd[1]);
 	report_step(r, "A tells B through a pipe: \"%.*s\"; B reads /x on follower %d", n - 1, msg,
@@ -230,8 +247,13 @@ static int b_asks_for_fresh_data(struct lab_state *s, struct short_hold *h)
 	report_step(r, "B issues sync(/x) + getData(/x), then setData(/barrier) + getData(/x), "
 		       "without waiting");
 	zhandle_t *zb = zkc_handle(s->b);
+	/* history: sync + getData is one read, setData(/barrier) + getData
+	 * another (the barrier is not the register: a mark) */
+	h->op_sync = report_invoke(r, "B", "read", NULL);
 	int q1 = zoo_async(zb, "/x", zkasync_string_done, &h->sync1);
 	int q2 = zoo_aget(zb, "/x", 0, zkasync_data_done, &h->get1);
+	h->op_own = report_invoke(r, "B", "read", NULL);
+	report_mark(r, "B", "setData /barrier, then getData /x");
 	int q3 = zoo_aset(zb, "/barrier", "b", 1, -1, zkasync_stat_done, &h->set1);
 	int q4 = zoo_aget(zb, "/x", 0, zkasync_data_done, &h->get2);
 	if (q1 || q2 || q3 || q4) {
@@ -264,6 +286,45 @@ static int b_asks_for_fresh_data(struct lab_state *s, struct short_hold *h)
 	return 0;
 }
 
+/* Completes op from the getData get, unless an earlier call of the same
+ * op (failed) ended it; an op still pending stays invoked (unknown). */
+static void complete_async(struct report *r, int op, const struct zkasync *get,
+			   const struct zkasync *failed)
+{
+	if (failed)
+		report_complete_at(r, op, zkhist_type(failed->rc), NULL, zkhist_done_ns(failed));
+	else if (get->done)
+		report_complete_at(r, op, zkhist_type(get->rc), get->data, zkhist_done_ns(get));
+}
+
+/* Part 1's two histories through the linearizability checker: with the
+ * plain read (the lesson: not linearizable) and without it (the
+ * sync-then-read history: linearizable). */
+static void check_part1_histories(struct lab_state *s, const struct short_hold *h)
+{
+	struct report *r = s->r;
+	int plain[] = {s->op_w0, s->op_base, h->op_w1, h->op_plain};
+	int synced[] = {s->op_w0, s->op_base, h->op_w1, h->op_sync, h->op_own};
+	struct history hp, hs;
+	if (report_history_subset(r, plain, WB_ARRAY_LEN(plain), &hp) != 0)
+		return;
+	if (report_history_subset(r, synced, WB_ARRAY_LEN(synced), &hs) != 0) {
+		free(hp.ops);
+		return;
+	}
+	struct hist_result res;
+	int crc = linear_check(&hp, &(struct linear_opts){.initial = "0"}, &res);
+	if (crc)
+		report_checker_error(&res, crc);
+	report_checker(r, "plain-read-history-not-linearizable", &res, HIST_INVALID);
+	crc = linear_check(&hs, &(struct linear_opts){.initial = "0"}, &res);
+	if (crc)
+		report_checker_error(&res, crc);
+	report_checker(r, "sync-then-read-history-linearizable", &res, HIST_VALID);
+	free(hp.ops);
+	free(hs.ops);
+}
+
 /* Releases the hold: the four answers arrive, both reads see 1. */
 static void release_short_hold(struct lab_state *s, struct short_hold *h)
 {
@@ -272,6 +333,7 @@ static void release_short_hold(struct lab_state *s, struct short_hold *h)
 	/* Release: the buffered stream reaches F in order. */
 	long long t_rel = zkc_now_ms();
 	long long bytes = tcphold_release(s->link);
+	report_mark(r, "relay", "release: %lld bytes to zk%d", bytes, s->lagger);
 	report_step(r,
 		    "release after %lld ms held (syncLimit x tickTime = %d ms): %lld bytes "
 		    "flushed to follower %d in order",
@@ -281,6 +343,9 @@ static void release_short_hold(struct lab_state *s, struct short_hold *h)
 	int all = !zkasync_wait(&h->sync1, WAIT_MS, NULL) &&
 		  !zkasync_wait(&h->get1, WAIT_MS, NULL) &&
 		  !zkasync_wait(&h->set1, WAIT_MS, NULL) && !zkasync_wait(&h->get2, WAIT_MS, NULL);
+	complete_async(r, h->op_sync, &h->get1,
+		       h->sync1.done && h->sync1.rc != ZOK ? &h->sync1 : NULL);
+	complete_async(r, h->op_own, &h->get2, h->set1.done && h->set1.rc != ZOK ? &h->set1 : NULL);
 	report_checkf(r, "sync-then-read-sees-1",
 		      all && h->sync1.rc == ZOK && h->get1.rc == ZOK &&
 			      !strcmp(h->get1.data, "1") && h->get1.st.mzxid == h->xa.mzxid,
@@ -324,8 +389,10 @@ static int part_short_hold(struct lab_state *s, const struct Stat *x0)
 		rc = tell_b_out_of_band(s, &h, x0);
 	if (!rc && !h.stopped)
 		rc = b_asks_for_fresh_data(s, &h);
-	if (!rc && !h.stopped)
+	if (!rc && !h.stopped) {
 		release_short_hold(s, &h);
+		check_part1_histories(s, &h);
+	}
 	/* Completions may still run if we stop early: release so they can, and
 	 * wait for them before their storage goes away. */
 	tcphold_release(s->link);
@@ -345,7 +412,7 @@ static int part_long_hold(struct lab_state *s)
 	int limit_ms = SYNC_LIMIT * TICK_MS;
 	struct zkasync set2;
 	zkasync_init(&set2);
-	int rc = 0;
+	int rc = 0, op_w2 = -1;
 
 	struct Stat ignore;
 	int zrc = zoo_exists(zkc_handle(s->a), "/x", 1, &ignore);
@@ -362,7 +429,9 @@ static int part_long_hold(struct lab_state *s)
 	tcphold_stats(s->link, &st0);
 	long long t_hold = zkc_now_ms();
 	tcphold_hold(s->link, TCPHOLD_DOWN);
+	report_mark(r, "relay", "hold zk%d -> zk%d", s->leader, s->lagger);
 	report_step(r, "B sets /x = 2 through follower %d, asynchronously", s->lagger);
+	op_w2 = report_invoke(r, "B", "write", "2");
 	zrc = zoo_aset(zkc_handle(s->b), "/x", "2", 1, -1, zkasync_stat_done, &set2);
 	if (zrc != ZOK) {
 		report_cannot(r, "B could not queue setData: %s", zkc_err_name(zrc));
@@ -377,18 +446,27 @@ static int part_long_hold(struct lab_state *s)
 	 * its clients.  B's write ends with connection loss. */
 	int done = zkasync_wait(&set2, limit_ms + 2 * WAIT_MS, NULL) == 0;
 	long long t_loss = zkc_now_ms();
+	if (done)
+		report_complete_at(r, op_w2, zkhist_type(set2.rc), NULL, zkhist_done_ns(&set2));
 	report_checkf(r, "follower-drops-clients", done && set2.rc == ZCONNECTIONLOSS,
 		      "B's setData ends with ZCONNECTIONLOSS", "%s",
 		      done ? zkc_err_name(set2.rc) : "no completion within the deadline");
 	if (done)
 		report_evidence(r, "hold_to_connection_loss_ms", "%lld", set2.at_ms - t_hold);
 	enum zkensemble_mode md = zkensemble_mode(s->e, s->lagger, NULL);
+	if (md == ZKENS_NOT_SERVING) {
+		char lane[16];
+		snprintf(lane, sizeof lane, "zk%d", s->lagger);
+		report_mark(r, lane, "left the quorum: not serving");
+	}
 	report_checkf(r, "follower-stops-serving", md == ZKENS_NOT_SERVING,
 		      "follower's srvr: not currently serving requests", "%s",
 		      zkensemble_mode_name(md));
 	char val[64];
 	struct Stat xl;
+	int op = report_invoke(r, "A", "read", NULL);
 	zrc = zkenslab_read(s->a, "/x", val, sizeof val, &xl);
+	report_complete(r, op, zkhist_type(zrc), val);
 	report_checkf(r, "lost-write-was-committed", zrc == ZOK && !strcmp(val, "2") && wrc == 0,
 		      "on the leader /x = 2: B's write took effect although B got connection loss",
 		      "%s, \"%s\", mzxid %s", zkc_err_name(zrc), val, zkenslab_hex(xl.mzxid, h1));
@@ -399,6 +477,7 @@ static int part_long_hold(struct lab_state *s)
 	/* Release: F rejoins through the same relay and serves again. */
 	long long t_rel = zkc_now_ms();
 	long long bytes = tcphold_release(s->link);
+	report_mark(r, "relay", "release: %lld bytes to zk%d", bytes, s->lagger);
 	report_step(r, "release after %lld ms held: %lld bytes flushed; follower %d rejoins",
 		    t_rel - t_hold, bytes, s->lagger);
 	report_evidence(r, "long_hold_ms", "%lld", t_rel - t_hold);
@@ -417,7 +496,9 @@ static int part_long_hold(struct lab_state *s)
 	tcphold_stats(s->link, &st1);
 	report_evidence(r, "follower_link_reconnects", "%d", st1.accepted - st0.accepted);
 	struct Stat xb;
+	op = report_invoke(r, "B", "read", NULL);
 	zrc = zkenslab_read(s->b, "/x", val, sizeof val, &xb);
+	report_complete(r, op, zkhist_type(zrc), val);
 	report_checkf(r, "rejoined-follower-serves-current",
 		      zrc == ZOK && !strcmp(val, "2") && xb.mzxid == xl.mzxid,
 		      "B reads 2 on the follower, the write it was told was lost",
@@ -479,7 +560,9 @@ static int stale_read_run(struct lab_ctx *ctx)
 	report_evidence(r, "sessions", "A %s on server %d, B %s on server %d, %d ms each",
 			zkc_hex(zkc_session_id(s.a), ha), s.leader,
 			zkc_hex(zkc_session_id(s.b), hb), s.lagger, zkc_session_timeout(s.b));
+	s.op_w0 = report_invoke(r, "A", "write", "0");
 	int zrc = zoo_create(zkc_handle(s.a), "/x", "0", 1, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0);
+	report_complete(r, s.op_w0, zkhist_type(zrc), NULL);
 	if (zrc == ZOK)
 		zrc = zoo_create(zkc_handle(s.a), "/barrier", "", 0, &ZOO_OPEN_ACL_UNSAFE, 0, NULL,
 				 0);
@@ -489,10 +572,12 @@ static int stale_read_run(struct lab_ctx *ctx)
 		goto out;
 	}
 	/* Baseline, nothing held: B's sync + read sees A's /x = 0. */
+	s.op_base = report_invoke(r, "B", "read", NULL);
 	zrc = zkenslab_sync(s.b, "/x", WAIT_MS, NULL);
-	char val[64];
+	char val[64] = "";
 	struct Stat x0;
 	int grc = zrc == ZOK ? zkenslab_read(s.b, "/x", val, sizeof val, &x0) : zrc;
+	report_complete(r, s.op_base, zkhist_type(grc), val);
 	struct tcphold_stats st;
 	tcphold_stats(s.link, &st);
 	report_checkf(r, "baseline", grc == ZOK && !strcmp(val, "0") && st.open == 1,

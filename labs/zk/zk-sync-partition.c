@@ -35,6 +35,11 @@
  * Every wait is for an event (a completion, a server mode, a relay
  * counter) with a generous deadline; timings are evidence, never checks.
  * It cannot run against --zk.
+ *
+ * History (docs/histories.md): the calls on /x by the set-up client S, W
+ * and R are recorded (sync + getData as one read); the linearizability
+ * checker must find the whole history NOT linearizable, with W's write
+ * and R's stale read as the witness.
  */
 #define _GNU_SOURCE /* pipe2 */
 #include "base/wb.h"
@@ -45,7 +50,9 @@
 #include "harness/zk/zkclient.h"
 #include "harness/zk/zkensemble.h"
 #include "harness/zk/zkenslab.h"
+#include "harness/zk/zkhist.h"
 #include "harness/zk/zkserver.h"
+#include "checkers/linear.h"
 #include "lab.h"
 
 #include <fcntl.h>
@@ -77,6 +84,7 @@ struct part_state {
 	struct Stat x0, xw;  /* /x = 0, and W's write of 1 */
 	struct zkasync rset; /* R's setData, forwarded to L */
 	int rset_issued;
+	int op_rset; /* its op in the history */
 	long long t_part, t_elected, t_write;
 	int stopped; /* a check failed that leaves nothing to show */
 };
@@ -116,7 +124,9 @@ static int seed_x(struct part_state *s)
 		report_cannot(r, "cannot connect to the leader or to follower %d", s->old_f);
 		return rc;
 	}
+	int op = report_invoke(r, "S", "write", "0");
 	int zrc = zoo_create(zkc_handle(s->a), "/x", "0", 1, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0);
+	report_complete(r, op, zkhist_type(zrc), NULL);
 	if (zrc == ZOK)
 		zrc = zoo_exists(zkc_handle(s->a), "/x", 0, &s->x0);
 	if (zrc != ZOK) {
@@ -150,6 +160,10 @@ static void partition(struct part_state *s)
 		tcphold_refuse(link, 1);
 		tcphold_sever(link);
 	}
+	char lane[16];
+	snprintf(lane, sizeof lane, "zk%d", s->leader);
+	report_mark(r, lane, "partition: cut off from zk%d, zk%d, zk%d", s->side[0], s->side[1],
+		    s->side[2]);
 	report_step(r,
 		    "partition: the links of servers %d, %d, %d to leader %d are severed - "
 		    "their ends close now, the leader's ends stay open and silent; election "
@@ -172,6 +186,11 @@ static void two_leaders(struct part_state *s)
 		zkensemble_wait_leader(s->e, s->side, s->nside, SYNC_LIMIT * TICK_MS + WAIT_MS);
 	s->t_elected = zkc_now_ms();
 	enum zkensemble_mode old_mode = zkensemble_mode(s->e, s->leader, NULL);
+	if (s->new_leader) {
+		char lane[16];
+		snprintf(lane, sizeof lane, "zk%d", s->new_leader);
+		report_mark(r, lane, "elected leader");
+	}
 	char *modes = zkenslab_modes(s->e);
 	report_evidence(r, "modes_after_election", "%s", modes);
 	free(modes);
@@ -198,7 +217,9 @@ static int new_majority_write(struct part_state *s)
 		report_cannot(r, "cannot connect W to the new leader %d", s->new_leader);
 		return rc;
 	}
+	int op = report_invoke(r, "W", "write", "1");
 	int zrc = zoo_set2(zkc_handle(s->w), "/x", "1", 1, -1, &s->xw);
+	report_complete(r, op, zkhist_type(zrc), NULL);
 	s->t_write = zkc_now_ms();
 	report_checkf(r, "new-majority-commits", zrc == ZOK,
 		      "W's setData(/x = 1) on the new leader: ZOK", "%s, mzxid %s",
@@ -234,10 +255,12 @@ static int stale_sync_read(struct part_state *s)
 		    "then getData(/x)",
 		    s->old_f);
 	long long t_sync = 0;
+	int op = report_invoke(r, "R", "read", NULL);
 	int src = zkenslab_sync(s->rc_r, "/x", WAIT_MS, &t_sync);
-	char val[64];
+	char val[64] = "";
 	struct Stat xr;
 	int grc = src == ZOK ? zkenslab_read(s->rc_r, "/x", val, sizeof val, &xr) : src;
+	report_complete(r, op, zkhist_type(grc), val);
 	enum zkensemble_mode still = zkensemble_mode(s->e, s->leader, NULL);
 	report_checkf(r, "sync-then-read-is-stale",
 		      src == ZOK && grc == ZOK && !strcmp(val, "0") && xr.mzxid == s->x0.mzxid,
@@ -256,6 +279,7 @@ static int old_side_write(struct part_state *s)
 {
 	struct report *r = s->r;
 	report_step(r, "R sets /x = r through follower %d (forwarded to the old leader)", s->old_f);
+	s->op_rset = report_invoke(r, "R", "write", "r");
 	int zrc = zoo_aset(zkc_handle(s->rc_r), "/x", "r", 1, -1, zkasync_stat_done, &s->rset);
 	if (zrc != ZOK) {
 		report_cannot(r, "R could not queue setData: %s", zkc_err_name(zrc));
@@ -266,6 +290,11 @@ static int old_side_write(struct part_state *s)
 	int wrc = zkensemble_wait_mode(s->e, s->leader, ~(1u << ZKENS_LEADER),
 				       SYNC_LIMIT * TICK_MS + WAIT_MS, &md);
 	long long t_down = zkc_now_ms();
+	if (wrc == 0) {
+		char lane[16];
+		snprintf(lane, sizeof lane, "zk%d", s->leader);
+		report_mark(r, lane, "steps down: %s", zkensemble_mode_name(md));
+	}
 	int r_done_when_down = zkasync_finished(&s->rset) && s->rset.rc == ZOK;
 	report_checkf(r, "old-leader-steps-down", wrc == 0,
 		      "the old leader gives up once syncLimit x tickTime passes without a quorum",
@@ -273,6 +302,9 @@ static int old_side_write(struct part_state *s)
 	report_evidence(r, "partition_to_old_leader_down_ms", "%lld", t_down - s->t_part);
 	report_evidence(r, "two_leaders_ms", "at least %lld", t_down - s->t_elected);
 	int rdone = zkasync_wait(&s->rset, 2 * WAIT_MS, NULL) == 0;
+	if (rdone)
+		report_complete_at(r, s->op_rset, zkhist_type(s->rset.rc), NULL,
+				   zkhist_done_ns(&s->rset));
 	report_checkf(r, "old-side-write-not-committed",
 		      !r_done_when_down && rdone && s->rset.rc != ZOK,
 		      "R's setData never succeeds: no ZOK while the old leader led, then an error",
@@ -299,15 +331,28 @@ static void heal(struct part_state *s)
 		      "old leader and old follower follow the new leader; R reconnects", "%s; R %s",
 		      modes, rc2 == 0 ? "reconnected" : "not reconnected");
 	free(modes);
-	char val[64];
+	char val[64] = "";
 	struct Stat xr;
+	int op = report_invoke(r, "R", "read", NULL);
 	int src = zkenslab_sync(s->rc_r, "/x", WAIT_MS, NULL);
 	int grc = src == ZOK ? zkenslab_read(s->rc_r, "/x", val, sizeof val, &xr) : src;
+	report_complete(r, op, zkhist_type(grc), val);
 	report_checkf(r, "after-heal-sync-read-sees-1",
 		      grc == ZOK && !strcmp(val, "1") && xr.mzxid == s->xw.mzxid,
 		      "R's sync + getData: 1 with W's mzxid; R's write is nowhere",
 		      "%s \"%s\" mzxid %s", zkc_err_name(grc), grc == ZOK ? val : "",
 		      zkenslab_hex(grc == ZOK ? xr.mzxid : 0, h1));
+}
+
+/* The whole history through the linearizability checker: R's sync + read
+ * of 0 after W's write of 1 completed is the counterexample. */
+static void check_history(struct part_state *s)
+{
+	struct hist_result res;
+	int crc = linear_check(report_history(s->r), &(struct linear_opts){.initial = "0"}, &res);
+	if (crc)
+		report_checker_error(&res, crc);
+	report_checker(s->r, "sync-then-read-history-not-linearizable", &res, HIST_INVALID);
 }
 
 /* The lab: start, seed, partition, two leaders, the stale sync + read,
@@ -343,8 +388,10 @@ static int sync_partition_run(struct lab_ctx *ctx)
 		rc = stale_sync_read(&s);
 	if (!rc && !s.stopped)
 		rc = old_side_write(&s);
-	if (!rc && !s.stopped)
+	if (!rc && !s.stopped) {
 		heal(&s);
+		check_history(&s);
+	}
 	zkc_close(s.a);
 	zkc_close(s.w);
 	zkc_close(s.rc_r); /* runs any pending completion (ZCLOSING) */

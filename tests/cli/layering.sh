@@ -9,7 +9,7 @@
 #   workbench/tui/    a screen includes no other screen's header: only the
 #                     router (nav.c) knows every screen; from labs/ only
 #                     lab.h and event.h
-#   workbench/cli/    from labs/ only lab.h, exercise.h and event.h, except the lab
+#   workbench/cli/    from labs/ only lab.h, exercise.h, histfile.h and event.h, except the lab
 #                     supervisor (labsuper.c and exercise_check.c: harness/proc.h, report.h) and
 #                     zk-lock (zklock.c: the lock recipe and its client)
 # A self-test first plants one violation of each rule in a scratch tree and

@@ -1,7 +1,9 @@
 /* test_event.c - the JSON event line: every kind written and parsed back
  * with its fields, strings with quotes, newlines and UTF-8 survive (and
  * are written as ASCII), verdict counters and "cannot", lines that are not
- * events, an unknown kind, and the exact text a reader greps for. */
+ * events, an unknown kind, and the exact text a reader greps for; the
+ * history kinds (op, mark, checker) with their null values and witness
+ * bounds. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -107,12 +109,110 @@ static void test_not_events(void **state)
 	assert_string_equal(event_kind_name(EVENT_UNKNOWN), "?");
 }
 
+static void test_history_kinds(void **state)
+{
+	(void)state;
+	assert_string_equal(written(&(struct event_line){.kind = EVENT_OP,
+							 .index = 3,
+							 .process = "c1",
+							 .type = "ok",
+							 .f = "read",
+							 .value = NULL,
+							 .result = "1",
+							 .ns = 1234567890123LL}),
+			    "{\"t\":\"op\",\"i\":3,\"p\":\"c1\",\"type\":\"ok\",\"f\":\"read\","
+			    "\"v\":null,\"r\":\"1\",\"ns\":1234567890123}");
+	assert_string_equal(
+		written(&(struct event_line){.kind = EVENT_MARK,
+					     .process = "proxy",
+					     .text = "create reply dropped",
+					     .ns = 456}),
+		"{\"t\":\"mark\",\"lane\":\"proxy\",\"text\":\"create reply dropped\",\"ns\":456}");
+	assert_string_equal(written(&(struct event_line){.kind = EVENT_CHECKER,
+							 .name = "linearizable",
+							 .result = "invalid",
+							 .text = "why",
+							 .witness = {3, 5},
+							 .n_witness = 2}),
+			    "{\"t\":\"checker\",\"name\":\"linearizable\",\"result\":\"invalid\","
+			    "\"text\":\"why\",\"witness\":[3,5]}");
+
+	struct event_line e;
+	assert_int_equal(event_parse("{\"t\":\"op\",\"i\":7,\"p\":\"c2\",\"type\":\"invoke\","
+				     "\"f\":\"write\",\"v\":\"x \\\"y\\\"\",\"r\":null,\"ns\":9}",
+				     &e),
+			 0);
+	assert_int_equal(e.kind, EVENT_OP);
+	assert_int_equal(e.index, 7);
+	assert_string_equal(e.process, "c2");
+	assert_string_equal(e.type, "invoke");
+	assert_string_equal(e.f, "write");
+	assert_string_equal(e.value, "x \"y\"");
+	assert_null(e.result);
+	assert_int_equal(e.ns, 9);
+	event_clear(&e);
+
+	/* an op missing everything still parses, with empty fields */
+	assert_int_equal(event_parse("{\"t\":\"op\"}", &e), 0);
+	assert_string_equal(e.process, "");
+	assert_string_equal(e.type, "");
+	assert_null(e.value);
+	event_clear(&e);
+
+	assert_int_equal(event_parse("{\"t\":\"mark\",\"lane\":\"zk1\",\"text\":\"stopped\","
+				     "\"ns\":77}",
+				     &e),
+			 0);
+	assert_int_equal(e.kind, EVENT_MARK);
+	assert_string_equal(e.process, "zk1");
+	assert_string_equal(e.text, "stopped");
+	assert_int_equal(e.ns, 77);
+	event_clear(&e);
+
+	/* witness: non-integers skipped, at most EVENT_WITNESS_MAX kept */
+	assert_int_equal(event_parse("{\"t\":\"checker\",\"name\":\"mutex\",\"result\":\"valid\","
+				     "\"text\":\"\",\"witness\":[1,\"x\",2,3,4,5,6,7,8,9,10,11,"
+				     "12,13,14,15,16,17,18]}",
+				     &e),
+			 0);
+	assert_int_equal(e.kind, EVENT_CHECKER);
+	assert_string_equal(e.name, "mutex");
+	assert_string_equal(e.result, "valid");
+	assert_int_equal(e.n_witness, EVENT_WITNESS_MAX);
+	assert_int_equal(e.witness[0], 1);
+	assert_int_equal(e.witness[1], 2);
+	assert_int_equal(e.witness[EVENT_WITNESS_MAX - 1], 16);
+	event_clear(&e);
+	assert_int_equal(event_parse("{\"t\":\"checker\",\"witness\":\"no\"}", &e), 0);
+	assert_int_equal(e.n_witness, 0);
+	event_clear(&e);
+
+	/* round trip of an op with odd bytes */
+	const char *odd = "a \"quoted\"\nline — 中文";
+	const char *line = written(&(struct event_line){.kind = EVENT_OP,
+							.index = 1,
+							.process = odd,
+							.type = "info",
+							.f = odd,
+							.value = odd});
+	for (const char *p = line; *p; p++)
+		assert_true((unsigned char)*p < 0x80);
+	assert_int_equal(event_parse(line, &e), 0);
+	assert_string_equal(e.process, odd);
+	assert_string_equal(e.f, odd);
+	assert_string_equal(e.value, odd);
+	assert_null(e.result);
+	event_clear(&e);
+	assert_string_equal(event_kind_name(EVENT_CHECKER), "checker");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_exact_text),
 		cmocka_unit_test(test_not_events),
+		cmocka_unit_test(test_history_kinds),
 	};
 	return cmocka_run_group_tests_name("event", tests, NULL, NULL);
 }

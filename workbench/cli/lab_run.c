@@ -1,16 +1,22 @@
 /*
- * cli/lab_run.c - `workbench lab run ID [--json] [--zk HOST:PORT,...]`:
- * finds the lab, checks --zk against it, and runs it under the lab
+ * cli/lab_run.c - `workbench lab run ID [--json] [--zk HOST:PORT,...]
+ * [--history FILE [--history-format json|edn]]`: finds the lab, checks
+ * --zk against it, opens the history file, and runs the lab under the lab
  * supervisor (cli/labsuper.h), which owns the run folder, the worker, the
- * cancel and the record.  Titles come from the lab catalogue in the UI
- * language.  No lab logic here.
+ * cancel and the record; the worker writes the history (histfile.h).
+ * Titles come from the lab catalogue in the UI language.  No lab logic
+ * here.
  */
 #include "app.h"
 #include "cli/commands.h"
 #include "cli/labcmd.h"
 #include "cli/labsuper.h"
 #include "base/wb.h"
+#include "histfile.h"
 #include "lab.h"
+
+#include <errno.h>
+#include <string.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +63,19 @@ static int lab_run(struct app *app, const struct args *args)
 	int rc = find_lab(id, zk, &lab);
 	if (rc >= 0)
 		return rc;
+	const char *hpath = args_value(args, "--history"),
+		   *hfmt = args_value(args, "--history-format");
+	enum histfile_format fmt = HISTFILE_JSON;
+	if ((hfmt && !hpath) || (hfmt && histfile_format_parse(hfmt, &fmt) != 0)) {
+		fprintf(stderr,
+			"workbench: --history-format is json or edn, with --history FILE\n");
+		return EXIT_USAGE;
+	}
+	FILE *hist = hpath ? fopen(hpath, "w") : NULL;
+	if (hpath && !hist) {
+		fprintf(stderr, "workbench: cannot write %s: %s\n", hpath, strerror(errno));
+		return EXIT_USAGE;
+	}
 	char *title = wb_xasprintf("%s: %s", lab->id, lab_title(lab, app->lang));
 	struct labsuper_job job = {
 		.lab = lab,
@@ -67,8 +86,12 @@ static int lab_run(struct app *app, const struct args *args)
 		.json = args_has(args, "--json"),
 		.record = 1,
 		.keep_failed = 1,
+		.history = hist,
+		.history_format = (int)fmt,
 	};
 	rc = labsuper_run(app, &job);
+	if (hist && fclose(hist) != 0)
+		fprintf(stderr, "workbench: could not write %s\n", hpath);
 	free(title);
 	return rc;
 }
@@ -76,8 +99,8 @@ static int lab_run(struct app *app, const struct args *args)
 const struct command cmd_lab_run = {
 	.name = "lab",
 	.sub = "run",
-	.args = {.opts = "--json --zk=", .lower = 1, .upper = 1},
-	.usage = "ID [--json] [--zk HOST:PORT,...]",
+	.args = {.opts = "--json --zk= --history= --history-format=", .lower = 1, .upper = 1},
+	.usage = "ID [--json] [--zk HOST:PORT,...] [--history FILE [--history-format json|edn]]",
 	.help = "run a lab (exit 0 pass, 1 fail, 2 could not run)",
 	.run = lab_run,
 };

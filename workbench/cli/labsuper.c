@@ -22,6 +22,7 @@
 #include "event.h"
 #include "harness/proc.h"
 #include "harness/report.h"
+#include "histfile.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -121,6 +122,9 @@ static int worker(const struct labsuper_job *job, const struct worker_args *a)
 	};
 	enum lab_outcome how = job->body ? job->body(&ctx, job->arg) : (*job->lab->run)(&ctx);
 	enum report_verdict verdict = report_finish(r, (enum report_end)how);
+	if (job->history && histfile_write(job->history, report_history(r), report_history_ends(r),
+					   (enum histfile_format)job->history_format) != 0)
+		fprintf(stderr, "workbench: could not write the operation history\n");
 	report_free(r);
 	if (tee)
 		fclose(tee);

@@ -12,6 +12,8 @@
 #include "app.h"
 #include "lab.h"
 
+#include <stdio.h>
+
 /* One supervised run. */
 struct labsuper_job {
 	const struct lab *lab; /* the lab whose context the worker gets */
@@ -22,6 +24,9 @@ struct labsuper_job {
 	int json;	       /* event lines on stdout instead of text */
 	int record;	       /* 1: store the run in progress.db (lab_runs) */
 	int keep_failed;       /* 1: keep the run folder of a failed run */
+	FILE *history;	       /* borrowed: the worker writes the run's operation
+				  history here after the lab (histfile.h), or NULL */
+	int history_format;    /* enum histfile_format */
 	/* The worker's work; NULL runs (*lab->run)(ctx).  Runs in the
 	 * worker process, after the worker set its limits. */
 	enum lab_outcome (*body)(struct lab_ctx *ctx, void *arg);

@@ -135,6 +135,12 @@ static void parse_line(struct labscr *l, const char *line)
 		event_clear(&in);
 		return;
 	}
+	if (in.kind == EVENT_OP || in.kind == EVENT_MARK || in.kind == EVENT_CHECKER) {
+		/* history lines: not narration (the checker's verdict also
+		 * comes as a check) */
+		event_clear(&in);
+		return;
+	}
 	struct event e = {0};
 	e.text = wb_xstrdup(in.text);
 	switch (in.kind) {
@@ -158,7 +164,10 @@ static void parse_line(struct labscr *l, const char *line)
 		l->end_ms = mono_now_ms();
 		break;
 	case EVENT_CONCLUSION: e.kind = 'k'; break;
-	case EVENT_CANCELLED: break; /* handled above */
+	case EVENT_CANCELLED: /* handled above */
+	case EVENT_OP:
+	case EVENT_MARK:
+	case EVENT_CHECKER: break;
 	case EVENT_ERROR:
 	case EVENT_UNKNOWN: e.kind = '!'; break;
 	}
