@@ -55,7 +55,9 @@ static int timeline_cmd(struct app *app, const struct args *args)
 	if (svg) {
 		if (!*svg)
 			return command_usage_error(&cmd_timeline, "--svg needs a file name");
-		if (timeline_svg_file(path, svg, path, app->lang, err, sizeof err) != 0) {
+		const char *slash = strrchr(path, '/');
+		if (timeline_svg_file(path, svg, slash ? slash + 1 : path, app->lang, err,
+				      sizeof err) != 0) {
 			fprintf(stderr, "workbench timeline: %s\n", err);
 			return EXIT_FAIL;
 		}

@@ -191,8 +191,8 @@ int timeline_svg_write(const struct timeline *t, const char *title, const char *
 	fprintf(f, "<text class=\"title\" x=\"%d\" y=\"%d\">", MARGIN, MARGIN + 14);
 	xml_text(f, title && *title ? title : "timeline");
 	fputs("</text>\n", f);
-	draw_scale(f, l, &g);
 	draw_lanes(f, l, &g, width_px);
+	draw_scale(f, l, &g);
 	for (size_t i = 0; i < l->nbars; i++)
 		draw_bar(f, l, &g, i);
 	draw_marks(f, l, &g);
