@@ -287,6 +287,9 @@ static const char *const strings[M_COUNT][2] = {
 	[M_TL_NO_HISTORY] = {"This run recorded no operation history, so there is no timeline "
 			     "to show. t: back to the run",
 			     "这次运行没有记录操作历史，所以没有时间线可显示。t：返回运行记录"},
+	[M_TL_MISSING] = {"(The timeline '%s' cannot be shown here: its history file is missing "
+			  "or damaged, or the page is too narrow.)",
+			  "（时间线“%s”无法在此显示：它的历史文件缺失或损坏，或者页面太窄。）"},
 };
 
 const char *i18n(const char *lang, enum msg m)

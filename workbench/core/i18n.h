@@ -185,6 +185,7 @@ enum msg {
 	M_TL_EMPTY,
 	M_TL_TITLE,
 	M_TL_NO_HISTORY,
+	M_TL_MISSING,
 	M_COUNT
 };
 

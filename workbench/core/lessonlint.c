@@ -13,6 +13,9 @@
 #include "core/labcat.h"
 #include "core/lesson.h"
 #include "core/textsafe.h"
+#include "core/timeline.h"
+#include "core/timeline_events.h"
+#include "core/timeline_lesson.h"
 #include "base/wb.h"
 
 #include <cmark-gfm.h>
@@ -74,6 +77,37 @@ static void check_lab_block(struct lint *l, cmark_node *n)
 	}
 }
 
+/* A ```timeline block: a valid name whose history file exists beside the
+ * lesson (../timelines/NAME.jsonl) and reads cleanly. */
+static void check_timeline_block(struct lint *l, cmark_node *n)
+{
+	int line = cmark_node_get_start_line(n);
+	char *name = timeline_block_name(cmark_node_get_literal(n));
+	if (!name) {
+		say(l, LINT_ERROR, line, "%s", "a timeline block names no history");
+		return;
+	}
+	char *path = timeline_lesson_path(l->file, name);
+	if (!path) {
+		say(l, LINT_ERROR, line + 1,
+		    "timeline name '%s' is not valid (1 to 64 of a-z, 0-9 and -)", name);
+		free(name);
+		return;
+	}
+	struct timeline *t = NULL;
+	char err[512];
+	if (tl_events_load(path, &t, err, sizeof err) != 0) {
+		char *msg = wb_xasprintf("timeline '%s': %%s", name);
+		say(l, LINT_ERROR, line + 1, msg, err);
+		free(msg);
+	} else if (!timeline_nops(t)) {
+		say(l, LINT_ERROR, line + 1, "timeline '%s' has no operations", name);
+	}
+	timeline_free(t);
+	free(path);
+	free(name);
+}
+
 /* Every node, with cmark's iterator: no recursion, so a 30,000-deep quote
  * is walked like a flat one (#20 F2). */
 static void walk(struct lint *l, cmark_node *root)
@@ -87,6 +121,8 @@ static void walk(struct lint *l, cmark_node *root)
 		const char *info = cmark_node_get_fence_info(n);
 		if (info && !strncmp(info, "lab", 3) && (info[3] == '\0' || info[3] == ' '))
 			check_lab_block(l, n);
+		else if (timeline_block_info(info))
+			check_timeline_block(l, n);
 	}
 	cmark_iter_free(it);
 }

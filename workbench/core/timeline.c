@@ -189,9 +189,7 @@ char *timeline_op_label(const struct timeline *t, size_t k)
 	}
 	if (op_open(op))
 		wb_buf_puts(&b, "->?");
-	else if (op->outcome == TL_FAIL)
-		wb_buf_puts(&b, " ✗");
-	else if (*op->result)
+	else if (op->outcome != TL_FAIL && *op->result) /* a failure's ✗ is its bar's end */
 		wb_buf_printf(&b, "->%s", op->result);
 	char *raw = wb_buf_steal(&b);
 	char *safe = textsafe_str(raw);
@@ -713,17 +711,36 @@ static void draw_lanes(struct tl_picture *p, const struct tl_layout *l, size_t r
 		draw_bar(p, l, i, r0);
 	for (size_t i = 0; i < l->nmarks; i++) {
 		const struct tl_markpos *m = &l->marks[i];
-		int next = l->area + 1;
-		for (size_t j = 0; j < l->nmarks; j++)
-			if (l->marks[j].row == m->row && l->marks[j].x > m->x &&
-			    l->marks[j].x < next)
-				next = l->marks[j].x;
 		size_t r = r0 + (size_t)m->row;
 		put_text(p, r, o + m->x, 1, "◆", TL_A_MARK);
-		int room = next - m->x - 3;
+		int x, room;
+		timeline_mark_place(l, i, &x, &room);
 		char *s = fit(m->label, room);
-		put_text(p, r, o + m->x + 2, room, s, TL_A_MARK | TL_A_LABEL);
+		put_text(p, r, o + x, room, s, TL_A_MARK | TL_A_LABEL);
 		free(s);
+	}
+}
+
+void timeline_mark_place(const struct tl_layout *l, size_t i, int *x, int *cols)
+{
+	const struct tl_markpos *m = &l->marks[i];
+	int next = l->area + 1, first = 1;
+	for (size_t j = 0; j < l->nmarks; j++) {
+		if (l->marks[j].row != m->row || j == i)
+			continue;
+		if (l->marks[j].x > m->x && l->marks[j].x < next)
+			next = l->marks[j].x;
+		if (l->marks[j].x < m->x || (l->marks[j].x == m->x && j < i))
+			first = 0;
+	}
+	int right = next - m->x - 3, left = m->x - 1;
+	if (first && right < str_width(m->label) && left > right) {
+		int w = str_width(m->label);
+		*cols = w < left ? w : left;
+		*x = m->x - 1 - *cols;
+	} else {
+		*x = m->x + 2;
+		*cols = right > 0 ? right : 0;
 	}
 }
 

@@ -171,6 +171,11 @@ int timeline_layout(const struct timeline *t, int width, const char *lang, struc
  * room there before the next bar of its row).  Cannot fail. */
 void timeline_label_place(const struct tl_layout *l, size_t b, int *x, int *cols);
 
+/* Where mark i's label goes: from column *x, at most *cols columns (right
+ * of its glyph, or left of it when it is the first mark of its row and
+ * there is more room there).  Cannot fail. */
+void timeline_mark_place(const struct tl_layout *l, size_t i, int *x, int *cols);
+
 /* s cut to at most cols display columns, ending in "…" when cut.  Caller
  * frees. */
 char *timeline_fit(const char *s, int cols);
@@ -193,7 +198,8 @@ void timeline_picture_free(struct tl_picture *p);
 char *timeline_row_text(const struct tl_picture *p, size_t r);
 
 /* The label of op k as drawn ("f value->result", "f value->?" for
- * unknown outcomes, "f value ✗" for failures).  Caller frees. */
+ * unknown outcomes, "f value" for failures, whose bar ends in ✗).
+ * Caller frees. */
 char *timeline_op_label(const struct timeline *t, size_t k);
 
 /* Op k's data (strings owned by t), or NULL when k is out of range. */

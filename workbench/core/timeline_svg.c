@@ -131,17 +131,14 @@ static void draw_marks(FILE *f, const struct tl_layout *l, const struct geom *g)
 {
 	for (size_t i = 0; i < l->nmarks; i++) {
 		const struct tl_markpos *m = &l->marks[i];
-		int next = l->area + 1;
-		for (size_t j = 0; j < l->nmarks; j++)
-			if (l->marks[j].row == m->row && l->marks[j].x > m->x &&
-			    l->marks[j].x < next)
-				next = l->marks[j].x;
+		int lx, cols;
+		timeline_mark_place(l, i, &lx, &cols);
 		int cx = col_x(g, m->x) + TIMELINE_SVG_COL / 2;
 		int cy = row_y(g, 2 + m->row) + TIMELINE_SVG_ROW / 2;
 		fprintf(f, "<path class=\"mark\" d=\"M%d %d L%d %d L%d %d L%d %d Z\"/>\n", cx,
 			cy - 6, cx + 6, cy, cx, cy + 6, cx - 6, cy);
-		char *s = timeline_fit(m->label, next - m->x - 3);
-		fprintf(f, "<text class=\"mlabel\" x=\"%d\" y=\"%d\">", col_x(g, m->x + 2), cy + 4);
+		char *s = timeline_fit(m->label, cols);
+		fprintf(f, "<text class=\"mlabel\" x=\"%d\" y=\"%d\">", col_x(g, lx), cy + 4);
 		xml_text(f, s);
 		fputs("</text>\n", f);
 		free(s);
