@@ -184,6 +184,23 @@ static void test_idle_compression(void **state)
 	timeline_free(t);
 }
 
+/* Regression (fuzz_timeline): a gap near INT64_MAX ns overflowed the
+ * "longer than a tenth of the run" test, so the idle hour-long gap of a
+ * huge time was not cut. */
+static void test_huge_times(void **state)
+{
+	(void)state;
+	struct timeline *t = timeline_new();
+	add(t, 0, "c1", "write", "1", NULL, TL_OK, 0, 1);
+	add(t, 1, "c1", "read", NULL, "1", TL_OK, 1200000000000000000LL, 1200000000000000001LL);
+	struct tl_layout *l;
+	assert_int_equal(timeline_layout(t, 80, "en", &l), 0);
+	assert_int_equal(l->nbreaks, 1);
+	timeline_layout_free(l);
+	assert_all_visible(t, 80);
+	timeline_free(t);
+}
+
 static void test_witness_flags(void **state)
 {
 	(void)state;
@@ -382,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_widths_never_exceeded),
 		cmocka_unit_test(test_every_op_visible),
 		cmocka_unit_test(test_idle_compression),
+		cmocka_unit_test(test_huge_times),
 		cmocka_unit_test(test_witness_flags),
 		cmocka_unit_test(test_label_truncation),
 		cmocka_unit_test(test_sanitised_and_wide),

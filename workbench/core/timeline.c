@@ -308,7 +308,8 @@ static size_t axis_breaks(const struct timeline *t, struct axis *a)
 	int run = 0;
 	for (size_t k = 0; k + 1 < m; k++) {
 		run += cover[k];
-		if (run == 0 && (a->p[k + 1] - a->p[k]) * 10 > span) {
+		/* divided, not multiplied: times near INT64_MAX must not overflow */
+		if (run == 0 && a->p[k + 1] - a->p[k] > span / 10) {
 			a->brk[k] = 1;
 			nbreak++;
 		}

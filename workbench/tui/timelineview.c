@@ -22,9 +22,19 @@
 #include <string.h>
 
 struct tlview {
-	struct tl_events *ev; /* the timeline events fed since the run started */
-	int top;	      /* first lane row shown */
+	struct tl_events *ev;	/* the timeline events fed since the run started */
+	int top;		/* first lane row shown */
+	struct tl_picture *pic; /* the last drawing, or NULL */
+	size_t pic_count;	/* events it was drawn from */
+	int pic_width;		/* and at which width, */
+	const char *pic_lang;	/* in which language (static i18n pointer) */
 };
+
+static void drop_picture(struct tlview *v)
+{
+	timeline_picture_free(v->pic);
+	v->pic = NULL;
+}
 
 static void load_seam(struct tlview *v)
 {
@@ -55,6 +65,7 @@ void tlview_free(struct tlview *v)
 	if (!v)
 		return;
 	tl_events_free(v->ev);
+	drop_picture(v);
 	free(v);
 }
 
@@ -63,6 +74,7 @@ void tlview_reset(struct tlview *v)
 	tl_events_free(v->ev);
 	v->ev = tl_events_new();
 	v->top = 0;
+	drop_picture(v);
 	load_seam(v);
 }
 
@@ -117,11 +129,21 @@ void tlview_draw(struct tlview *v, int y0, int x0, int rows, int width, const ch
 		term_text_cut(y0, x0, i18n(lang, M_TL_NO_HISTORY), width, A_NORMAL);
 		return;
 	}
-	struct timeline *t = tl_events_timeline(v->ev);
-	struct tl_picture *p = NULL;
-	if (timeline_render(t, width, lang, &p) != 0) { /* narrower than TL_MIN_WIDTH */
-		term_text_cut(y0, x0, i18n(lang, M_TL_TITLE), width, A_NORMAL);
+	/* Laid out again only when an event came or the screen changed: the
+	 * loop redraws many times a second while a lab runs. */
+	if (!v->pic || v->pic_count != tl_events_count(v->ev) || v->pic_width != width ||
+	    v->pic_lang != i18n(lang, M_TL_MS)) {
+		drop_picture(v);
+		struct timeline *t = tl_events_timeline(v->ev);
+		(void)timeline_render(t, width, lang, &v->pic);
 		timeline_free(t);
+		v->pic_count = tl_events_count(v->ev);
+		v->pic_width = width;
+		v->pic_lang = i18n(lang, M_TL_MS);
+	}
+	const struct tl_picture *p = v->pic;
+	if (!p) { /* narrower than TL_MIN_WIDTH */
+		term_text_cut(y0, x0, i18n(lang, M_TL_TITLE), width, A_NORMAL);
 		return;
 	}
 	int head = (int)p->nhead, body = (int)p->n - head, room = rows - head;
@@ -134,6 +156,4 @@ void tlview_draw(struct tlview *v, int y0, int x0, int rows, int width, const ch
 		draw_row(p, (size_t)i, y0 + i, x0);
 	for (int i = 0; i < room && head + i < rows && v->top + i < body; i++)
 		draw_row(p, (size_t)(head + v->top + i), y0 + head + i, x0);
-	timeline_picture_free(p);
-	timeline_free(t);
 }
