@@ -45,6 +45,20 @@ lesson nosuch
 "$WB_BIN" --content "$C" --lang en lesson show 00-story --width 80 >"$T/show" || fail "show"
 grep -q "The timeline 'nosuch' cannot be shown" "$T/show" || fail "no note for a missing file"
 
+# en and zh embed the same timelines in the same order
+lesson story
+mkdir -p "$C/lessons/zh"
+printf '# 一个故事\n\n正文。\n' >"$C/lessons/zh/00-story.md"
+"$WB_BIN" --content "$C" lesson lint >"$T/o" 2>&1
+grep -qF "00-story.md:6: 1 timelines here but 0 in the zh version" "$T/o" ||
+	fail "no parity report: $(cat "$T/o")"
+printf '# 一个故事\n\n```timeline\nother\n```\n' >"$C/lessons/zh/00-story.md"
+cp "$C/lessons/timelines/story.jsonl" "$C/lessons/timelines/other.jsonl"
+"$WB_BIN" --content "$C" lesson lint >"$T/o" 2>&1
+grep -qF "timeline 1 is 'story' here but 'other' in the zh version" "$T/o" ||
+	fail "no order report: $(cat "$T/o")"
+rm -r "$C/lessons/zh"
+
 # the shipped chapter: three timelines in each language
 for lang in en zh; do
 	n=$(grep -c '^```timeline' "$WB_SRC/lessons/$lang/02-zookeeper-fencing.md")
