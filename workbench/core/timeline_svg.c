@@ -114,6 +114,9 @@ static void draw_bar(FILE *f, const struct tl_layout *l, const struct geom *g, s
 			"<rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 			"rx=\"3\"/>\n",
 			cls, x, y, w, h);
+		if (b->attr & TL_A_FAIL) /* as in the text: a failure's bar ends in ✗ */
+			fprintf(f, "<text class=\"cross\" x=\"%d\" y=\"%d\">✗</text>\n",
+				x + w - TIMELINE_SVG_COL + 1, y + h - 4);
 	}
 	int lx, cols;
 	timeline_label_place(l, i, &lx, &cols);
@@ -147,7 +150,9 @@ static void draw_marks(FILE *f, const struct tl_layout *l, const struct geom *g)
 
 static const char svg_style[] =
 	"<style>\n"
-	"text{font-family:'DejaVu Sans Mono',monospace;font-size:12px;fill:#1a202c}\n"
+	"text{font-family:'DejaVu Sans Mono','Noto Sans Mono CJK SC','WenQuanYi Zen Hei Mono',"
+	"monospace;font-size:12px;fill:#1a202c}\n"
+	".cross{fill:#c53030;font-weight:bold}\n"
 	".title{font-size:14px;font-weight:bold}\n"
 	".lane{font-weight:bold}\n"
 	".tick{font-size:11px;fill:#4a5568}\n"
