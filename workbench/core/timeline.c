@@ -451,6 +451,51 @@ static void place_bars_and_marks(const struct timeline *t, const struct axis *a,
 	free(mark_row);
 }
 
+struct rowpos {
+	int row, x;
+	size_t i;
+};
+
+static int cmp_rowpos(const void *a, const void *b)
+{
+	const struct rowpos *p = a, *q = b;
+	if (p->row != q->row)
+		return p->row - q->row;
+	if (p->x != q->x)
+		return p->x - q->x;
+	return (p->i > q->i) - (p->i < q->i);
+}
+
+/* Each bar's and mark's right-hand neighbour in its row (sorted once, so
+ * labels are placed in O(n log n), not O(n^2), for a long history). */
+static void link_rows(struct tl_layout *l)
+{
+	size_t n = l->nbars > l->nmarks ? l->nbars : l->nmarks;
+	struct rowpos *rp = wb_xcalloc(n + 1, sizeof *rp);
+	for (size_t i = 0; i < l->nbars; i++)
+		rp[i] = (struct rowpos){l->bars[i].row, l->bars[i].x0, i};
+	qsort(rp, l->nbars, sizeof *rp, cmp_rowpos);
+	for (size_t k = 0; k < l->nbars; k++) {
+		int next = l->area + 1;
+		/* bars of a row never overlap, so the next one starts after x1 */
+		if (k + 1 < l->nbars && rp[k + 1].row == rp[k].row)
+			next = rp[k + 1].x;
+		l->bars[rp[k].i].next_x0 = next;
+	}
+	for (size_t i = 0; i < l->nmarks; i++)
+		rp[i] = (struct rowpos){l->marks[i].row, l->marks[i].x, i};
+	qsort(rp, l->nmarks, sizeof *rp, cmp_rowpos);
+	for (size_t k = 0; k < l->nmarks; k++) {
+		size_t j = k + 1;
+		while (j < l->nmarks && rp[j].row == rp[k].row && rp[j].x == rp[k].x)
+			j++;
+		struct tl_markpos *m = &l->marks[rp[k].i];
+		m->next_x = j < l->nmarks && rp[j].row == rp[k].row ? rp[j].x : l->area + 1;
+		m->first = k == 0 || rp[k - 1].row != rp[k].row;
+	}
+	free(rp);
+}
+
 static char *ms_text(int64_t ns)
 {
 	double ms = (double)ns / 1e6;
@@ -556,6 +601,7 @@ int timeline_layout(const struct timeline *t, int width, const char *lang, struc
 	size_t nbreak = axis_breaks(t, &a);
 	axis_columns(&a, nbreak, l->area);
 	place_bars_and_marks(t, &a, l);
+	link_rows(l);
 	place_ticks(&a, l);
 	place_notes(t, &a, l, lang);
 	axis_free(&a);
@@ -656,10 +702,7 @@ static void draw_head(struct tl_picture *p, const struct tl_layout *l)
 void timeline_label_place(const struct tl_layout *l, size_t b, int *x, int *cols)
 {
 	const struct tl_bar *bar = &l->bars[b];
-	int next = l->area + 1;
-	for (size_t i = 0; i < l->nbars; i++)
-		if (l->bars[i].row == bar->row && l->bars[i].x0 > bar->x1 && l->bars[i].x0 < next)
-			next = l->bars[i].x0;
+	int next = bar->next_x0;
 	int inside = bar->open ? bar->x1 - bar->x0 : bar->x1 - bar->x0 - 1;
 	int outside = next - bar->x1 - 2;
 	if (str_width(bar->label) <= inside || inside >= outside) {
@@ -725,15 +768,7 @@ static void draw_lanes(struct tl_picture *p, const struct tl_layout *l, size_t r
 void timeline_mark_place(const struct tl_layout *l, size_t i, int *x, int *cols)
 {
 	const struct tl_markpos *m = &l->marks[i];
-	int next = l->area + 1, first = 1;
-	for (size_t j = 0; j < l->nmarks; j++) {
-		if (l->marks[j].row != m->row || j == i)
-			continue;
-		if (l->marks[j].x > m->x && l->marks[j].x < next)
-			next = l->marks[j].x;
-		if (l->marks[j].x < m->x || (l->marks[j].x == m->x && j < i))
-			first = 0;
-	}
+	int next = m->next_x, first = m->first;
 	int right = next - m->x - 3, left = m->x - 1;
 	if (first && right < str_width(m->label) && left > right) {
 		int w = str_width(m->label);

@@ -88,10 +88,13 @@ struct tl_bar {
 	int open;	 /* info or pending */
 	unsigned attr;	 /* TL_A_* of the bar */
 	char *label;	 /* "f value->result", sanitised, untruncated */
+	int next_x0;	 /* x0 of the next bar in its row, area + 1 when none */
 };
 struct tl_markpos {
 	int row, x;
 	char *label; /* sanitised */
+	int next_x;  /* x of the next mark in its row, area + 1 when none */
+	int first;   /* the leftmost mark of its row */
 };
 struct tl_tick {
 	int x;

@@ -45,6 +45,8 @@ struct tl_events {
 	struct ev_checker *checkers;
 	size_t nchk;
 	size_t taken;
+	size_t *slots; /* open addressing: id -> index into ops + 1, 0 empty */
+	size_t nslots; /* a power of two, more than twice nops; 0 before the first */
 };
 
 struct tl_events *tl_events_new(void)
@@ -75,6 +77,7 @@ void tl_events_free(struct tl_events *e)
 		free(e->checkers[i].witness);
 	}
 	free(e->checkers);
+	free(e->slots);
 	free(e);
 }
 
@@ -123,12 +126,36 @@ static int ns_field(json_t *o, int64_t *out)
 	return 0;
 }
 
+static size_t slot_of(const struct tl_events *e, long long id)
+{
+	unsigned long long h = (unsigned long long)id * 0x9E3779B97F4A7C15ull;
+	size_t i = (size_t)(h >> 20) & (e->nslots - 1);
+	while (e->slots[i] && e->ops[e->slots[i] - 1].id != id)
+		i = (i + 1) & (e->nslots - 1);
+	return i;
+}
+
+/* The operation with id, by hash (a history of 100,000 operations is
+ * read in linear time), or NULL. */
 static struct ev_op *find_op(struct tl_events *e, long long id)
 {
-	for (size_t i = e->nops; i-- > 0;)
-		if (e->ops[i].id == id)
-			return &e->ops[i];
-	return NULL;
+	if (!e->nslots)
+		return NULL;
+	size_t i = slot_of(e, id);
+	return e->slots[i] ? &e->ops[e->slots[i] - 1] : NULL;
+}
+
+/* Indexes ops[nops - 1], growing the table to keep it under half full. */
+static void index_last(struct tl_events *e)
+{
+	if (2 * e->nops >= e->nslots) {
+		free(e->slots);
+		e->nslots = e->nslots ? 2 * e->nslots : 64;
+		e->slots = wb_xcalloc(e->nslots, sizeof *e->slots);
+		for (size_t k = 0; k + 1 < e->nops; k++)
+			e->slots[slot_of(e, e->ops[k].id)] = k + 1;
+	}
+	e->slots[slot_of(e, e->ops[e->nops - 1].id)] = e->nops;
 }
 
 static int feed_invoke(struct tl_events *e, json_t *o, long long id, int64_t ns, char *err,
@@ -148,6 +175,7 @@ static int feed_invoke(struct tl_events *e, json_t *o, long long id, int64_t ns,
 	}
 	e->ops = wb_xrealloc(e->ops, (e->nops + 1) * sizeof *e->ops);
 	e->ops[e->nops++] = op;
+	index_last(e);
 	return 1;
 }
 
