@@ -358,6 +358,41 @@ static void test_events(void **state)
 	tl_events_free(e);
 }
 
+/* Many ids, negative and huge among them, completed in another order
+ * than invoked: every completion finds its invocation (the id table grows
+ * several times on the way). */
+static void test_events_many(void **state)
+{
+	(void)state;
+	struct tl_events *e = tl_events_new();
+	char line[256], err[256];
+	enum { N = 5000 };
+	for (int i = 0; i < N; i++) {
+		long long id = (i % 3 == 0 ? -1LL : 1LL) * (long long)i * 1000003LL;
+		snprintf(line, sizeof line,
+			 "{\"t\":\"op\",\"i\":%lld,\"p\":\"c%d\",\"type\":\"invoke\","
+			 "\"f\":\"read\",\"ns\":%d}",
+			 id, i % 7, i);
+		assert_int_equal(tl_events_feed(e, line, err, sizeof err), 1);
+	}
+	for (int k = 0; k < N; k++) {
+		int i = (k * 7919) % N; /* 7919 is prime to N: every i once */
+		long long id = (i % 3 == 0 ? -1LL : 1LL) * (long long)i * 1000003LL;
+		snprintf(line, sizeof line,
+			 "{\"t\":\"op\",\"i\":%lld,\"p\":\"c\",\"type\":\"ok\",\"f\":\"read\","
+			 "\"r\":\"1\",\"ns\":%d}",
+			 id, N + k);
+		if (tl_events_feed(e, line, err, sizeof err) != 1)
+			fail_msg("completion of %lld: %s", id, err);
+	}
+	struct timeline *t = tl_events_timeline(e);
+	assert_int_equal(timeline_nops(t), N);
+	for (size_t i = 0; i < N; i++)
+		assert_int_equal(timeline_op(t, i)->outcome, TL_OK);
+	timeline_free(t);
+	tl_events_free(e);
+}
+
 static void test_events_file(void **state)
 {
 	(void)state;
@@ -405,6 +440,7 @@ int main(void)
 		cmocka_unit_test(test_sanitised_and_wide),
 		cmocka_unit_test(test_bad_ops),
 		cmocka_unit_test(test_events),
+		cmocka_unit_test(test_events_many),
 		cmocka_unit_test(test_events_file),
 	};
 	return cmocka_run_group_tests_name("timeline", tests, NULL, NULL);
