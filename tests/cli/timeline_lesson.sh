@@ -66,7 +66,7 @@ for lang in en zh; do
 	"$WB_BIN" --lang $lang lesson show 02 --width 80 >"$T/ch" || fail "show 02 $lang"
 	grep -q "write 2->?" "$T/ch" || fail "$lang: the stale-read timeline is not drawn"
 	grep -q "create <guid>-lock->?" "$T/ch" || fail "$lang: the create-lost timeline is not drawn"
-	grep -q "write t1->mark 1" "$T/ch" || fail "$lang: the fencing timeline is not drawn"
+	grep -q "write 1->accepted" "$T/ch" || fail "$lang: the fencing timeline is not drawn"
 done
 "$WB_BIN" lesson lint >"$T/o" 2>&1 || fail "the shipped lessons do not lint: $(cat "$T/o")"
 echo ok
