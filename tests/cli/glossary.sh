@@ -17,6 +17,8 @@ C="$T/content"
 mkdir -p "$C/lessons/en" "$C/lessons/zh"
 cp "$WB_SRC"/lessons/en/*.md "$C/lessons/en/"
 cp "$WB_SRC"/lessons/zh/*.md "$C/lessons/zh/"
+# The chapters embed timelines from lessons/timelines (core/timeline_lesson.h).
+cp -r "$WB_SRC"/lessons/timelines "$C/lessons/"
 "$WB_BIN" --content "$C" lesson lint 2>"$T/err" || fail "lint of the copy: $(cat "$T/err")"
 
 cat >"$C/lessons/en/03-bad.md" <<'MD'

@@ -271,6 +271,25 @@ static const char *const strings[M_COUNT][2] = {
 				 "一个要点都没勾（共 %d 分），仍评“已掌握”？y 是 · n 返回"},
 	[M_READER_PICK_SECTION] = {"Pick the section about [%s] (Enter jumps)",
 				   "请选择与 [%s] 相关的一节（Enter 跳转）"},
+	/* wt-timeline */
+	[M_TL_MS] = {"ms", "毫秒"},
+	[M_TL_NOTE_SCALE] = {"Times are ms since the run started; spacing between ticks is "
+			     "compressed.",
+			     "时间是运行开始后的毫秒数；刻度之间的间距经过压缩。"},
+	[M_TL_NOTE_BREAKS] = {"Times are ms since the run started; each ≈ leaves out idle time "
+			      "(%s ms in all); spacing between ticks is compressed.",
+			      "时间是运行开始后的毫秒数；每个 ≈ 省略一段空闲时间（共 %s "
+			      "毫秒）；刻度之间的间距经过压缩。"},
+	[M_TL_NOTE_WITNESS] = {"Heavy bars (━) are the checker's witness: operations %s.",
+			       "粗线（━）是检查器给出的见证：操作 %s。"},
+	[M_TL_EMPTY] = {"No operations or marks were recorded.", "没有记录到任何操作或标记。"},
+	[M_TL_TITLE] = {"Timeline", "时间线"},
+	[M_TL_NO_HISTORY] = {"This run recorded no operation history, so there is no timeline "
+			     "to show. t: back to the run",
+			     "这次运行没有记录操作历史，所以没有时间线可显示。t：返回运行记录"},
+	[M_TL_MISSING] = {"(The timeline '%s' cannot be shown here: its history file is missing "
+			  "or damaged, or the page is too narrow.)",
+			  "（时间线“%s”无法在此显示：它的历史文件缺失或损坏，或者页面太窄。）"},
 };
 
 const char *i18n(const char *lang, enum msg m)

@@ -176,6 +176,16 @@ enum msg {
 	/* wt-uxa */
 	M_QUIZ_GOT_NONE_ASK,
 	M_READER_PICK_SECTION,
+	/* wt-timeline: core/timeline.c's scale and legend, the lab screen's
+	 * timeline view (tui/timelineview.c) */
+	M_TL_MS,
+	M_TL_NOTE_SCALE,
+	M_TL_NOTE_BREAKS,
+	M_TL_NOTE_WITNESS,
+	M_TL_EMPTY,
+	M_TL_TITLE,
+	M_TL_NO_HISTORY,
+	M_TL_MISSING,
 	M_COUNT
 };
 

@@ -22,6 +22,10 @@
 #include "core/textsafe.h"
 #include "core/labcat.h"
 #include "core/lesson.h"
+#include "core/i18n.h"
+#include "core/timeline.h"
+#include "core/timeline_events.h"
+#include "core/timeline_lesson.h"
 #include "core/utf8.h"
 #include "base/wb.h"
 
@@ -162,6 +166,7 @@ struct prefix {
 struct ctx {
 	struct layout *lay;
 	const char *lang;
+	const char *path; /* the lesson's file, for ```timeline blocks; NULL none */
 	struct prefix pre[32];
 	int npre;
 	int need_blank; /* a blank line goes before the next block */
@@ -582,6 +587,61 @@ static void lab_fence(struct ctx *c, const char *lit)
 	}
 }
 
+/* The style of a timeline cell: the witness and lane names bold, the
+ * scale, breaks and legend dim. */
+static unsigned timeline_style(unsigned attr)
+{
+	if (attr & (TL_A_WITNESS | TL_A_LANE))
+		return LS_BOLD;
+	if (attr & (TL_A_SCALE | TL_A_BREAK | TL_A_NOTE))
+		return LS_DIM;
+	return 0;
+}
+
+/* A ```timeline fence (core/timeline_lesson.h): the history beside the
+ * lesson drawn by core/timeline at the page width; a file that is missing
+ * or bad, or a page too narrow, is one dim line saying so. */
+static void timeline_fence(struct ctx *c, const char *lit)
+{
+	begin_block(c);
+	int avail = c->lay->width - prefix_width(c);
+	char *name = timeline_block_name(lit);
+	char *path = timeline_lesson_path(c->path, name);
+	struct timeline *t = NULL;
+	struct tl_picture *p = NULL;
+	char err[256] = "";
+	if (path && tl_events_load(path, &t, err, sizeof err) == 0)
+		(void)timeline_render(t, avail, c->lang, &p);
+	struct run r = {0};
+	if (!p) {
+		char *msg = wb_xasprintf(i18n(c->lang, M_TL_MISSING), name ? name : "");
+		run_addz(&r, msg, LS_DIM);
+		struct text_arg ta = {LK_TEXT};
+		wrap(c, &r, 0, r.n, avail, 0, text_line, &ta);
+		run_free(&r);
+		free(msg);
+	}
+	for (size_t row = 0; p && row < p->n; row++) {
+		int last = p->width;
+		while (last > 0 && !strcmp(p->rows[row].cells[last - 1].text, " "))
+			last--;
+		for (int x = 0; x < last; x++) {
+			const struct tl_cell *cell = &p->rows[row].cells[x];
+			if (*cell->text)
+				run_add(&r, cell->text, strlen(cell->text),
+					timeline_style(cell->attr), 1);
+		}
+		emit(c, LK_TEXT, &r, 0, r.n, (int)row, 1);
+		run_free(&r);
+		r = (struct run){0};
+	}
+	timeline_picture_free(p);
+	timeline_free(t);
+	free(path);
+	free(name);
+	c->need_blank = 1;
+}
+
 /* The widest line of lit[0..litlen) in columns (a tab counts 4). */
 static int code_widest(const char *lit, size_t litlen)
 {
@@ -614,6 +674,10 @@ static void code_block(struct ctx *c, cmark_node *n)
 		lit = "";
 	if (info && !strncmp(info, "lab", 3) && (info[3] == '\0' || info[3] == ' ')) {
 		lab_fence(c, lit);
+		return;
+	}
+	if (timeline_block_info(info)) {
+		timeline_fence(c, lit);
 		return;
 	}
 	begin_block(c);
@@ -1140,7 +1204,7 @@ struct layout *layout_build_ex(const struct lesson *lesson, int width, unsigned 
 	struct layout *lay = wb_xcalloc(1, sizeof *lay);
 	lay->width = width < LAYOUT_MIN_WIDTH ? LAYOUT_MIN_WIDTH : width;
 	lay->flags = flags;
-	struct ctx c = {.lay = lay, .lang = lesson->lang, .section = -1};
+	struct ctx c = {.lay = lay, .lang = lesson->lang, .path = lesson->path, .section = -1};
 	blocks(&c, lesson->doc);
 	return lay;
 }

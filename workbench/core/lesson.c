@@ -406,6 +406,8 @@ int lesson_load(const char *path, const char *id, const char *lang, struct lesso
 	}
 	rc = lesson_parse(id, lang, text, len, out);
 	free(text);
+	if (rc == 0)
+		(*out)->path = wb_xstrdup(path);
 	return rc;
 }
 
@@ -418,5 +420,6 @@ void lesson_free(struct lesson *l)
 	free(l->id);
 	free(l->lang);
 	free(l->title);
+	free(l->path);
 	free(l);
 }

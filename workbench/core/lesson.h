@@ -19,6 +19,8 @@ struct lesson {
 	struct cmark_node *doc; /* parsed document, owned */
 	int cut_line;		/* first table cut at the cell budget, 0 none */
 	size_t cut_cells;	/* the cells that table has */
+	char *path;		/* the file lesson_load read, or NULL (lesson_parse);
+				   ```timeline blocks are found beside it */
 };
 
 /* The table cells a lesson may hold in all (#20 F5).  cmark-gfm alone

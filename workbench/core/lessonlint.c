@@ -13,6 +13,9 @@
 #include "core/labcat.h"
 #include "core/lesson.h"
 #include "core/textsafe.h"
+#include "core/timeline.h"
+#include "core/timeline_events.h"
+#include "core/timeline_lesson.h"
 #include "base/wb.h"
 
 #include <cmark-gfm.h>
@@ -74,6 +77,37 @@ static void check_lab_block(struct lint *l, cmark_node *n)
 	}
 }
 
+/* A ```timeline block: a valid name whose history file exists beside the
+ * lesson (../timelines/NAME.jsonl) and reads cleanly. */
+static void check_timeline_block(struct lint *l, cmark_node *n)
+{
+	int line = cmark_node_get_start_line(n);
+	char *name = timeline_block_name(cmark_node_get_literal(n));
+	if (!name) {
+		say(l, LINT_ERROR, line, "%s", "a timeline block names no history");
+		return;
+	}
+	char *path = timeline_lesson_path(l->file, name);
+	if (!path) {
+		say(l, LINT_ERROR, line + 1,
+		    "timeline name '%s' is not valid (1 to 64 of a-z, 0-9 and -)", name);
+		free(name);
+		return;
+	}
+	struct timeline *t = NULL;
+	char err[512];
+	if (tl_events_load(path, &t, err, sizeof err) != 0) {
+		char *msg = wb_xasprintf("timeline '%s': %%s", name);
+		say(l, LINT_ERROR, line + 1, msg, err);
+		free(msg);
+	} else if (!timeline_nops(t)) {
+		say(l, LINT_ERROR, line + 1, "timeline '%s' has no operations", name);
+	}
+	timeline_free(t);
+	free(path);
+	free(name);
+}
+
 /* Every node, with cmark's iterator: no recursion, so a 30,000-deep quote
  * is walked like a flat one (#20 F2). */
 static void walk(struct lint *l, cmark_node *root)
@@ -87,6 +121,8 @@ static void walk(struct lint *l, cmark_node *root)
 		const char *info = cmark_node_get_fence_info(n);
 		if (info && !strncmp(info, "lab", 3) && (info[3] == '\0' || info[3] == ' '))
 			check_lab_block(l, n);
+		else if (timeline_block_info(info))
+			check_timeline_block(l, n);
 	}
 	cmark_iter_free(it);
 }
@@ -163,6 +199,8 @@ struct parsed {
 	int nsections; /* level-2 headings */
 	struct card *cards;
 	size_t ncards;
+	struct card *timelines; /* ```timeline blocks: the history each names */
+	size_t ntimelines;
 	int is_glossary;
 	struct glossary gloss; /* is_glossary: its entries */
 };
@@ -236,6 +274,14 @@ static void add_cards(struct parsed *p, cmark_node *n)
 	}
 }
 
+static void add_timeline(struct parsed *p, cmark_node *n)
+{
+	char *name = timeline_block_name(cmark_node_get_literal(n));
+	p->timelines = wb_xrealloc(p->timelines, (p->ntimelines + 1) * sizeof *p->timelines);
+	p->timelines[p->ntimelines++] =
+		(struct card){name ? name : wb_xstrdup(""), cmark_node_get_start_line(n) + 1};
+}
+
 static void collect_doc(struct parsed *p, cmark_node *parent)
 {
 	for (cmark_node *n = cmark_node_first_child(parent); n; n = cmark_node_next(n)) {
@@ -249,6 +295,8 @@ static void collect_doc(struct parsed *p, cmark_node *parent)
 			const char *info = cmark_node_get_fence_info(n);
 			if (info && !strncmp(info, "lab", 3) && (info[3] == '\0' || info[3] == ' '))
 				add_cards(p, n);
+			else if (timeline_block_info(info))
+				add_timeline(p, n);
 		}
 		collect_doc(p, n);
 	}
@@ -476,6 +524,25 @@ static void chapter_parity(struct set *s, const struct parsed *p, const struct p
 			o->d->lang, o->d->file);
 }
 
+/* The en and zh chapters embed the same timelines in the same order. */
+static void timeline_parity(struct set *s, const struct parsed *p, const struct parsed *o,
+			    enum lint_level level)
+{
+	size_t n = p->ntimelines < o->ntimelines ? p->ntimelines : o->ntimelines;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(p->timelines[i].id, o->timelines[i].id) != 0) {
+			set_say(s, p, level, p->timelines[i].line,
+				"timeline %zu is '%s' here but '%s' in the %s version (%s:%d)",
+				i + 1, p->timelines[i].id, o->timelines[i].id, o->d->lang,
+				o->d->file, o->timelines[i].line);
+			return;
+		}
+	if (p->ntimelines != o->ntimelines)
+		set_say(s, p, level, p->ntimelines > n ? p->timelines[n].line : 1,
+			"%zu timelines here but %zu in the %s version %s", p->ntimelines,
+			o->ntimelines, o->d->lang, o->d->file);
+}
+
 static void parity(struct set *s, const struct parsed *p)
 {
 	const char *ol = strcmp(p->d->lang, "zh") ? "zh" : "en";
@@ -490,8 +557,10 @@ static void parity(struct set *s, const struct parsed *p)
 		return; /* reported once, on the en file */
 	if (p->is_glossary)
 		glossary_parity(s, p, o, level);
-	else
+	else {
 		chapter_parity(s, p, o, level);
+		timeline_parity(s, p, o, level);
+	}
 	if (p->is_glossary && !strcmp(p->d->lang, "en") && o->d->target)
 		glossary_parity(s, o, p, level);
 }
@@ -537,6 +606,9 @@ int lessonlint_set(const struct lessonlint_doc *docs, size_t n, const struct les
 		for (size_t k = 0; k < p->ncards; k++)
 			free(p->cards[k].id);
 		free(p->cards);
+		for (size_t k = 0; k < p->ntimelines; k++)
+			free(p->timelines[k].id);
+		free(p->timelines);
 		glossary_free(&p->gloss);
 	}
 	free(s.p);

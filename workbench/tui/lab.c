@@ -8,6 +8,10 @@
  * process the lab started, removes the run folder and says so (a
  * "cancelled" event), and the screen shows that, with the clock stopped.
  *
+ * t switches to the timeline view (tui/timelineview.c): the run's "op",
+ * "mark" and "checker" event lines drawn as lanes across time; those lines
+ * go to the view and are not listed among the events.
+ *
  * The main loop polls the child's output (lab_poll_fd/lab_readable) and
  * ticks this screen (lab_tick: reap, cancel deadline) whichever screen is
  * on top, so a run goes on while the learner reads the recipe source.
@@ -27,6 +31,7 @@
  */
 #define _GNU_SOURCE /* pipe2 */
 #include "tui/labscreen.h"
+#include "tui/timelineview.h"
 #include "tui/term.h"
 #include "tui/tui.h"
 #include "app.h"
@@ -52,7 +57,19 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { L_DOWN, L_UP, L_PGDN, L_PGUP, L_CANCEL, L_BACK, L_RERUN, L_SOURCE, L_TOP, L_BOTTOM };
+enum {
+	L_DOWN,
+	L_UP,
+	L_PGDN,
+	L_PGUP,
+	L_CANCEL,
+	L_BACK,
+	L_RERUN,
+	L_SOURCE,
+	L_TOP,
+	L_BOTTOM,
+	L_TIMELINE,
+};
 
 static const struct keybind lab_keys[] = {
 	{'j', 0, "j", L_DOWN, "scroll down", "向下滚动"},
@@ -73,6 +90,8 @@ static const struct keybind lab_keys[] = {
 	{27, 0, "Esc", L_CANCEL, "cancel the running lab", "取消正在运行的实验"},
 	{'r', 0, "r", L_RERUN, "run it again", "再运行一次"},
 	{'s', 0, "s", L_SOURCE, "read the recipe source it exercises", "阅读它所用的配方源码"},
+	{'t', 0, "t", L_TIMELINE, "timeline of the run's operations (t again: the run)",
+	 "本次运行各操作的时间线（再按 t：返回运行记录）"},
 	{'q', 0, "q", L_BACK, "back to the lesson (cancels a run)", "返回课文（会取消运行）"},
 	{KEY_LEFT, 1, "←", L_BACK, "back to the lesson (cancels a run)", "返回课文（会取消运行）"},
 };
@@ -110,6 +129,8 @@ struct labscr {
 	int stopped;	    /* cancelled event: processes the supervisor stopped */
 	int confirmed;	    /* the cancelled event was seen */
 	int exit_code;	    /* child's exit status */
+	struct tlview *tl;  /* the run's operation history (tui/timelineview.c) */
+	int show_tl;	    /* t: the timeline view instead of the events */
 };
 
 static void add_event(struct labscr *l, struct event e)
@@ -121,6 +142,8 @@ static void add_event(struct labscr *l, struct event e)
 static void parse_line(struct labscr *l, const char *line)
 {
 	struct event_line in;
+	if (!l->cancelled && tlview_feed(l->tl, line))
+		return; /* an op, mark or checker event: the timeline view's */
 	if (event_parse(line, &in) != 0) {
 		if (*line && !l->cancelled)
 			add_event(l, (struct event){'l', 0, wb_xstrdup(line), NULL, NULL});
@@ -224,6 +247,7 @@ static int start_child(struct tui *t, struct labscr *l)
 	l->ms = 0;
 	wb_buf_free(&l->partial);
 	free_events(l);
+	tlview_reset(l->tl);
 	return 0;
 }
 
@@ -586,6 +610,11 @@ static void lab_draw(struct tui *t, void *self)
 	free(title);
 
 	int width = COLS - 2;
+	if (l->show_tl) {
+		tlview_draw(l->tl, 2, 1, lab_rows(), width, lang);
+		lab_status(t, l);
+		return;
+	}
 	struct lines x = lay_out(l, width, lang);
 	int rows = lab_rows();
 	int maxtop = (int)x.n > rows ? (int)x.n - rows : 0;
@@ -624,12 +653,30 @@ static void scroll_by(struct labscr *l, int delta)
 	l->follow = 0;
 }
 
+/* The scroll keys and t while the timeline view is shown; returns 1 when
+ * the key was the view's. */
+static int timeline_key(struct labscr *l, int action, int page)
+{
+	switch (action) {
+	case L_DOWN: tlview_scroll(l->tl, 1); return 1;
+	case L_UP: tlview_scroll(l->tl, -1); return 1;
+	case L_PGDN: tlview_scroll(l->tl, page); return 1;
+	case L_PGUP: tlview_scroll(l->tl, -page); return 1;
+	case L_TOP: tlview_jump(l->tl, 1); return 1;
+	case L_BOTTOM: tlview_jump(l->tl, 0); return 1;
+	case L_TIMELINE: l->show_tl = 0; return 1;
+	default: return 0;
+	}
+}
+
 static void lab_key(struct tui *t, void *self, int action, wint_t ch, int is_code)
 {
 	(void)ch;
 	(void)is_code;
 	struct labscr *l = self;
 	int page = lab_rows() > 2 ? lab_rows() - 1 : 1;
+	if (l->show_tl && timeline_key(l, action, page))
+		return;
 	switch (action) {
 	case L_DOWN: scroll_by(l, 1); break;
 	case L_UP: scroll_by(l, -1); break;
@@ -653,6 +700,7 @@ static void lab_key(struct tui *t, void *self, int action, wint_t ch, int is_cod
 		}
 		break;
 	case L_SOURCE: open_source(t, l); break;
+	case L_TIMELINE: l->show_tl = 1; break;
 	case L_BACK: tui_back(t); break; /* lab_leave stops a run */
 	}
 }
@@ -669,6 +717,7 @@ static void lab_free(void *self)
 	cancel_and_wait(l);
 	free_events(l);
 	wb_buf_free(&l->partial);
+	tlview_free(l->tl);
 	free(l->chapter);
 	free(l);
 }
@@ -681,6 +730,7 @@ int lab_screen_open(struct tui *t, const char *lab_id, const char *chapter, stru
 	struct labscr *l = wb_xcalloc(1, sizeof *l);
 	l->lab = lab;
 	l->fd = -1;
+	l->tl = tlview_new();
 	l->chapter = wb_xstrdup(chapter ? chapter : "");
 	if (start_child(t, l) != 0) {
 		lab_free(l);
