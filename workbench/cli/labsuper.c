@@ -38,8 +38,9 @@
 #endif
 
 static volatile sig_atomic_t got_signal;
-static volatile sig_atomic_t worker_pid; /* the running worker, 0 if none */
-static volatile sig_atomic_t timed_out;	 /* the wall limit passed */
+static volatile sig_atomic_t worker_pid;   /* the running worker, 0 if none */
+static volatile sig_atomic_t timed_out;	   /* the wall limit passed */
+static volatile sig_atomic_t signals_seen; /* never reset (labsuper_signals) */
 
 /* Kills the worker's group from the handler itself (kill is
  * async-signal-safe): a signal that lands just before waitpid() is
@@ -48,6 +49,7 @@ static volatile sig_atomic_t timed_out;	 /* the wall limit passed */
 static void on_signal(int sig)
 {
 	got_signal = sig;
+	signals_seen++;
 	if (worker_pid > 0)
 		kill(-(pid_t)worker_pid, SIGKILL);
 }
@@ -273,6 +275,11 @@ static int verdict_of(const struct labsuper_job *job, int status)
 		printf("FAIL: the lab worker died of signal %d\n", sig);
 	}
 	return LAB_EXIT_FAIL;
+}
+
+int labsuper_signals(void)
+{
+	return (int)signals_seen;
 }
 
 int labsuper_run(struct app *app, const struct labsuper_job *job)

@@ -38,4 +38,10 @@ struct labsuper_job {
  * keep_failed (then its path goes to stderr). */
 int labsuper_run(struct app *app, const struct labsuper_job *job);
 
+/* How many SIGINT, SIGTERM or SIGHUP the supervisor's handler has caught
+ * in this process, over every run (never reset): a caller that runs many
+ * jobs compares it before and after one to tell a cancel from a run that
+ * could not start, and stops.  Cannot fail. */
+int labsuper_signals(void);
+
 #endif

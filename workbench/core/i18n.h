@@ -176,6 +176,12 @@ enum msg {
 	/* wt-uxa */
 	M_QUIZ_GOT_NONE_ASK,
 	M_READER_PICK_SECTION,
+	/* wt-perf: `lab run --all`'s summary (cli/lab_run_all.c) */
+	M_LABALL_LAB,
+	M_LABALL_SECONDS,
+	M_LABALL_VERDICT,
+	M_LABALL_NOT_RUN,
+	M_LABALL_TOTAL,
 	M_COUNT
 };
 
