@@ -276,8 +276,9 @@ static const char *const strings[M_COUNT][2] = {
 	[M_LABALL_SECONDS] = {"seconds", "秒"},
 	[M_LABALL_VERDICT] = {"verdict", "结果"},
 	[M_LABALL_NOT_RUN] = {"not run", "未运行"},
-	[M_LABALL_TOTAL] = {"%d labs in %.1f s: %d passed, %d failed, %d could not run, %d not run",
-			    "%d 个实验，共 %.1f 秒：%d 个通过，%d 个未通过，%d 个无法运行，%d 个未运行"},
+	[M_LABALL_TOTAL] =
+		{"%d labs in %.1f s: %d passed, %d failed, %d could not run, %d not run",
+		 "%d 个实验，共 %.1f 秒：%d 个通过，%d 个未通过，%d 个无法运行，%d 个未运行"},
 };
 
 const char *i18n(const char *lang, enum msg m)
