@@ -60,9 +60,14 @@ CREATE TABLE task (
 
 -- Due scanning: "WHERE state = 'READY' AND due <= now ORDER BY due" and the
 -- oldest-due-age alarm (MIN(due)) read one index range from its start.
-CREATE INDEX task_state_due ON task (state, due);
--- Takeover and sweeping: expired leases, oldest first.
-CREATE INDEX task_state_lease ON task (state, lease_until);
+-- Partial: only READY rows are in it, so a claim removes one entry and a
+-- completion touches none (with (state, due) over every row, each state
+-- change moved an entry between two parts of the index: two more pages in
+-- each commit, and finished rows kept the index growing).
+CREATE INDEX task_state_due ON task (due) WHERE state = 'READY';
+-- Takeover and sweeping: expired leases, oldest first.  Only RUNNING rows
+-- (the only ones with a lease), for the same reason.
+CREATE INDEX task_state_lease ON task (lease_until) WHERE state = 'RUNNING';
 -- Recovery of a claim whose reply was lost: by claim_id, never by owner.
 CREATE UNIQUE INDEX task_claim_id ON task (claim_id) WHERE claim_id IS NOT NULL;
 
@@ -90,4 +95,4 @@ CREATE TABLE task_claim_stat (
 	stale     INTEGER NOT NULL DEFAULT 0 CHECK (stale >= 0)
 ) STRICT;
 
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;

@@ -35,7 +35,7 @@
 
 #define TASK_ID_MAX		 64 /* task_id and owner: up to 63 bytes + NUL */
 #define TASK_CLAIM_ID_LEN	 33 /* 32 hex digits + NUL */
-#define TASKTABLE_SCHEMA_VERSION 2
+#define TASKTABLE_SCHEMA_VERSION 3
 
 /* The claim-conflict monitor's buckets (data/tasks.sql, task_claim_stat):
  * intervals of TASK_STAT_INTERVAL_MS of db time, the last TASK_STAT_SLOTS
@@ -203,6 +203,37 @@ TASK_WUR int tasktable_claim(struct tasktable *tt, const char *task_id, const ch
 TASK_WUR int tasktable_claim_next(struct tasktable *tt, const char *owner, long long lease_ms,
 				  struct task_claim *out);
 
+/* The largest batch tasktable_claim_batch and tasktable_complete_batch
+ * take in one call. */
+#define TASK_BATCH_MAX 256
+
+/* Claims up to max (1..TASK_BATCH_MAX) of the oldest claimable tasks (as
+ * claim_next picks them) for owner in ONE conditional UPDATE and one
+ * transaction, as River and graphile-worker fetch jobs.  Every task gets
+ * its own claim: a fresh claim_id (all max made here before the statement
+ * is sent, out[i].claim_id), its own claim_version + 1 and attempt + 1;
+ * each is fenced on its own (renew, complete, fail and check take out[i]
+ * like any claim).  out is the caller's array of max claims; the won
+ * claims are out[0..*n), in the order the tasks waited, and out[*n..max)
+ * are LOST with an empty task_id.  Counted as *n wins, or once as empty
+ * when nothing was claimable.  Returns 0 (*n >= 1), TASK_ELOST (nothing
+ * claimable, *n = 0), WB_EINVAL, or another WB_E*: then every out[i] says
+ * UNKNOWN when the statement may have applied (recover each by its
+ * claim_id, task_id NULL) or LOST when it rolled back.  The lost-reply
+ * hook is called once, with out[0]. */
+TASK_WUR int tasktable_claim_batch(struct tasktable *tt, const char *owner, long long lease_ms,
+				   int max, struct task_claim *out, int *n);
+
+/* Completes n (1..TASK_BATCH_MAX) claims in one write transaction, each by
+ * the same guarded statement as tasktable_complete (task_id + owner +
+ * claim_version, RUNNING, lease holding): a claim that is no longer
+ * current changes 0 rows and is counted as stale, whatever the others do.
+ * results (n entries, may be NULL) receives 0 or TASK_ELOST per claim.
+ * Returns 0 when all n completed, TASK_ELOST when at least one did not
+ * (the others did: committed), or WB_E* (rolled back: none completed). */
+TASK_WUR int tasktable_complete_batch(struct tasktable *tt, const struct task_claim *c, int n,
+				      int *results);
+
 /* Recovers a claim whose outcome is unknown, by its claim_id and never by
  * owner name: found only while that claim is still current (RUNNING, lease
  * holds).  task_id may be NULL (claim_next).  Returns 0 with out filled
@@ -264,8 +295,8 @@ int tasktable_conflict_alarm(const struct task_claim_stats *s,
 			     const struct task_conflict_rule *rule);
 
 /* EXPLAIN QUERY PLAN of one of the recipe's statements, one plan row per
- * line, indented by depth: statement is "claim", "claim_next", "due" or
- * "oldest_due".  Shows that due scanning reads an index range instead of
+ * line, indented by depth: statement is "claim", "claim_next", "claim_batch",
+ * "due" or "oldest_due".  Shows that due scanning reads an index range instead of
  * sorting the table.  0 (*plan freed by the caller), WB_EINVAL (unknown
  * name) or WB_E*. */
 int tasktable_explain(struct tasktable *tt, const char *statement, char **plan);

@@ -535,6 +535,114 @@ static void judge(struct lab_ctx *ctx, struct run *run, struct history *h)
 		      succeeded, version_match, completed_once);
 }
 
+/* ---- the batch claim (wt-perf): one statement, a claim per task ---- */
+
+#define BATCH 4
+
+/* Runs the batch part's story on its own file (batch.db): A claims BATCH
+ * tasks in one tasktable_claim_batch call (lease 30 at 100), renews all
+ * but task b1 at 120, B takes b1 over at 131, then A completes the whole
+ * batch at once.  0 or WB_E* (then the report says why). */
+static int batch_story(struct lab_ctx *ctx, struct tasktable *tt, struct task_claim *a, int *n,
+		       struct task_claim *b, int *results, struct task_row *row1, int *naive_rows)
+{
+	struct report *r = ctx->report;
+	int rc = tasktable_clock_set(tt, 100);
+	for (int i = 0; rc == 0 && i < BATCH; i++) {
+		char id[16];
+		snprintf(id, sizeof id, "b%d", i);
+		rc = tasktable_add(tt, id, 90 + i, NULL);
+	}
+	if (rc == 0)
+		rc = tasktable_claim_batch(tt, "A", LEASE, BATCH, a, n);
+	report_step(r, "batch: A claims up to %d due tasks in ONE statement: got %d", BATCH, *n);
+	if (rc == 0)
+		rc = tasktable_clock_set(tt, 120);
+	for (int i = 0; rc == 0 && i < *n; i++)
+		if (strcmp(a[i].task_id, "b1") != 0)
+			rc = tasktable_renew(tt, &a[i], 100, NULL, NULL);
+	report_step(r,
+		    "clock 120: A renews every task of its batch but b1, then stalls; clock 131, "
+		    "b1's lease (to 130) has expired and B takes b1 over");
+	if (rc == 0)
+		rc = tasktable_clock_set(tt, 131);
+	if (rc == 0)
+		rc = tasktable_claim(tt, "b1", "B", LEASE, b);
+	if (rc == 0) {
+		rc = tasktable_complete_batch(tt, a, *n, results);
+		rc = rc == TASK_ELOST ? 0 : rc;
+	}
+	report_step(r, "A wakes and completes its whole batch in one transaction");
+	/* The control: the same batch completed by task_id alone. */
+	if (rc == 0)
+		rc = tasktable_get(tt, "b1", row1); /* before the control touches it */
+	if (rc == 0) {
+		rc = sqlitex_exec(tasktable_db(tt),
+				  "UPDATE task SET state = 'SUCCEEDED' WHERE task_id IN "
+				  "('b0', 'b1', 'b2', 'b3') AND state = 'RUNNING'");
+		*naive_rows = sqlite3_changes(tasktable_db(tt));
+	}
+	if (rc)
+		report_cannot(r, "batch part: %s", tasktable_errmsg(tt));
+	return rc;
+}
+
+/* The batch part's checks: each task of a batch claim is its own claim
+ * (claim_id, claim_version), and a late completer of one task of the batch
+ * changes 0 rows for that task while the rest of its batch completes. */
+static int batch_check(struct lab_ctx *ctx)
+{
+	struct report *r = ctx->report;
+	struct task_claim a[BATCH], b;
+	int n = 0, results[BATCH], naive_rows = -1;
+	char schema[LAB_PATH_MAX], err[256];
+	char *path = wb_xasprintf("%s/batch.db", ctx->run_dir);
+	struct tasktable *tt = NULL;
+	int rc = tasktable_open(path, lab_data_file(ctx, "tasks.sql", schema, sizeof schema), NULL,
+				&tt, err, sizeof err);
+	free(path);
+	if (rc) {
+		report_cannot(r, "batch task table: %s", err);
+		return rc;
+	}
+	struct task_row row1 = {0};
+	rc = batch_story(ctx, tt, a, &n, &b, results, &row1, &naive_rows);
+	if (rc)
+		goto out;
+	int distinct = n == BATCH, late = -1, others = 0;
+	for (int i = 0; i < n; i++) {
+		distinct = distinct && a[i].version == 1 && a[i].outcome == TASK_OUTCOME_WON;
+		for (int j = 0; j < i; j++)
+			distinct = distinct && strcmp(a[i].claim_id, a[j].claim_id) != 0 &&
+				   strcmp(a[i].task_id, a[j].task_id) != 0;
+		if (!strcmp(a[i].task_id, "b1"))
+			late = results[i];
+		else
+			others += results[i] == 0;
+		report_evidence(r, a[i].task_id, "claim_id %s, claim_version %lld", a[i].claim_id,
+				a[i].version);
+	}
+	report_checkf(r, "batch-claim-one-claim-per-task", distinct,
+		      "4 tasks, 4 distinct claim_ids, each claim_version 1", "%d tasks claimed%s",
+		      n, distinct ? ", each with its own claim" : ", not distinct");
+	report_checkf(
+		r, "batch-late-complete-zero-rows",
+		late == TASK_ELOST && others == BATCH - 1 && row1.state == TASK_RUNNING &&
+			!strcmp(row1.owner, "B") && row1.claim_version == 2,
+		"A's complete of b1 changes 0 rows; its other 3 complete; b1 stays B's (version 2)",
+		"b1: %s; %d others completed; b1 is %s, owner %s, version %lld",
+		late == TASK_ELOST ? "0 rows"
+		: late == 0	   ? "1 row"
+				   : "error",
+		others, tasktable_state_name(row1.state), row1.owner, row1.claim_version);
+	report_checkf(r, "control-batch-complete-by-id-overwrites", naive_rows == 1,
+		      "the same batch completed by task_id alone changes b1, B's running task",
+		      "%d row(s) changed", naive_rows);
+out:
+	tasktable_close(tt);
+	return rc;
+}
+
 int task_claim_scenario(struct lab_ctx *ctx, const struct task_claim_impl *impl)
 {
 	struct report *r = ctx->report;
@@ -613,6 +721,8 @@ int task_claim_scenario(struct lab_ctx *ctx, const struct task_claim_impl *impl)
 		judge(ctx, &run, h);
 	}
 	free(h);
+	if (rc == 0 && impl == &task_claim_recipe) /* the recipe's batch, not an exercise's */
+		rc = batch_check(ctx);
 	goto out;
 
 broken:

@@ -742,6 +742,78 @@ static void test_conflict_alarm_rule(void **state)
 	assert_true(tasktable_conflict_alarm(&s, &any));
 }
 
+/* A batch claim is one statement, but every task in it is its own claim:
+ * its own claim_id and claim_version, fenced on its own.  A late completer
+ * of one task of the batch changes 0 rows for it; the rest completes. */
+static void test_claim_batch_fences_each_task(void **state)
+{
+	struct fx *f = *state;
+	for (int i = 0; i < 5; i++) {
+		char id[8];
+		snprintf(id, sizeof id, "t%d", i);
+		assert_int_equal(tasktable_add(f->tt, id, 95 - i, NULL), 0); /* t4 oldest */
+	}
+	assert_int_equal(tasktable_add(f->tt, "later", 500, NULL), 0);
+	struct task_claim a[8], b;
+	int n = -1, res[8];
+	assert_int_equal(tasktable_claim_batch(f->tt, "A", 30, 3, a, &n), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(a[0].task_id, "t4"); /* oldest due first */
+	assert_string_equal(a[1].task_id, "t3");
+	assert_string_equal(a[2].task_id, "t2");
+	for (int i = 0; i < 3; i++) {
+		struct task_row r = row(f->tt, a[i].task_id);
+		assert_int_equal(a[i].outcome, TASK_OUTCOME_WON);
+		assert_int_equal(a[i].version, 1);
+		assert_int_equal(a[i].lease_until, 130);
+		assert_string_equal(r.claim_id, a[i].claim_id);
+		assert_string_equal(r.owner, "A");
+		for (int j = 0; j < i; j++)
+			assert_string_not_equal(a[i].claim_id, a[j].claim_id);
+	}
+	/* The rest: two claimable, the third not due. */
+	struct task_claim c[8];
+	assert_int_equal(tasktable_claim_batch(f->tt, "C", 30, 8, c, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(c[2].task_id, "");
+	assert_int_equal(c[2].outcome, TASK_OUTCOME_LOST);
+	assert_int_equal(tasktable_claim_batch(f->tt, "C", 30, 8, c, &n), TASK_ELOST);
+	assert_int_equal(n, 0);
+	/* A renews two of its three; the third expires and B takes it over. */
+	assert_int_equal(tasktable_clock_set(f->tt, 120), 0);
+	assert_int_equal(tasktable_renew(f->tt, &a[0], 100, NULL, NULL), 0);
+	assert_int_equal(tasktable_renew(f->tt, &a[2], 100, NULL, NULL), 0);
+	assert_int_equal(tasktable_clock_set(f->tt, 131), 0);
+	assert_int_equal(tasktable_claim(f->tt, a[1].task_id, "B", 30, &b), 0);
+	assert_int_equal(b.version, 2);
+	assert_int_equal(tasktable_complete_batch(f->tt, a, 3, res), TASK_ELOST);
+	assert_int_equal(res[0], 0);
+	assert_int_equal(res[1], TASK_ELOST);
+	assert_int_equal(res[2], 0);
+	assert_int_equal(row(f->tt, a[0].task_id).state, TASK_SUCCEEDED);
+	struct task_row r1 = row(f->tt, a[1].task_id);
+	assert_int_equal(r1.state, TASK_RUNNING);
+	assert_string_equal(r1.owner, "B");
+	assert_int_equal(tasktable_complete_batch(f->tt, &b, 1, res), 0);
+	assert_int_equal(tasktable_complete_batch(f->tt, a, 0, res), WB_EINVAL);
+	assert_int_equal(tasktable_claim_batch(f->tt, "A", 30, 0, c, &n), WB_EINVAL);
+	assert_int_equal(tasktable_claim_batch(f->tt, "A", 30, TASK_BATCH_MAX + 1, c, &n),
+			 WB_EINVAL);
+	/* Counted: 3 + 2 + 1 won, 1 empty, 1 stale. */
+	struct task_claim_stats st;
+	assert_int_equal(tasktable_claim_stats(f->tt, TASK_STAT_SLOTS, &st), 0);
+	assert_int_equal(st.won, 6);
+	assert_int_equal(st.empty, 1);
+	assert_int_equal(st.stale, 1);
+	/* The batch's candidates come from the indexes, not a table scan. */
+	char *plan = NULL;
+	assert_int_equal(tasktable_explain(f->tt, "claim_batch", &plan), 0);
+	assert_non_null(strstr(plan, "task_state_due"));
+	assert_non_null(strstr(plan, "task_state_lease"));
+	assert_null(strstr(plan, "SCAN task"));
+	free(plan);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
 
 int main(void)
@@ -770,6 +842,7 @@ int main(void)
 		T(test_claim_stats_intervals_and_ring),
 		T(test_claim_stat_failure_rolls_the_claim_back),
 		T(test_conflict_alarm_rule),
+		T(test_claim_batch_fences_each_task),
 	};
 	return cmocka_run_group_tests_name("tasktable", tests, NULL, NULL);
 }

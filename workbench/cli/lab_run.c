@@ -4,8 +4,8 @@
  * --zk against it, opens the history file, and runs the lab under the lab
  * supervisor (cli/labsuper.h), which owns the run folder, the worker, the
  * cancel and the record; the worker writes the history (histfile.h).
- * Titles come from the lab catalogue in the UI language.  No lab logic
- * here.
+ * Titles come from the lab catalogue in the UI language.  `lab run --all`
+ * and `--only` go to cli/lab_run_all.c.  No lab logic here.
  */
 #include "app.h"
 #include "cli/commands.h"
@@ -58,6 +58,10 @@ static int find_lab(const char *id, const char *zk, const struct lab **out)
 
 static int lab_run(struct app *app, const struct args *args)
 {
+	if (args_has(args, "--all") || args_has(args, "--only"))
+		return labcmd_run_all(app, args);
+	if (args->argc != 1)
+		return command_usage_error(&cmd_lab_run, "give one lab ID, or --all");
 	const char *id = args->argv[0], *zk = args_value(args, "--zk");
 	const struct lab *lab = NULL;
 	int rc = find_lab(id, zk, &lab);
@@ -88,6 +92,7 @@ static int lab_run(struct app *app, const struct args *args)
 		.keep_failed = 1,
 		.history = hist,
 		.history_format = (int)fmt,
+		.timeline_svg = args_value(args, "--timeline"),
 	};
 	rc = labsuper_run(app, &job);
 	if (hist && fclose(hist) != 0)
@@ -99,8 +104,12 @@ static int lab_run(struct app *app, const struct args *args)
 const struct command cmd_lab_run = {
 	.name = "lab",
 	.sub = "run",
-	.args = {.opts = "--json --zk= --history= --history-format=", .lower = 1, .upper = 1},
-	.usage = "ID [--json] [--zk HOST:PORT,...] [--history FILE [--history-format json|edn]]",
-	.help = "run a lab (exit 0 pass, 1 fail, 2 could not run)",
+	.args = {.opts = "--json --zk= --history= --history-format= --timeline= --all --only=",
+		 .lower = 0,
+		 .upper = 1},
+	.usage = "ID [--json] [--zk HOST:PORT,...] [--history FILE [--history-format json|edn]] "
+		 "[--timeline FILE.svg] | "
+		 "--all [--only ID,ID...] [--json]",
+	.help = "run a lab, or every lab in turn (exit 0 pass, 1 fail, 2 could not run)",
 	.run = lab_run,
 };

@@ -17,6 +17,7 @@
 #include "cli/labsuper.h"
 #include "core/content.h"
 #include "core/store.h"
+#include "core/timeline_svg.h"
 #include "base/spawn.h"
 #include "base/wb.h"
 #include "event.h"
@@ -39,8 +40,9 @@
 #endif
 
 static volatile sig_atomic_t got_signal;
-static volatile sig_atomic_t worker_pid; /* the running worker, 0 if none */
-static volatile sig_atomic_t timed_out;	 /* the wall limit passed */
+static volatile sig_atomic_t worker_pid;   /* the running worker, 0 if none */
+static volatile sig_atomic_t timed_out;	   /* the wall limit passed */
+static volatile sig_atomic_t signals_seen; /* never reset (labsuper_signals) */
 
 /* Kills the worker's group from the handler itself (kill is
  * async-signal-safe): a signal that lands just before waitpid() is
@@ -49,6 +51,7 @@ static volatile sig_atomic_t timed_out;	 /* the wall limit passed */
 static void on_signal(int sig)
 {
 	got_signal = sig;
+	signals_seen++;
 	if (worker_pid > 0)
 		kill(-(pid_t)worker_pid, SIGKILL);
 }
@@ -279,6 +282,25 @@ static int verdict_of(const struct labsuper_job *job, int status)
 	return LAB_EXIT_FAIL;
 }
 
+int labsuper_signals(void)
+{
+	return (int)signals_seen;
+}
+
+/* Writes the finished run's timeline (its events.jsonl) as SVG to
+ * job->timeline_svg; a failure is reported and does not change the
+ * verdict. */
+static void write_timeline(const struct labsuper_job *job, const char *run_dir, const char *lang)
+{
+	char *events = wb_xasprintf("%s/events.jsonl", run_dir), err[512];
+	if (timeline_svg_file(events, job->timeline_svg, job->title, lang, err, sizeof err) != 0)
+		fprintf(stderr, "workbench: no timeline written to %s: %s\n", job->timeline_svg,
+			err);
+	else if (!job->json)
+		printf("timeline: %s\n", job->timeline_svg);
+	free(events);
+}
+
 int labsuper_run(struct app *app, const struct labsuper_job *job)
 {
 	char *run_dir = NULL;
@@ -345,6 +367,8 @@ int labsuper_run(struct app *app, const struct labsuper_job *job)
 	worker_pid = 0;		/* reaped: its pid may be reused */
 	proc_kill_all(run_dir); /* whatever the worker left behind */
 	int verdict = verdict_of(job, status);
+	if (!got_signal && job->timeline_svg)
+		write_timeline(job, run_dir, app->lang);
 	if (got_signal)
 		report_cancel(job->what, job->id, run_dir, job->json); /* and removes the folder */
 	else if (job->record)

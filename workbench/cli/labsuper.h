@@ -27,6 +27,7 @@ struct labsuper_job {
 	FILE *history;	       /* borrowed: the worker writes the run's operation
 				  history here after the lab (histfile.h), or NULL */
 	int history_format;    /* enum histfile_format */
+	const char *timeline_svg; /* not NULL: after the run, its timeline as SVG there */
 	/* The worker's work; NULL runs (*lab->run)(ctx).  Runs in the
 	 * worker process, after the worker set its limits. */
 	enum lab_outcome (*body)(struct lab_ctx *ctx, void *arg);
@@ -42,5 +43,11 @@ struct labsuper_job {
  * removed after a pass or a cancel, and after a failure unless
  * keep_failed (then its path goes to stderr). */
 int labsuper_run(struct app *app, const struct labsuper_job *job);
+
+/* How many SIGINT, SIGTERM or SIGHUP the supervisor's handler has caught
+ * in this process, over every run (never reset): a caller that runs many
+ * jobs compares it before and after one to tell a cancel from a run that
+ * could not start, and stops.  Cannot fail. */
+int labsuper_signals(void);
 
 #endif

@@ -290,6 +290,14 @@ static const char *const strings[M_COUNT][2] = {
 	[M_TL_MISSING] = {"(The timeline '%s' cannot be shown here: its history file is missing "
 			  "or damaged, or the page is too narrow.)",
 			  "（时间线“%s”无法在此显示：它的历史文件缺失或损坏，或者页面太窄。）"},
+	/* wt-perf */
+	[M_LABALL_LAB] = {"lab", "实验"},
+	[M_LABALL_SECONDS] = {"seconds", "秒"},
+	[M_LABALL_VERDICT] = {"verdict", "结果"},
+	[M_LABALL_NOT_RUN] = {"not run", "未运行"},
+	[M_LABALL_TOTAL] =
+		{"%d labs in %.1f s: %d passed, %d failed, %d could not run, %d not run",
+		 "%d 个实验，共 %.1f 秒：%d 个通过，%d 个未通过，%d 个无法运行，%d 个未运行"},
 };
 
 const char *i18n(const char *lang, enum msg m)

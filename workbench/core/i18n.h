@@ -186,6 +186,12 @@ enum msg {
 	M_TL_TITLE,
 	M_TL_NO_HISTORY,
 	M_TL_MISSING,
+	/* wt-perf: `lab run --all`'s summary (cli/lab_run_all.c) */
+	M_LABALL_LAB,
+	M_LABALL_SECONDS,
+	M_LABALL_VERDICT,
+	M_LABALL_NOT_RUN,
+	M_LABALL_TOTAL,
 	M_COUNT
 };
 
