@@ -30,6 +30,7 @@
 #include "base/wb.h"
 #include "base/mono.h"
 #include "harness/redisserver.h"
+#include "harness/narration.h" /* N_: the io_failed texts are narration */
 #include "harness/report.h"
 #include "lab.h"
 #include "redis/redislab.h"
@@ -190,7 +191,7 @@ static int wait_expired(struct lab_run *L, long long *waited)
 	for (;;) {
 		char *err = NULL;
 		if (redislock_pttl(L->obs, KEY, &ms, &err))
-			return io_failed(L, "PTTL answers", err);
+			return io_failed(L, N_("PTTL answers"), err);
 		if (ms == -2)
 			break;
 		if (mono_now_ms() - t0 > A_LEASE_MS + WAIT_MS)
@@ -246,7 +247,7 @@ static int round_run(struct lab_run *L, struct client_a *a, enum a_action how, c
 		goto out;
 	}
 	if (a->acquire_rc) {
-		rc = io_failed(L, "A's SET NX PX on a free key answers OK",
+		rc = io_failed(L, N_("A's SET NX PX on a free key answers OK"),
 			       wb_xstrdup(a->err ? a->err : wb_strerror(a->acquire_rc)));
 		goto out;
 	}
@@ -257,7 +258,7 @@ static int round_run(struct lab_run *L, struct client_a *a, enum a_action how, c
 	if (how == A_DEL_UNSAFE) {
 		rc = redislock_acquire(L->b, KEY, tb, B_LEASE_MS, &err);
 		if (rc != 0 && rc != WB_EBUSY) {
-			rc = io_failed(L, "B's SET NX PX answers", err);
+			rc = io_failed(L, N_("B's SET NX PX answers"), err);
 			goto out;
 		}
 		report_check(L->r, "b-refused-while-a-holds", rc == WB_EBUSY,
@@ -278,7 +279,7 @@ static int round_run(struct lab_run *L, struct client_a *a, enum a_action how, c
 
 	rc = redislock_acquire(L->b, KEY, tb, B_LEASE_MS, &err);
 	if (rc != 0 && rc != WB_EBUSY) {
-		rc = io_failed(L, "B's SET NX PX answers", err);
+		rc = io_failed(L, N_("B's SET NX PX answers"), err);
 		goto out;
 	}
 	report_checkf(L->r, "b-acquires-after-expiry", rc == 0,
@@ -294,7 +295,7 @@ out:
 		pthread_join(th, NULL);
 	}
 	if (rc == 0 && a->act_rc)
-		rc = io_failed(L, "A's command answers", wb_xstrdup(a->err ? a->err : "?"));
+		rc = io_failed(L, N_("A's command answers"), wb_xstrdup(a->err ? a->err : "?"));
 	gate_destroy(&a->checked);
 	gate_destroy(&a->go);
 	return rc;
@@ -313,7 +314,7 @@ static int reset_key(struct lab_run *L)
 	long long n;
 	char *err = NULL;
 	if (redislock_del_unsafe(L->obs, KEY, &n, &err))
-		return io_failed(L, "DEL between rounds answers", err);
+		return io_failed(L, N_("DEL between rounds answers"), err);
 	return 0;
 }
 
@@ -321,7 +322,7 @@ static int value_is(struct lab_run *L, const char *want, char **seen)
 {
 	char *err = NULL;
 	if (redislock_get(L->obs, KEY, seen, &err))
-		return io_failed(L, "GET answers", err), -1;
+		return io_failed(L, N_("GET answers"), err), -1;
 	if (!want)
 		return *seen == NULL;
 	return *seen && !strcmp(*seen, want);
@@ -349,7 +350,7 @@ static int round_del_unsafe(struct lab_run *L)
 	}
 	rc = redislock_acquire(L->obs, KEY, tc, B_LEASE_MS, &err);
 	if (rc != 0 && rc != WB_EBUSY) {
-		rc = io_failed(L, "C's SET NX PX answers", err);
+		rc = io_failed(L, N_("C's SET NX PX answers"), err);
 		goto out;
 	}
 	report_checkf(L->r, "c-acquires-beside-b", rc == 0,
@@ -392,7 +393,7 @@ static int round_del_safe(struct lab_run *L)
 					       : "another token");
 	int released = 0;
 	if (redislock_release_with(L->b, L->code->release_lua, KEY, tb, &released, &err)) {
-		rc = io_failed(L, "B's compare-and-delete answers", err);
+		rc = io_failed(L, N_("B's compare-and-delete answers"), err);
 		goto out;
 	}
 	free(seen);
@@ -418,7 +419,7 @@ static int round_renew_unsafe(struct lab_run *L)
 	if (rc)
 		goto out;
 	if (redislock_pttl(L->obs, KEY, &pttl, &err)) {
-		rc = io_failed(L, "PTTL answers", err);
+		rc = io_failed(L, N_("PTTL answers"), err);
 		goto out;
 	}
 	report_checkf(L->r, "unconditional-pexpire-stretches-b-lease",
@@ -450,7 +451,7 @@ static int round_renew_safe(struct lab_run *L)
 	if (rc)
 		goto out;
 	if (redislock_pttl(L->obs, KEY, &pttl, &err)) {
-		rc = io_failed(L, "PTTL answers", err);
+		rc = io_failed(L, N_("PTTL answers"), err);
 		goto out;
 	}
 	report_checkf(L->r, "compare-and-pexpire-leaves-b-lease",
@@ -460,11 +461,11 @@ static int round_renew_safe(struct lab_run *L)
 	int renewed = 0;
 	if (redislock_renew_with(L->b, L->code->renew_lua, KEY, tb, 2 * B_LEASE_MS, &renewed,
 				 &err)) {
-		rc = io_failed(L, "B's compare-and-pexpire answers", err);
+		rc = io_failed(L, N_("B's compare-and-pexpire answers"), err);
 		goto out;
 	}
 	if (redislock_pttl(L->obs, KEY, &pttl, &err)) {
-		rc = io_failed(L, "PTTL answers", err);
+		rc = io_failed(L, N_("PTTL answers"), err);
 		goto out;
 	}
 	report_checkf(L->r, "owner-renew-works", renewed && pttl > B_LEASE_MS,

@@ -1,5 +1,9 @@
 /*
- * i18n.h - the user interface's own strings in English and Chinese.
+ * i18n.h - the user interface's own strings in English and Chinese, through
+ * GNU gettext: each M_ name stands for an English msgid (the table in
+ * i18n.c), translated in po/zh_CN.po.  To add a string: an M_ name here,
+ * its N_("English") in i18n.c, and its Chinese in po/zh_CN.po
+ * (po/README.md; tests/cli/translations.sh fails while it has none).
  *
  * Lesson and quiz text comes from content files; this table only holds
  * the workbench's labels, hints and messages.  No formatting logic here.
@@ -195,7 +199,19 @@ enum msg {
 	M_COUNT
 };
 
-/* Returns the string for lang ("zh" or English for anything else). */
+/* Marks an English literal for xgettext; the text is unchanged. */
+#ifndef N_
+#define N_(s) s
+#endif
+
+/* Returns the string for lang: the catalogue's Chinese text when lang is
+ * "zh" (the English one when the catalogue lacks it or cannot be loaded),
+ * else English.  "" for an m out of range.  Never NULL; static. */
 const char *i18n(const char *lang, enum msg m);
+
+/* The same for a msgid written at the call site, i18n_text(lang,
+ * "English"), which xgettext extracts as well.  NULL when msgid is
+ * NULL. */
+const char *i18n_text(const char *lang, const char *msgid);
 
 #endif
