@@ -1,0 +1,65 @@
+#!/bin/sh
+# exercises/check.sh ID - keeps an exercise's check honest
+# (docs/exercises.md §5): through `workbench exercise check ID --file F
+# --json`, the reference solution passes, the starter fails, and every
+# known-wrong variant under wrong/ fails, among its failed checks the one
+# its first line names ("expect-fail: NAME").  After each run no run folder
+# and no process is left.  A check that cannot run here (exit 2: no
+# ZooKeeper, no redis-server, no compiler) makes the test a skip.
+. "$(dirname "$0")/../lib/common.sh"
+
+id=${1:?usage: check.sh EXERCISE-ID}
+dir="$WB_SRC/exercises/$id"
+[ -d "$dir" ] || fail "no folder $dir"
+export WORKBENCH_RUN_BASE="$T/run" XDG_DATA_HOME="$T/data" WORKBENCH_DB="$T/progress.db"
+mkdir -p "$WORKBENCH_RUN_BASE"
+
+# run FILE: the check's exit code in $rc, its event lines in $T/out.json.
+run() {
+	rc=0
+	"$WB_BIN" exercise check "$id" --file "$1" --json >"$T/out.json" 2>"$T/out.err" || rc=$?
+	if [ $rc -eq 2 ]; then
+		cat "$T/out.json" "$T/out.err"
+		skip "exercise $id cannot be checked here: $(grep -o '"t":"error","text":"[^"]*' "$T/out.json" | head -n 1)"
+	fi
+	bad=$(grep -v -c '^{"t":"[a-z]*",.*}$' "$T/out.json" || true)
+	[ "$bad" -eq 0 ] || { cat "$T/out.json"; fail "$1: $bad lines are not event objects"; }
+	check_lab_left "$id"
+}
+
+# The names of the failed checks of the last run, one per line.
+failed_checks() {
+	python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e.get("t") == "check" and not e.get("ok"):
+        print(e.get("name"))' "$T/out.json"
+}
+
+sol=$(ls "$dir"/solution.* 2>/dev/null | head -n 1)
+start=$(ls "$dir"/starter.* 2>/dev/null | head -n 1)
+[ -n "$sol" ] || fail "$id has no solution.*"
+[ -n "$start" ] || fail "$id has no starter.*"
+
+run "$sol"
+[ $rc -eq 0 ] || { cat "$T/out.json" "$T/out.err"; fail "$id: the reference solution exited $rc"; }
+tail -n 1 "$T/out.json" | grep -q '^{"t":"verdict","pass":true,' || fail "$id: solution verdict"
+
+run "$start"
+[ $rc -eq 1 ] || { cat "$T/out.json"; fail "$id: the starter exited $rc, want 1 (fail)"; }
+failed_checks | grep -qx builds && fail "$id: the starter does not build: $(cat "$T/out.json")"
+
+n=0
+for w in "$dir"/wrong/*; do
+	[ -f "$w" ] || continue
+	want=$(head -n 1 "$w" | sed -n 's/^.*expect-fail: *//p')
+	[ -n "$want" ] || fail "$w: the first line does not name the check (expect-fail: NAME)"
+	run "$w"
+	[ $rc -eq 1 ] || { cat "$T/out.json"; fail "$w passed (exit $rc); it must fail on $want"; }
+	failed_checks | grep -qxF "$want" ||
+		fail "$w failed, but not on $want: failed $(failed_checks | tr '\n' ' ')"
+	n=$((n + 1))
+done
+[ $n -ge 2 ] || fail "$id has $n known-wrong variants, want 2 or more"
+echo "exercise $id: solution passes, starter fails, $n wrong variants caught"

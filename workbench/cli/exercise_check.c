@@ -1,0 +1,180 @@
+/*
+ * cli/exercise_check.c - `workbench exercise check ID [--file PATH]
+ * [--json]`: runs the lab scenario of an exercise with the learner's code
+ * in place of the recipe (docs/exercises.md §4).
+ *
+ * The lab supervisor (cli/labsuper.h) runs it: the same run folder,
+ * process records, reaping and cancel as `lab run`, plus a wall limit and
+ * resource limits on the worker, because the worker runs learner code.  In
+ * the worker, C is built with the system compiler into <run>/learner.so
+ * (a failed build is the failed check "builds", the compiler's messages
+ * its evidence) and dlopen()ed; then the exercise's check runs.  Nothing
+ * the learner wrote is changed.  The workspace itself (start, reset,
+ * hints) is the other exercise commands' business.
+ */
+#include "app.h"
+#include "cli/commands.h"
+#include "cli/labsuper.h"
+#include "core/content.h"
+#include "base/wb.h"
+#include "exercise.h"
+#include "harness/report.h"
+#include "lab.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Default wall limit of one check, in seconds
+ * (WORKBENCH_EXERCISE_TIMEOUT overrides). */
+#define EX_WALL_LIMIT_S 120
+
+/* What the worker needs to judge the learner's code. */
+struct check_arg {
+	const struct exercise *ex;
+	const char *src;    /* the learner's file, absolute */
+	const char *ex_dir; /* exercises/<id> in the content root */
+};
+
+/* Builds a C exercise into <run>/learner.so and loads it.  Returns 0 with
+ * *dl set, or the outcome to end the run with (after its checks). */
+static int build_and_load(struct lab_ctx *ctx, const struct check_arg *a, void **dl,
+			  enum lab_outcome *how)
+{
+	char *so = wb_xasprintf("%s/learner.so", ctx->run_dir);
+	char *log = wb_xasprintf("%s/build.log", ctx->run_dir);
+	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	int rc = ex_build_c(a->ex, a->src, a->ex_dir, so, fd);
+	if (fd >= 0)
+		close(fd);
+	char *diag = NULL;
+	if (wb_read_file(log, &diag, NULL) != 0)
+		diag = NULL;
+	int out = -1;
+	if (rc == WB_EIO) {
+		report_cannot(ctx->report, "no C compiler ran ($CC or cc): install gcc");
+		*how = LAB_CANNOT_RUN;
+		goto out;
+	}
+	if (diag && *diag)
+		report_evidence(ctx->report, "compiler", "%s", diag);
+	if (!report_check(ctx->report, "builds", rc == 0, "the file compiles",
+			  rc == 0 ? "compiled" : "the compiler rejected it")) {
+		*how = LAB_RAN;
+		goto out;
+	}
+	*dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+	if (!report_check(ctx->report, "loads", *dl != NULL, "the shared object loads",
+			  *dl ? "loaded" : dlerror())) {
+		*how = LAB_RAN;
+		goto out;
+	}
+	out = 0;
+out:
+	free(diag);
+	free(log);
+	free(so);
+	return out;
+}
+
+/* The worker's work: build (C), load, then the exercise's check. */
+static enum lab_outcome check_body(struct lab_ctx *ctx, void *argp)
+{
+	const struct check_arg *a = argp;
+	struct ex_code code = {.ex = a->ex, .path = a->src, .dir = a->ex_dir};
+	enum lab_outcome how = LAB_RAN;
+	if (a->ex->lang == EX_LANG_C && build_and_load(ctx, a, &code.dl, &how) != 0)
+		return how;
+	return (*a->ex->check)(ctx, &code);
+}
+
+/* The learner's file in the workspace: $XDG_DATA_HOME/workbench/
+ * exercises/<id>/<file> (~/.local/share when unset).  Caller frees. */
+static char *workspace_file(const struct exercise *ex)
+{
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	if (xdg && *xdg == '/')
+		return wb_xasprintf("%s/workbench/exercises/%s/%s", xdg, ex->id, ex->file);
+	return wb_xasprintf("%s/.local/share/workbench/exercises/%s/%s", home ? home : ".", ex->id,
+			    ex->file);
+}
+
+/* The wall limit: WORKBENCH_EXERCISE_TIMEOUT seconds when it is a number
+ * from 1 to 3600, else the default. */
+static unsigned wall_limit(void)
+{
+	const char *s = getenv("WORKBENCH_EXERCISE_TIMEOUT");
+	char *end;
+	long v = s ? strtol(s, &end, 10) : 0;
+	if (s && *s && !*end && v >= 1 && v <= 3600)
+		return (unsigned)v;
+	return EX_WALL_LIMIT_S;
+}
+
+static int exercise_check(struct app *app, const struct args *args)
+{
+	const char *id = args->argv[0], *file = args_value(args, "--file");
+	const struct exercise *ex = ex_find(id);
+	if (!ex) {
+		fprintf(stderr, "workbench: no exercise '%s'; see `workbench exercise list`\n", id);
+		return EXIT_USAGE;
+	}
+	const struct lab *lab = lab_find(ex->lab);
+	if (!lab) {
+		fprintf(stderr, "workbench: exercise %s names lab %s, which this build lacks\n", id,
+			ex->lab);
+		return LAB_EXIT_CANNOT;
+	}
+	char *given = file ? wb_xstrdup(file) : workspace_file(ex);
+	char *src = realpath(given, NULL);
+	if (!src) {
+		if (file)
+			fprintf(stderr, "workbench: cannot read %s\n", given);
+		else
+			fprintf(stderr,
+				"workbench: exercise %s is not started (no %s); run `workbench "
+				"exercise start %s`, or check a file with --file PATH\n",
+				id, given, id);
+		free(given);
+		return EXIT_USAGE;
+	}
+	free(given);
+	char *root = content_root(NULL);
+	char *ex_dir = wb_xasprintf("%s/exercises/%s", root, ex->id);
+	free(root);
+	char *title = wb_xasprintf("exercise %s: %s (%s)", ex->id, ex_title(ex, app->lang), src);
+	struct check_arg arg = {ex, src, ex_dir};
+	struct labsuper_job job = {
+		.lab = lab,
+		.what = "exercise",
+		.id = ex->id,
+		.title = title,
+		.json = args_has(args, "--json"),
+		.record = 0,
+		.body = check_body,
+		.arg = &arg,
+		.wall_limit_s = wall_limit(),
+		.limit_worker = 1,
+	};
+	int rc = labsuper_run(app, &job);
+	free(title);
+	free(ex_dir);
+	free(src);
+	return rc;
+}
+
+const struct command cmd_exercise_check = {
+	.name = "exercise",
+	.sub = "check",
+	.args = {.opts = "--json --file=", .lower = 1, .upper = 1},
+	.usage = "ID [--file PATH] [--json]",
+	.help = "check your code for an exercise under the lab's faults (exit 0 pass, 1 fail, "
+		"2 could not run)",
+	.more = "  Without --file, checks the workspace copy that `exercise start` made.\n"
+		"  WORKBENCH_EXERCISE_TIMEOUT: the wall limit in seconds (default 120).\n",
+	.run = exercise_check,
+};

@@ -1,0 +1,41 @@
+/*
+ * cli/labsuper.h - the lab supervisor that `workbench lab run` and
+ * `workbench exercise check` share: reap leftovers, make a fresh run
+ * directory, run the work in a forked worker (its own process group,
+ * killed with the supervisor), kill every recorded process after it, and
+ * say what became of the run folder.  No lab logic and no event format
+ * here (labs/event.h).
+ */
+#ifndef WB_CLI_LABSUPER_H
+#define WB_CLI_LABSUPER_H
+
+#include "app.h"
+#include "lab.h"
+
+/* One supervised run. */
+struct labsuper_job {
+	const struct lab *lab; /* the lab whose context the worker gets */
+	const char *what;      /* "lab" or "exercise", for messages */
+	const char *id;	       /* what the messages name (lab or exercise id) */
+	const char *title;     /* the first line of plain output */
+	const char *zk;	       /* --zk, or NULL */
+	int json;	       /* event lines on stdout instead of text */
+	int record;	       /* 1: store the run in progress.db (lab_runs) */
+	int keep_failed;       /* 1: keep the run folder of a failed run */
+	/* The worker's work; NULL runs (*lab->run)(ctx).  Runs in the
+	 * worker process, after the worker set its limits. */
+	enum lab_outcome (*body)(struct lab_ctx *ctx, void *arg);
+	void *arg;
+	unsigned wall_limit_s; /* > 0: kill the worker's group after this long */
+	int limit_worker;      /* 1: CPU, address-space and core limits in the worker */
+};
+
+/* Runs job under supervision and returns the exit code of `lab run`
+ * (LAB_EXIT_PASS, LAB_EXIT_FAIL, LAB_EXIT_CANNOT).  A SIGINT, SIGTERM or
+ * SIGHUP stops the worker and every process it recorded, and is reported
+ * as a cancel; a wall limit that passes is a failure.  The run folder is
+ * removed after a pass or a cancel, and after a failure unless
+ * keep_failed (then its path goes to stderr). */
+int labsuper_run(struct app *app, const struct labsuper_job *job);
+
+#endif
