@@ -145,8 +145,10 @@ static const char *migrations[] = {
 	("ALTER TABLE reading ADD COLUMN seen TEXT NOT NULL DEFAULT '';"
 	 "UPDATE reading SET furthest_permille = 0;"),
 	/* 5 -> 6: what a learner did with each exercise (store_ex_*): one
-	   row per event, the state is derived (store_ex_get) */
-	("CREATE TABLE exercise_event ("
+	   row per event, the state is derived (store_ex_get).  IF NOT
+	   EXISTS: a file taken back to an older user_version by hand (as
+	   tests/tui/read_share.sh does) still upgrades */
+	("CREATE TABLE IF NOT EXISTS exercise_event ("
 	 "  seq INTEGER PRIMARY KEY,"
 	 "  exercise TEXT NOT NULL,"
 	 "  kind TEXT NOT NULL"
@@ -154,7 +156,7 @@ static const char *migrations[] = {
 	 "  n INTEGER NOT NULL DEFAULT 0,"
 	 "  at INTEGER NOT NULL"
 	 ");"
-	 "CREATE INDEX exercise_event_id ON exercise_event (exercise, kind);"),
+	 "CREATE INDEX IF NOT EXISTS exercise_event_id ON exercise_event (exercise, kind);"),
 };
 
 /* The home folder: $HOME when set and not empty, else the password
