@@ -5,7 +5,8 @@
 # it is given), takes it back and runs the check in the lab screen, which
 # ends PASS; h there shows the first hint and records it; e edits again
 # (the script now writes the starter) and the re-check fails.  The CLI sees
-# the attempts, the pass and the hint.
+# the attempts, the pass and the hint; home and statistics count the
+# exercise solved for its chapter.
 . "$(dirname "$0")/../lib/common.sh"
 
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
@@ -53,6 +54,12 @@ wait_for "FAIL ✘" 120
 [ "$(wc -l <"$T/ed.log")" -eq 2 ] || fail "e did not run the editor again: $(cat "$T/ed.log")"
 keys q
 wait_for "▶│ Try it yourself"
+# Home and statistics count the exercise solved for its chapter.
+keys q
+wait_for "exercises solved 1/1"
+keys p
+wait_for "Exercises solved per chapter"
+screen | grep -q "^ *02 .* 1/1" || fail "statistics: no row for chapter 02"
 keys q q
 wait_for "EXITED:0"
 

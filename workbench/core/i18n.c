@@ -328,6 +328,7 @@ static const char *const strings[M_COUNT][2] = {
 	[M_EX_CARD_KEYS] = {"Enter start and check · h hint", "Enter 开始并检查 · h 提示"},
 	[M_EX_NO_EDITOR] = {"No editor: set $VISUAL or $EDITOR. Your file is %s",
 			    "没有编辑器：请设置 $VISUAL 或 $EDITOR。你的文件在 %s"},
+	[M_STATS_EXERCISES] = {"Exercises solved per chapter", "各章完成的练习"},
 	[M_EX_SOLVED] = {"exercises solved", "练习完成"},
 	[M_EX_NOT_BUILT] = {"Exercise %s is not in this build yet", "本版本尚未包含练习 %s"},
 };

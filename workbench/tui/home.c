@@ -144,7 +144,7 @@ static void home_draw(struct tui *t, void *self)
 		if (store_get_position(t->store, c->id, lang, &pos) == 0)
 			pct = pos.furthest_permille / 10;
 		int passed, total = chapter_labs(t, c->id, &passed);
-		char right[96], due[32] = "";
+		char right[160], due[32] = "";
 		int ndue = chapter_due(t, c->id);
 		if (ndue > 0) {
 			snprintf(due, sizeof due - 2, i18n(lang, M_HOME_CHAPTER_DUE), ndue);
@@ -152,10 +152,14 @@ static void home_draw(struct tui *t, void *self)
 		}
 		/* The share read always shows; the labs and due counts give way
 		 * before the title has less than 12 columns. */
-		char labs[48] = "";
+		char labs[96] = "";
+		int solved, nex;
 		if (total)
 			snprintf(labs, sizeof labs, "%s %d/%d  ", i18n(lang, M_LABS), passed,
 				 total);
+		if (progress_exercises_solved(t->store, c->id, &solved, &nex) == 0 && nex)
+			snprintf(labs + strlen(labs), sizeof labs - strlen(labs), "%s %d/%d  ",
+				 i18n(lang, M_EX_SOLVED), solved, nex);
 		snprintf(right, sizeof right, "%s%s%3d%% %s", due, labs, pct, i18n(lang, M_READ));
 		int rw = utf8_width(right, strlen(right));
 		if (COLS - 6 - rw - 4 < 12) {
