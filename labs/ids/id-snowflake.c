@@ -22,6 +22,10 @@
  * Children are forked before anything starts a thread (no ZooKeeper client
  * exists yet), then told what to do over pipes.  Waiting is for events with
  * deadlines (node deletion, lease state), never a sleep.
+ *
+ * The steps are id_snowflake_scenario (idsnowflake.h) over a generator
+ * interface: the lab passes the recipe; the exercise snowflake-next runs
+ * steps 1 to 3 with the learner's function behind an adapter.
  */
 #include "base/spawn.h"
 #include "base/wb.h"
@@ -30,6 +34,7 @@
 #include "harness/report.h"
 #include "harness/zk/zkclient.h"
 #include "harness/zk/zklab.h"
+#include "ids/idsnowflake.h"
 #include "lab.h"
 #include "recipes/snowflake.h"
 
@@ -46,6 +51,51 @@
 #define RESERVE_MS  1000 /* each reservation reaches 1 s ahead */
 #define MAX_WAIT_MS 50	 /* longest wait on a clock behind the last ms */
 #define EXPIRY_WAIT 20000
+
+/* ------------------------------------------------------------------ */
+/* The recipe as an id_snowflake_impl                                   */
+
+static int recipe_open(const struct snowflake_config *cfg, void **g, char *err, size_t errlen)
+{
+	struct snowflake_gen *sg = NULL;
+	int rc = snowflake_gen_open(cfg, &sg, err, errlen);
+	*g = sg;
+	return rc;
+}
+
+static int recipe_next(void *g, int64_t *id)
+{
+	return snowflake_gen_next(g, id);
+}
+
+static const char *recipe_errmsg(void *g)
+{
+	return snowflake_gen_errmsg(g);
+}
+
+static void recipe_stats(void *g, struct snowflake_stats *out)
+{
+	snowflake_gen_stats(g, out);
+}
+
+static void recipe_stale(void *g, int on)
+{
+	snowflake_gen_set_stale_lease(g, on);
+}
+
+static void recipe_free(void *g)
+{
+	snowflake_gen_free(g);
+}
+
+const struct id_snowflake_impl id_snowflake_recipe = {
+	.open = recipe_open,
+	.next = recipe_next,
+	.errmsg = recipe_errmsg,
+	.stats = recipe_stats,
+	.stale = recipe_stale,
+	.free = recipe_free,
+};
 
 /* ------------------------------------------------------------------ */
 /* Generator processes                                                  */
@@ -102,13 +152,13 @@ static int full_io(int fd, void *buf, size_t n, int writing)
 	return 0;
 }
 
-static void child_main(int in, int out)
+static void child_main(const struct id_snowflake_impl *impl, int in, int out)
 {
 	struct gmsg m;
 	struct greply rep;
 	struct zkc *c = NULL;
 	struct snowflake_lease *lease = NULL;
-	struct snowflake_gen *g = NULL;
+	void *g = NULL;
 	struct snowflake_fake_clock fc = {0};
 	FILE *ids = NULL;
 
@@ -136,11 +186,11 @@ static void child_main(int in, int out)
 					.clock = snowflake_fake_clock(&fc),
 				};
 				rep.generation = snowflake_lease_generation(lease);
-				rep.rc = snowflake_gen_open(&cfg, &g, rep.msg, sizeof rep.msg);
+				rep.rc = impl->open(&cfg, &g, rep.msg, sizeof rep.msg);
 			}
 			if (!rep.rc) {
 				struct snowflake_stats st;
-				snowflake_gen_stats(g, &st);
+				impl->stats(g, &st);
 				rep.resumed_from = st.resumed_from;
 				ids = fopen(m.ids, "ab");
 				if (!ids) {
@@ -154,10 +204,9 @@ static void child_main(int in, int out)
 				fc.now = m.clock;
 			for (int i = 0; i < m.n; i++) {
 				int64_t id;
-				rep.rc = snowflake_gen_next(g, &id);
+				rep.rc = impl->next(g, &id);
 				if (rep.rc) {
-					snprintf(rep.msg, sizeof rep.msg, "%s",
-						 snowflake_gen_errmsg(g));
+					snprintf(rep.msg, sizeof rep.msg, "%s", impl->errmsg(g));
 					break;
 				}
 				fwrite(&id, sizeof id, 1, ids);
@@ -168,7 +217,7 @@ static void child_main(int in, int out)
 			if (fflush(ids) != 0)
 				rep.rc = WB_EIO;
 			struct snowflake_stats st;
-			snowflake_gen_stats(g, &st);
+			impl->stats(g, &st);
 			rep.waited_ms = st.waited_ms;
 		} else if (m.op == OP_WAIT_LOST && lease) {
 			/* Through SUSPENDED (the client sees the dead connection
@@ -179,8 +228,8 @@ static void child_main(int in, int out)
 			       mono_now_ms() < end)
 				snowflake_lease_wait(lease, st, (int)(end - mono_now_ms()));
 			rep.lease_state = (int)st;
-		} else if (m.op == OP_STALE && g) {
-			snowflake_gen_set_stale_lease(g, m.n);
+		} else if (m.op == OP_STALE && g && impl->stale) {
+			impl->stale(g, m.n);
 		} else if (m.op == OP_EXIT) {
 			break;
 		} else {
@@ -192,14 +241,16 @@ static void child_main(int in, int out)
 	}
 	if (ids)
 		fclose(ids);
-	snowflake_gen_free(g);
+	if (g)
+		impl->free(g);
 	snowflake_lease_free(lease);
 	zkc_close(c);
 	_exit(0);
 }
 
 /* Forks children[0..n) while this process has no threads yet. */
-static int prefork(struct lab_ctx *ctx, struct gchild *ch, int n)
+static int prefork(struct lab_ctx *ctx, const struct id_snowflake_impl *impl, struct gchild *ch,
+		   int n)
 {
 	for (int i = 0; i < n; i++) {
 		int to[2], from[2];
@@ -221,7 +272,7 @@ static int prefork(struct lab_ctx *ctx, struct gchild *ch, int n)
 			}
 			close(to[1]);
 			close(from[0]);
-			child_main(to[0], from[1]);
+			child_main(impl, to[0], from[1]);
 		}
 		close(to[0]);
 		close(from[1]);
@@ -324,6 +375,7 @@ static uint64_t t_of(int64_t id)
 /* Everything the steps share. */
 struct run {
 	struct lab_ctx *ctx;
+	const struct id_snowflake_impl *impl; /* steps 1-3 (4 and 5: the recipe) */
 	struct report *r;
 	struct zklab *z;
 	struct zkc *c;	/* the parent's own session */
@@ -337,6 +389,24 @@ static int cannot(struct run *R, const char *what, const char *msg)
 {
 	report_cannot(R->r, "%s: %s", what, msg);
 	return WB_EUNAVAIL;
+}
+
+/* The generator under the steps did not issue what it was asked for: for
+ * the recipe the environment failed (cannot), for code under test a check
+ * (idsnowflake.h).  Returns the code to stop the step with. */
+static int gen_failed(struct run *R, const char *what, int rc, const char *msg)
+{
+	if (!R->impl->under_test)
+		return cannot(R, what, msg);
+	if (rc == WB_ECONFLICT)
+		report_checkf(R->r, "issues-within-reservation", 0,
+			      "every id has t below the reservation made durable before it",
+			      "%s: %s", what, msg);
+	else
+		report_checkf(R->r, "generator-answers", 0,
+			      "the generator issues every id the step asks for", "%s: %s (%s)",
+			      what, msg, wb_strerror(rc));
+	return WB_EIO;
 }
 
 static struct gmsg start_msg(struct run *R, uint32_t worker, uint64_t clock, const char *tag)
@@ -356,8 +426,8 @@ static struct gmsg issue_msg(uint64_t clock, int n)
 }
 
 /* Opens a generator in this process with its own lease. */
-static int open_local(struct run *R, uint32_t worker, struct snowflake_fake_clock *fc,
-		      struct snowflake_lease **lease, struct snowflake_gen **g)
+static int open_local(struct run *R, const struct id_snowflake_impl *impl, uint32_t worker,
+		      struct snowflake_fake_clock *fc, struct snowflake_lease **lease, void **g)
 {
 	char err[256];
 	if (snowflake_lease_acquire(zkc_handle(R->c), R->dir, worker, lease, err, sizeof err))
@@ -370,7 +440,7 @@ static int open_local(struct run *R, uint32_t worker, struct snowflake_fake_cloc
 		.max_wait_ms = MAX_WAIT_MS,
 		.clock = fc ? snowflake_fake_clock(fc) : snowflake_system_clock(),
 	};
-	if (snowflake_gen_open(&cfg, g, err, sizeof err))
+	if (impl->open(&cfg, g, err, sizeof err))
 		return cannot(R, "generator", err);
 	return 0;
 }
@@ -383,10 +453,10 @@ static int step_rollback_and_exhaustion(struct run *R)
 	struct report *r = R->r;
 	struct snowflake_fake_clock fc = {.now = 1000};
 	struct snowflake_lease *lease = NULL;
-	struct snowflake_gen *g = NULL;
+	void *g = NULL;
 	struct snowflake_stats st;
 	int64_t id = 0, prev = -1;
-	int rc = open_local(R, 1, &fc, &lease, &g);
+	int rc = open_local(R, R->impl, 1, &fc, &lease, &g);
 	if (rc)
 		goto out;
 	report_evidence(r, "worker_1", "%s, generation %" PRIu64, snowflake_lease_path(lease),
@@ -397,17 +467,17 @@ static int step_rollback_and_exhaustion(struct run *R)
 		    "20 ms (bound %d ms)",
 		    MAX_WAIT_MS);
 	for (int i = 0; i < 100 && !rc; i++) {
-		rc = snowflake_gen_next(g, &id);
+		rc = R->impl->next(g, &id);
 		ids_add(&R->all, id);
 	}
 	if (rc) {
-		rc = cannot(R, "issuing", snowflake_gen_errmsg(g));
+		rc = gen_failed(R, "issuing", rc, R->impl->errmsg(g));
 		goto out;
 	}
 	show(r, "first", R->all.v[R->all.n - 100]);
 	prev = id;
 	fc.now = 980;
-	rc = snowflake_gen_next(g, &id);
+	rc = R->impl->next(g, &id);
 	if (!rc)
 		ids_add(&R->all, id);
 	show(r, "after_step_back", id);
@@ -419,7 +489,7 @@ static int step_rollback_and_exhaustion(struct run *R)
 	report_step(r, "The lesson's sequence: the clock reads 999 after 1000");
 	prev = id;
 	fc.now = 999;
-	rc = snowflake_gen_next(g, &id);
+	rc = R->impl->next(g, &id);
 	if (!rc)
 		ids_add(&R->all, id);
 	show(r, "clock_999", id);
@@ -431,13 +501,13 @@ static int step_rollback_and_exhaustion(struct run *R)
 	fc.now = 500;
 	fc.slept = 0;
 	id = 0;
-	rc = snowflake_gen_next(g, &id);
-	snowflake_gen_stats(g, &st);
+	rc = R->impl->next(g, &id);
+	R->impl->stats(g, &st);
 	report_checkf(r, "rollback-refused", rc == WB_EBUSY && id == 0 && fc.slept == MAX_WAIT_MS,
 		      "refused after waiting the bound; nothing issued", "%s",
-		      rc == WB_EBUSY ? snowflake_gen_errmsg(g) : "issued an id");
+		      rc == WB_EBUSY ? R->impl->errmsg(g) : "issued an id");
 	fc.now = 1001;
-	rc = snowflake_gen_next(g, &id);
+	rc = R->impl->next(g, &id);
 	if (!rc)
 		ids_add(&R->all, id);
 	report_checkf(r, "resumes-when-clock-returns", rc == 0 && t_of(id) == 1001,
@@ -451,9 +521,9 @@ static int step_rollback_and_exhaustion(struct run *R)
 	uint32_t last_seq = 0;
 	uint64_t last_t = 0;
 	for (int i = 0; i < 3 * 4096 + 1; i++) {
-		rc = snowflake_gen_next(g, &id);
+		rc = R->impl->next(g, &id);
 		if (rc) {
-			rc = cannot(R, "issuing", snowflake_gen_errmsg(g));
+			rc = gen_failed(R, "issuing", rc, R->impl->errmsg(g));
 			goto out;
 		}
 		ids_add(&R->all, id);
@@ -475,7 +545,8 @@ static int step_rollback_and_exhaustion(struct run *R)
 		      per_ms[2], per_ms[3], fc.slept, wrapped);
 	rc = 0;
 out:
-	snowflake_gen_free(g);
+	if (g)
+		R->impl->free(g);
 	snowflake_lease_free(lease);
 	return rc;
 }
@@ -519,7 +590,7 @@ static int step_restart(struct run *R, struct gchild *p1, struct gchild *p2)
 	}
 	m = issue_msg(1000, 5000);
 	if (ask(p1, &m, &a) || a.rc || a.count != 5000) {
-		rc = cannot(R, "P1 issuing", a.msg);
+		rc = gen_failed(R, "P1 issuing", a.rc, a.msg);
 		goto out;
 	}
 	show(r, "p1_first", a.first);
@@ -543,7 +614,7 @@ static int step_restart(struct run *R, struct gchild *p1, struct gchild *p2)
 	m = issue_msg(1000, 5000);
 	struct greply c;
 	if (ask(p2, &m, &c) || c.rc || c.count != 5000) {
-		rc = cannot(R, "P2 issuing", c.msg);
+		rc = gen_failed(R, "P2 issuing", c.rc, c.msg);
 		goto out;
 	}
 	show(r, "p2_first", c.first);
@@ -690,7 +761,7 @@ static void tally_add(struct fault_tally *t, struct snowflake_gen *g)
  * step back, a frozen clock, or a restart (a new generator object, the
  * clock at the last issued ms).  0 or the code of cannot(). */
 static int inject_fault(struct run *R, int n, struct snowflake_fake_clock *fc,
-			struct snowflake_lease *lease, struct snowflake_gen **g, int64_t prev,
+			struct snowflake_lease *lease, void **g, int64_t prev,
 			struct fault_tally *t)
 {
 	switch (n % 4) {
@@ -711,7 +782,7 @@ static int inject_fault(struct run *R, int n, struct snowflake_fake_clock *fc,
 		.clock = snowflake_fake_clock(fc),
 	};
 	char err[256];
-	if (snowflake_gen_open(&cfg, g, err, sizeof err)) {
+	if (recipe_open(&cfg, g, err, sizeof err)) {
 		*g = NULL;
 		return cannot(R, "reopening", err);
 	}
@@ -728,7 +799,7 @@ static int millions_with_faults(struct run *R)
 	enum { TOTAL = 3000000, EVERY = 100000 };
 	struct snowflake_fake_clock fc = {.now = 10000, .tick_every = 1000};
 	struct snowflake_lease *lease = NULL;
-	struct snowflake_gen *g = NULL;
+	void *g = NULL;
 	struct fault_tally t = {0};
 	int64_t prev = -1;
 	int increasing = 1, rc;
@@ -739,7 +810,7 @@ static int millions_with_faults(struct run *R)
 		    "a fault: a 30 ms step back, a 5 s step back, a frozen clock, or a restart "
 		    "in the same ms",
 		    TOTAL, EVERY);
-	if ((rc = open_local(R, 9, &fc, &lease, &g)) != 0)
+	if ((rc = open_local(R, &id_snowflake_recipe, 9, &fc, &lease, &g)) != 0)
 		goto out;
 	for (int i = 0, fault = 0; i < TOTAL;) {
 		if (i > 0 && i % EVERY == 0 && fault <= i / EVERY - 1)
@@ -787,14 +858,14 @@ static int millions_real_clock(struct run *R)
 {
 	struct report *r = R->r;
 	struct snowflake_lease *lease = NULL;
-	struct snowflake_gen *g = NULL;
+	void *g = NULL;
 	struct snowflake_stats st;
 	int64_t prev = -1;
 	int increasing = 1, rc;
 
 	report_step(r, "Worker 10 on the real clock (CLOCK_REALTIME since 2024-01-01), 1000000 "
 		       "ids, reservations committed with synchronous=FULL");
-	if ((rc = open_local(R, 10, NULL, &lease, &g)) != 0)
+	if ((rc = open_local(R, &id_snowflake_recipe, 10, NULL, &lease, &g)) != 0)
 		goto out;
 	long long t0 = mono_now_ms();
 	for (int i = 0; i < 1000000; i++) {
@@ -834,14 +905,14 @@ static int step_millions(struct run *R)
 
 /* ------------------------------------------------------------------ */
 
-static int id_snowflake_run(struct lab_ctx *ctx)
+int id_snowflake_scenario(struct lab_ctx *ctx, const struct id_snowflake_impl *impl, unsigned steps)
 {
-	struct run R = {.ctx = ctx, .r = ctx->report};
+	struct run R = {.ctx = ctx, .r = ctx->report, .impl = impl};
 	static const char *const names[] = {"P1", "P2", "A", "B", "B2"};
-	int rc;
+	int rc, nch = steps & ID_SNOWFLAKE_DUPLICATE ? 5 : 2;
 	for (int i = 0; i < 5; i++)
 		R.ch[i].name = names[i];
-	if (prefork(ctx, R.ch, 5) != 0) {
+	if (prefork(ctx, impl, R.ch, nch) != 0) {
 		report_cannot(ctx->report, "cannot start the generator processes");
 		rc = WB_EUNAVAIL;
 		goto out;
@@ -856,16 +927,18 @@ static int id_snowflake_run(struct lab_ctx *ctx)
 	report_evidence(ctx->report, "reservations", "%s (reserve %d ms ahead, wait at most %d ms)",
 			R.db, RESERVE_MS, MAX_WAIT_MS);
 
-	rc = step_rollback_and_exhaustion(&R);
-	if (!rc)
+	rc = 0;
+	if (steps & ID_SNOWFLAKE_ROLLBACK)
+		rc = step_rollback_and_exhaustion(&R);
+	if (!rc && (steps & ID_SNOWFLAKE_RESTART))
 		rc = step_restart(&R, &R.ch[0], &R.ch[1]);
-	if (!rc)
+	if (!rc && (steps & ID_SNOWFLAKE_DUPLICATE))
 		rc = step_duplicate_worker(&R, &R.ch[2], &R.ch[3], &R.ch[4]);
-	if (!rc)
+	if (!rc && (steps & ID_SNOWFLAKE_MILLIONS))
 		rc = step_millions(&R);
 	for (int i = 0; i < 5; i++)
 		child_end(&R.ch[i]);
-	if (!rc) {
+	if (!rc && (steps & ID_SNOWFLAKE_MILLIONS)) {
 		static const char *const tags[] = {"p1", "p2", "a", "b2"};
 		size_t own = R.all.n;
 		for (size_t i = 0; i < 4; i++) {
@@ -913,7 +986,8 @@ static enum lab_outcome lab_main(struct lab_ctx *ctx)
 		"wrapping, resumed above its persisted reservation after a restart, and a "
 		"paused holder of a worker id was stopped by its lease and by the generation "
 		"fence.");
-	return lab_outcome_of(ctx, id_snowflake_run(ctx));
+	return lab_outcome_of(ctx,
+			      id_snowflake_scenario(ctx, &id_snowflake_recipe, ID_SNOWFLAKE_ALL));
 }
 
 const lab_run_fn lab_id_snowflake = lab_main;

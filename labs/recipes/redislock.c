@@ -61,13 +61,25 @@ static int check_reply(redisContext *c, redisReply *r, const char *what, char **
 	return 0;
 }
 
+static const char *reply_type_name(int type)
+{
+	switch (type) {
+	case REDIS_REPLY_STRING: return "a bulk string";
+	case REDIS_REPLY_ARRAY: return "an array";
+	case REDIS_REPLY_NIL: return "nil (a Lua false or nil)";
+	case REDIS_REPLY_STATUS: return "a status reply (such as OK)";
+	default: return "of another type";
+	}
+}
+
 /* An integer reply into *n. */
 static int int_reply(redisContext *c, redisReply *r, const char *what, long long *n, char **err)
 {
 	int rc = check_reply(c, r, what, err);
 	if (!rc && r->type != REDIS_REPLY_INTEGER) {
 		if (err)
-			*err = wb_xasprintf("%s: unexpected reply type %d", what, r->type);
+			*err = wb_xasprintf("%s: the reply is %s, not an integer", what,
+					    reply_type_name(r->type));
 		rc = WB_EIO;
 	}
 	if (!rc)
@@ -90,29 +102,39 @@ int redislock_acquire(redisContext *c, const char *key, const char *token, long 
 	return rc;
 }
 
+int redislock_release_with(redisContext *c, const char *script, const char *key, const char *token,
+			   int *released, char **err)
+{
+	long long n = 0;
+	int rc = int_reply(c, redisCommand(c, "EVAL %s 1 %s %s", script, key, token),
+			   "compare-and-delete", &n, err);
+	*released = !rc && n == 1;
+	return rc;
+}
+
 int redislock_release(redisContext *c, const char *key, const char *token, int *released,
 		      char **err)
 {
+	return redislock_release_with(c, redislock_release_lua, key, token, released, err);
+}
+
+int redislock_renew_with(redisContext *c, const char *script, const char *key, const char *token,
+			 long long lease_ms, int *renewed, char **err)
+{
 	long long n = 0;
-	int rc = int_reply(c, redisCommand(c, "EVAL %s 1 %s %s", redislock_release_lua, key, token),
-			   "compare-and-delete", &n, err);
-	*released = !rc && n == 1;
+	*renewed = 0;
+	if (lease_ms <= 0)
+		return WB_EINVAL;
+	int rc = int_reply(c, redisCommand(c, "EVAL %s 1 %s %s %lld", script, key, token, lease_ms),
+			   "compare-and-pexpire", &n, err);
+	*renewed = !rc && n == 1;
 	return rc;
 }
 
 int redislock_renew(redisContext *c, const char *key, const char *token, long long lease_ms,
 		    int *renewed, char **err)
 {
-	long long n = 0;
-	*renewed = 0;
-	if (lease_ms <= 0)
-		return WB_EINVAL;
-	int rc = int_reply(
-		c,
-		redisCommand(c, "EVAL %s 1 %s %s %lld", redislock_renew_lua, key, token, lease_ms),
-		"compare-and-pexpire", &n, err);
-	*renewed = !rc && n == 1;
-	return rc;
+	return redislock_renew_with(c, redislock_renew_lua, key, token, lease_ms, renewed, err);
 }
 
 int redislock_get(redisContext *c, const char *key, char **value, char **err)

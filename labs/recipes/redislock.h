@@ -63,6 +63,19 @@ int redislock_renew(redisContext *c, const char *key, const char *token, long lo
 		    int *renewed, char **err);
 
 /*
+ * The same two operations with another script in place of the recipe's
+ * (an exercise runs the learner's): EVAL script 1 key token [lease_ms].
+ * The script must answer an integer; 1 counts as released / renewed.
+ * Returns 0, WB_EINVAL (lease_ms <= 0) or WB_EIO (a server error, such as
+ * the script's own Lua error, or a reply that is not an integer: *err
+ * says which).
+ */
+int redislock_release_with(redisContext *c, const char *script, const char *key, const char *token,
+			   int *released, char **err);
+int redislock_renew_with(redisContext *c, const char *script, const char *key, const char *token,
+			 long long lease_ms, int *renewed, char **err);
+
+/*
  * THE UNSAFE CONTROLS.  GET the value (the caller compares it in the
  * client), and later DEL or PEXPIRE the key unconditionally.  Whatever was
  * checked is not what is changed.  *value: the key's value or NULL

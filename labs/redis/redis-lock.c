@@ -22,12 +22,17 @@
  *
  * It does not stage a failover (no replica is started): the last steps
  * state what asynchronous replication would do.
+ *
+ * The rounds are redis_lock_scenario (redislab.h): the exercises
+ * redis-release and redis-renew run rounds 2 and 4 with the learner's
+ * script in place of the recipe's.
  */
 #include "base/wb.h"
 #include "base/mono.h"
 #include "harness/redisserver.h"
 #include "harness/report.h"
 #include "lab.h"
+#include "redis/redislab.h"
 
 #if defined(__has_include) && __has_include(<hiredis/hiredis.h>)
 #define HAVE_HIREDIS 1
@@ -98,8 +103,10 @@ static int gate_wait(struct gate *g, int ms)
 
 /* Client A: its connection, its token, and what it saw and did. */
 struct client_a {
-	redisContext *c;   /* A's own connection, used only on A's thread */
-	enum a_action how; /* what A does after the gate */
+	redisContext *c;     /* A's own connection, used only on A's thread */
+	enum a_action how;   /* what A does after the gate */
+	const char *release; /* the scripts of the safe actions */
+	const char *renew;
 	char token[REDISLOCK_TOKEN_LEN + 1];
 	struct gate checked; /* A opens it: acquired and read its value */
 	struct gate go;	     /* the lab opens it: A's pause is over */
@@ -128,13 +135,15 @@ static void *client_a_main(void *arg)
 	switch (a->how) {
 	case A_DEL_UNSAFE: a->act_rc = redislock_del_unsafe(a->c, KEY, &a->n, &a->err); break;
 	case A_DEL_SAFE:
-		a->act_rc = redislock_release(a->c, KEY, a->token, &a->changed, &a->err);
+		a->act_rc = redislock_release_with(a->c, a->release, KEY, a->token, &a->changed,
+						   &a->err);
 		break;
 	case A_RENEW_UNSAFE:
 		a->act_rc = redislock_pexpire_unsafe(a->c, KEY, A_STRETCH, &a->n, &a->err);
 		break;
 	case A_RENEW_SAFE:
-		a->act_rc = redislock_renew(a->c, KEY, a->token, A_STRETCH, &a->changed, &a->err);
+		a->act_rc = redislock_renew_with(a->c, a->renew, KEY, a->token, A_STRETCH,
+						 &a->changed, &a->err);
 		break;
 	}
 	return NULL;
@@ -147,6 +156,7 @@ struct lab_run {
 	redisContext *a;   /* client A's connection (A's thread while a round runs) */
 	redisContext *b;   /* client B */
 	redisContext *obs; /* the lab's observer: PTTL, GET, clean-up */
+	const struct redis_lock_code *code; /* the safe rounds' scripts */
 };
 
 static redisContext *connect_client(int port, char **why)
@@ -212,6 +222,8 @@ static int round_run(struct lab_run *L, struct client_a *a, enum a_action how, c
 	memset(a, 0, sizeof *a);
 	a->c = L->a;
 	a->how = how;
+	a->release = L->code->release_lua;
+	a->renew = L->code->renew_lua;
 	gate_init(&a->checked);
 	gate_init(&a->go);
 	if (redislock_token_new(a->token) || redislock_token_new(tb)) {
@@ -354,9 +366,15 @@ static int round_del_safe(struct lab_run *L)
 {
 	struct client_a a;
 	char tb[REDISLOCK_TOKEN_LEN + 1], *seen = NULL, *err = NULL;
-	report_step(L->r, "Round 2 (the recipe): release by compare-and-delete, one script "
-			  "the server runs atomically (redislock_release_lua)");
-	report_evidence(L->r, "release_script", "%s", redislock_release_lua);
+	if (L->code->from)
+		report_step(L->r,
+			    "Round 2 (your script): release by compare-and-delete, the "
+			    "script in %s",
+			    L->code->from);
+	else
+		report_step(L->r, "Round 2 (the recipe): release by compare-and-delete, one "
+				  "script the server runs atomically (redislock_release_lua)");
+	report_evidence(L->r, "release_script", "%s", L->code->release_lua);
 	int rc = round_run(L, &a, A_DEL_SAFE, tb);
 	if (rc)
 		goto out;
@@ -373,7 +391,7 @@ static int round_del_safe(struct lab_run *L)
 		      : !strcmp(seen, a.token) ? "A's token"
 					       : "another token");
 	int released = 0;
-	if (redislock_release(L->b, KEY, tb, &released, &err)) {
+	if (redislock_release_with(L->b, L->code->release_lua, KEY, tb, &released, &err)) {
 		rc = io_failed(L, "B's compare-and-delete answers", err);
 		goto out;
 	}
@@ -419,9 +437,15 @@ static int round_renew_safe(struct lab_run *L)
 	struct client_a a;
 	char tb[REDISLOCK_TOKEN_LEN + 1], *err = NULL;
 	long long pttl = 0;
-	report_step(L->r, "Round 4 (the recipe): renew by compare-and-pexpire, one script the "
-			  "server runs atomically (redislock_renew_lua)");
-	report_evidence(L->r, "renew_script", "%s", redislock_renew_lua);
+	if (L->code->from)
+		report_step(L->r,
+			    "Round 4 (your script): renew by compare-and-pexpire, the script "
+			    "in %s",
+			    L->code->from);
+	else
+		report_step(L->r, "Round 4 (the recipe): renew by compare-and-pexpire, one script "
+				  "the server runs atomically (redislock_renew_lua)");
+	report_evidence(L->r, "renew_script", "%s", L->code->renew_lua);
 	int rc = round_run(L, &a, A_RENEW_SAFE, tb);
 	if (rc)
 		goto out;
@@ -434,7 +458,8 @@ static int round_renew_safe(struct lab_run *L)
 		      "A's script returns 0 (stop work now) and B's lease stays within 30000 ms",
 		      "script returned %d; PTTL %lld ms", a.changed, pttl);
 	int renewed = 0;
-	if (redislock_renew(L->b, KEY, tb, 2 * B_LEASE_MS, &renewed, &err)) {
+	if (redislock_renew_with(L->b, L->code->renew_lua, KEY, tb, 2 * B_LEASE_MS, &renewed,
+				 &err)) {
 		rc = io_failed(L, "B's compare-and-pexpire answers", err);
 		goto out;
 	}
@@ -450,9 +475,9 @@ out:
 	return rc ? rc : reset_key(L);
 }
 
-static int redis_lock_run(struct lab_ctx *ctx)
+int redis_lock_scenario(struct lab_ctx *ctx, const struct redis_lock_code *code)
 {
-	struct lab_run L = {.r = ctx->report};
+	struct lab_run L = {.r = ctx->report, .code = code};
 	struct redisserver *srv = NULL;
 	char *why = NULL;
 	int rc = redisserver_start(ctx->run_dir, 0, &srv, &why);
@@ -475,8 +500,12 @@ static int redis_lock_run(struct lab_ctx *ctx)
 		rc = WB_EUNAVAIL;
 		goto out;
 	}
-	if ((rc = round_del_unsafe(&L)) || (rc = round_del_safe(&L)) ||
-	    (rc = round_renew_unsafe(&L)) || (rc = round_renew_safe(&L)))
+	static int (*const rounds[])(struct lab_run *) = {round_del_unsafe, round_del_safe,
+							  round_renew_unsafe, round_renew_safe};
+	for (unsigned i = 0; i < sizeof rounds / sizeof rounds[0]; i++)
+		if ((code->rounds & (1u << i)) && (rc = rounds[i](&L)) != 0)
+			goto out;
+	if (!code->closing_notes)
 		goto out;
 
 	report_step(L.r,
@@ -499,8 +528,9 @@ out:
 
 #else /* no hiredis headers at build time */
 
-static int redis_lock_run(struct lab_ctx *ctx)
+int redis_lock_scenario(struct lab_ctx *ctx, const struct redis_lock_code *code)
 {
+	(void)code;
 	report_cannot(ctx->report, "this workbench was built without hiredis: install the "
 				   "Debian package libhiredis-dev and rebuild");
 	return WB_EUNAVAIL;
@@ -519,7 +549,15 @@ static enum lab_outcome lab_main(struct lab_ctx *ctx)
 		"stretched (PEXPIRE) the next holder's lock once its own lease had expired. "
 		"Doing the compare and the action in one server-side script left B's lock and "
 		"lease untouched.");
-	return lab_outcome_of(ctx, redis_lock_run(ctx));
+	const struct redis_lock_code recipe = {
+#ifdef HAVE_HIREDIS
+		.release_lua = redislock_release_lua,
+		.renew_lua = redislock_renew_lua,
+#endif
+		.rounds = REDIS_LOCK_ROUND_ALL,
+		.closing_notes = 1,
+	};
+	return lab_outcome_of(ctx, redis_lock_scenario(ctx, &recipe));
 }
 
 const lab_run_fn lab_redis_lock = lab_main;

@@ -5,6 +5,7 @@
 #   workbench/core/   includes only core/ and base/ (no labs/, tui/, cli/)
 #   labs/harness/     includes no recipes/ or rigs/
 #   labs/recipes/     includes no harness/ or rigs/
+#   labs/checkers/    includes only base/ and checkers/ (pure checkers)
 #   workbench/tui/    a screen includes no other screen's header: only the
 #                     router (nav.c) knows every screen; from labs/ only
 #                     lab.h and event.h
@@ -36,6 +37,8 @@ violations() {
 		awk -F: '$3 ~ /^(recipes|rigs)\// { print $1 ":" $2 ": harness includes " $3 }'
 	includes "$r/labs/recipes" |
 		awk -F: '$3 ~ /^(harness|rigs)\// { print $1 ":" $2 ": recipes include " $3 }'
+	includes "$r/labs/checkers" |
+		awk -F: '$3 !~ /^(base|checkers)\// { print $1 ":" $2 ": checkers include " $3 }'
 	# A screen's own header is tui/<file>.h (the lab screen's is
 	# labscreen.h); any other screen header outside nav.c is a cycle.
 	includes "$r/workbench/tui" | awk -F: '
@@ -57,11 +60,12 @@ violations() {
 
 # Self-test: one planted violation per rule, each must be found.
 S="$T/tree"
-mkdir -p "$S/base" "$S/labs/recipes" "$S/labs/harness" "$S/workbench/core"
+mkdir -p "$S/base" "$S/labs/recipes" "$S/labs/harness" "$S/labs/checkers" "$S/workbench/core"
 printf '#include "base/wb.h"\n#include "core/store.h"\n' >"$S/base/a.c"
 printf '#include "base/wb.h"\n#include "core/content.h"\n' >"$S/labs/recipes/tasktable.c"
 printf '#include "recipes/zklock.h"\n' >"$S/labs/harness/b.h"
 printf '#include "harness/report.h"\n' >"$S/labs/recipes/c.c"
+printf '#include "checkers/history.h"\n#include "harness/report.h"\n' >"$S/labs/checkers/e.c"
 printf '  #  include "lab.h"\n#include "tui/tui.h"\n' >"$S/workbench/core/d.c"
 mkdir -p "$S/workbench/tui" "$S/workbench/cli"
 printf '#include "tui/reader.h"\n#include "tui/tui.h"\n#include "tui/quiz.h"\n' >"$S/workbench/tui/quiz.c"
@@ -72,13 +76,14 @@ for want in "base/a.c:2: base/ includes core/store.h" \
 	"labs/recipes/tasktable.c:2: labs/ includes workbench/ core/content.h" \
 	"labs/harness/b.h:1: harness includes recipes/zklock.h" \
 	"labs/recipes/c.c:1: recipes include harness/report.h" \
+	"labs/checkers/e.c:2: checkers include harness/report.h" \
 	"workbench/core/d.c:1: core includes lab.h" \
 	"workbench/core/d.c:2: core includes tui/tui.h" \
 	"workbench/tui/quiz.c:1: screen quiz includes tui/reader.h" \
 	"workbench/cli/quiz_run.c:1: cli includes harness/proc.h"; do
 	echo "$found" | grep -qF "$want" || fail "self-test: '$want' not reported; got: $found"
 done
-[ "$(echo "$found" | wc -l)" -eq 8 ] || fail "self-test: expected 8 violations, got: $found"
+[ "$(echo "$found" | wc -l)" -eq 9 ] || fail "self-test: expected 9 violations, got: $found"
 
 out=$(violations "$WB_SRC")
 [ -z "$out" ] || fail "include rules broken:

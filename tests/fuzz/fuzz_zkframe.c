@@ -3,7 +3,9 @@
  *
  * The input is cut into chunks (sizes taken from the input itself) and fed
  * to the incremental parser; every completed frame goes through each
- * header decoder.  Aborts when a frame's announced length disagrees with
+ * header decoder, which are the ZooKeeper C client's own Jute decoders
+ * (zkframe.c), so this also fuzzes the library's code on hostile bytes.
+ * Aborts when a frame's announced length disagrees with
  * what was returned, or when the parser accepts data after refusing.
  */
 #include "harness/zk/zkframe.h"

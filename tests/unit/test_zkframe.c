@@ -312,6 +312,29 @@ static void create_path_extraction(void **state)
 	assert_int_equal(zkframe_create_path(&hdr, NULL, NULL), WB_EINVAL);
 }
 
+/* A create whose ACL vector claims 0x7fffffff entries in a 25-byte body:
+ * the path still comes out, and nothing tries to allocate for the vector
+ * (deserialize_CreateRequest would calloc about 80 GiB; zkframe.c reads
+ * only the path with the library's string decoder). */
+static void create_path_absurd_acl_count(void **state)
+{
+	(void)state;
+	struct out b = {{0}, 0}, o = {{0}, 0};
+	put32(&b, 7);
+	put32(&b, ZKOP_CREATE);
+	put32(&b, 2);
+	put_bytes(&b, "/a", 2);
+	put32(&b, 0);	       /* data */
+	put32(&b, 0x7fffffff); /* acl count, and no ACLs follow */
+	frame(&o, &b);
+	struct zkframe f = {o.d, o.n, o.d + 4, o.n - 4};
+	const char *path;
+	size_t len;
+	assert_int_equal(zkframe_create_path(&f, &path, &len), 0);
+	assert_int_equal(len, 2);
+	assert_memory_equal(path, "/a", 2);
+}
+
 /* Property: a stream of random frames gives the same frames however it is
  * cut into reads (seeded, so a failure is reproducible). */
 static void any_split_gives_the_same_frames(void **state)
@@ -357,6 +380,7 @@ int main(void)
 		cmocka_unit_test(handshake_session_ids),
 		cmocka_unit_test(reply_header),
 		cmocka_unit_test(create_path_extraction),
+		cmocka_unit_test(create_path_absurd_acl_count),
 		cmocka_unit_test(any_split_gives_the_same_frames),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

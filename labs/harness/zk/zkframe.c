@@ -1,6 +1,31 @@
 /*
  * zkframe.c - incremental ZooKeeper frame parser (see zkframe.h).
  *
+ * The frame splitter is our own (the C client has none that works on a
+ * byte stream it does not own).  The records inside a frame are decoded
+ * by the ZooKeeper C client's own Jute code from libzookeeper-mt-dev
+ * (recordio.h, zookeeper.jute.h): deserialize_RequestHeader and
+ * deserialize_ReplyHeader whole, the handshakes' fixed fields and a
+ * create's path with the buffer archive's field decoders, so the proxy
+ * reads the wire exactly as the client writes it.  The Debian package exports those functions only
+ * from libzookeeper_mt.a (the shared object hides them), so CMake links the archive's Jute members
+ * as well.
+ *
+ * Two whole-record decoders are not used, both measured.  The records
+ * come from the network, and the library trusts their counts:
+ * - deserialize_CreateRequest calls calloc(count, sizeof(struct ACL))
+ *   for the ACL vector before checking that the bytes are there: a
+ *   25-byte body with the count 0x7fffffff asks for about 80 GiB (glibc
+ *   refuses and it returns -7; under ASan or libFuzzer's malloc limit it
+ *   is a crash).  tests/unit/test_zkframe.c has that frame.
+ * - deserialize_ConnectRequest/Response read the passwd buffer with
+ *   ia_deserialize_buffer, which checks only that a length is not larger
+ *   than what is left, so a negative one reaches malloc (found by
+ *   fuzz_zkframe within a minute: malloc(0xffffffffdbdadada)).
+ * The proxy needs only the fields in front of those (the path, the
+ * timeout and session), so it reads those fields with the archive's own
+ * field decoders and stops.
+ *
  * Invariant: p->have < 4 while the prefix is incomplete; once it is
  * complete, p->buf holds 4 + announced bytes of capacity and the frame is
  * returned exactly when p->have reaches 4 + announced.  A returned frame
@@ -11,22 +36,12 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <zookeeper/recordio.h>
+#include <zookeeper/zookeeper.jute.h>
 
 static uint32_t be32(const unsigned char *b)
 {
 	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | (uint32_t)b[3];
-}
-
-static int32_t sbe32(const unsigned char *b)
-{
-	uint32_t u = be32(b);
-	return u > INT32_MAX ? (int32_t)(u - 0x80000000u) - INT32_MAX - 1 : (int32_t)u;
-}
-
-static int64_t sbe64(const unsigned char *b)
-{
-	uint64_t u = (uint64_t)be32(b) << 32 | be32(b + 4);
-	return u > INT64_MAX ? (int64_t)(u - 0x8000000000000000u) - INT64_MAX - 1 : (int64_t)u;
 }
 
 void zkframe_parser_init(struct zkframe_parser *p)
@@ -93,52 +108,109 @@ int zkframe_feed(struct zkframe_parser *p, const void *data, size_t len, size_t 
 	return 1;
 }
 
+/* A Jute input archive over the frame body (the library only reads it).
+ * NULL when out of memory. */
+static struct iarchive *body_archive(const struct zkframe *f)
+{
+	if (f->body_len > ZKFRAME_MAX_LEN)
+		return NULL;
+	return create_buffer_iarchive((char *)(uintptr_t)f->body, (int)f->body_len);
+}
+
+/* The handshake's fixed fields through the archive's own field decoders:
+ * each of fields[0..n) is an int (4) or a long (8), read in order into
+ * out[] (ints widened).  Returns 0 or WB_EINVAL. */
+static int fixed_fields(const struct zkframe *f, const int *widths, size_t n, int64_t *out)
+{
+	struct iarchive *ia = body_archive(f);
+	int rc = ia ? 0 : -1;
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		int32_t v32 = 0;
+		if (widths[i] == 4 && (rc = ia->deserialize_Int(ia, "int", &v32)) == 0)
+			out[i] = v32;
+		else if (widths[i] == 8)
+			rc = ia->deserialize_Long(ia, "long", &out[i]);
+	}
+	if (ia)
+		close_buffer_iarchive(&ia);
+	return rc == 0 ? 0 : WB_EINVAL;
+}
+
 int zkframe_connect_request(const struct zkframe *f, int64_t *last_zxid, int32_t *timeout_ms,
 			    int64_t *session)
 {
-	if (f->body_len < 24)
+	/* protocolVersion, lastZxidSeen, timeOut, sessionId (then passwd) */
+	static const int widths[] = {4, 8, 4, 8};
+	int64_t v[4];
+	if (fixed_fields(f, widths, 4, v) != 0)
 		return WB_EINVAL;
 	if (last_zxid)
-		*last_zxid = sbe64(f->body + 4);
+		*last_zxid = v[1];
 	if (timeout_ms)
-		*timeout_ms = sbe32(f->body + 12);
+		*timeout_ms = (int32_t)v[2];
 	if (session)
-		*session = sbe64(f->body + 16);
+		*session = v[3];
 	return 0;
 }
 
 int zkframe_connect_response(const struct zkframe *f, int32_t *timeout_ms, int64_t *session)
 {
-	if (f->body_len < 16)
+	/* protocolVersion, timeOut, sessionId (then passwd) */
+	static const int widths[] = {4, 4, 8};
+	int64_t v[3];
+	if (fixed_fields(f, widths, 3, v) != 0)
 		return WB_EINVAL;
 	if (timeout_ms)
-		*timeout_ms = sbe32(f->body + 4);
+		*timeout_ms = (int32_t)v[1];
 	if (session)
-		*session = sbe64(f->body + 8);
+		*session = v[2];
+	return 0;
+}
+
+/* Decodes the RequestHeader at the start of the body into *h; *ia_out,
+ * when not NULL, receives the archive positioned after it (the caller
+ * closes it).  Returns 0 or WB_EINVAL. */
+static int request_header(const struct zkframe *f, struct RequestHeader *h,
+			  struct iarchive **ia_out)
+{
+	struct iarchive *ia = body_archive(f);
+	int rc = ia ? deserialize_RequestHeader(ia, "header", h) : -1;
+	if (ia && (rc != 0 || !ia_out))
+		close_buffer_iarchive(&ia);
+	if (rc != 0)
+		return WB_EINVAL;
+	if (ia_out)
+		*ia_out = ia;
 	return 0;
 }
 
 int zkframe_request(const struct zkframe *f, int32_t *xid, int32_t *type)
 {
-	if (f->body_len < 8)
+	struct RequestHeader h;
+	if (request_header(f, &h, NULL) != 0)
 		return WB_EINVAL;
 	if (xid)
-		*xid = sbe32(f->body);
+		*xid = h.xid;
 	if (type)
-		*type = sbe32(f->body + 4);
+		*type = h.type;
 	return 0;
 }
 
 int zkframe_reply(const struct zkframe *f, int32_t *xid, int64_t *zxid, int32_t *err)
 {
-	if (f->body_len < 16)
+	struct iarchive *ia = body_archive(f);
+	struct ReplyHeader h;
+	int rc = ia ? deserialize_ReplyHeader(ia, "header", &h) : -1;
+	if (ia)
+		close_buffer_iarchive(&ia);
+	if (rc != 0)
 		return WB_EINVAL;
 	if (xid)
-		*xid = sbe32(f->body);
+		*xid = h.xid;
 	if (zxid)
-		*zxid = sbe64(f->body + 4);
+		*zxid = h.zxid;
 	if (err)
-		*err = sbe32(f->body + 12);
+		*err = h.err;
 	return 0;
 }
 
@@ -150,16 +222,24 @@ int zkframe_is_create(int32_t type)
 
 int zkframe_create_path(const struct zkframe *f, const char **path, size_t *len)
 {
-	int32_t type;
-	if (zkframe_request(f, NULL, &type) != 0 || !zkframe_is_create(type) || f->body_len < 12)
+	struct RequestHeader h;
+	struct iarchive *ia = NULL;
+	if (request_header(f, &h, &ia) != 0)
 		return WB_EINVAL;
-	int32_t n = sbe32(f->body + 8);
-	if (n < 0 || (size_t)n > f->body_len - 12)
+	char *s = NULL;
+	int rc = zkframe_is_create(h.type) ? ia->deserialize_String(ia, "path", &s) : -1;
+	close_buffer_iarchive(&ia);
+	/* The library copied the string; the caller gets it in place, right
+	 * after the header and its 4-byte length (the ustring layout). */
+	int got = s != NULL;
+	size_t n = got ? strlen(s) : 0;
+	free(s);
+	if (rc != 0 || !got || n > f->body_len - 12)
 		return WB_EINVAL;
 	if (path)
 		*path = (const char *)f->body + 12;
 	if (len)
-		*len = (size_t)n;
+		*len = n;
 	return 0;
 }
 

@@ -1,0 +1,6 @@
+-- expect-fail: compare-and-delete-keeps-b-lock
+-- Checks that a lock exists, not that it is ours: B's lock exists too.
+if redis.call('GET', KEYS[1]) then
+  return redis.call('DEL', KEYS[1])
+end
+return 0

@@ -1,0 +1,416 @@
+/*
+ * zk-lock-loop.c - the check of the exercise zk-lock-loop: the learner's
+ * whole acquire loop, lock_acquire (exercises/zk-lock-loop/api.h), in the
+ * scenarios of the labs zk-lock-chain and zk-lock-race.
+ *
+ *   Another session has four candidates: A (the holder), B, C and D; the
+ *   learner's L queues behind D.
+ *   A releases: L must hear nothing - its predecessor D is still there
+ *   (no-herd; a waiter watching the lowest node is woken).
+ *   D gives up while B holds: L is notified, must list again, find C in
+ *   front and keep waiting (mutual-exclusion; a waiter that takes the
+ *   notification for the lock holds beside B).
+ *   C gives up, and the race hook of zk-lock-race runs inside L's next
+ *   list: right after the getChildren answered, B releases.  L's listing
+ *   still shows B; its watch call finds B gone and no notification will
+ *   ever come, so L must list again at once and hold.
+ *
+ * The check waits for exact points (L inside lk->wait, a session barrier
+ * on L's session for "no notification came"), never by sleeping.  It does
+ * not measure wake-ups at scale (zk-herd does).
+ */
+#include "base/mono.h"
+#include "base/wb.h"
+#include "exercise.h"
+#include "harness/report.h"
+#include "harness/zk/zkclient.h"
+#include "harness/zk/zklab.h"
+#include "lab.h"
+#include "recipes/zklock.h"
+#include "rigs/exthread.h"
+#include "rigs/zklockrig.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct lock_ctx {
+	zhandle_t *zh;
+	const char *dir;
+	int (*list)(const struct lock_ctx *lk, struct String_vector *out);
+	watcher_fn watcher;
+	void *watch_ctx;
+	int (*wait)(const struct lock_ctx *lk, int timeout_ms);
+	long (*seq)(const char *name);
+	void *priv;
+}; /* exercises/zk-lock-loop/api.h, field for field */
+typedef int (*lock_acquire_fn)(const struct lock_ctx *lk, char *own, int own_len);
+
+enum { N_OTHERS = 4 }; /* A, B, C, D */
+
+/* Everything of one run.  Heap allocated: a learner's call that never
+ * returns keeps it (exthread.h). */
+struct loop_ex {
+	struct report *r;
+	struct zklab *z;
+	struct zkc *l, *other; /* the learner's session; the other candidates' */
+	char *lock;
+	char node[N_OTHERS][512];
+	pthread_mutex_t mu; /* guards the counters below */
+	pthread_cond_t cv;  /* CLOCK_MONOTONIC; broadcast on every change */
+	unsigned events;    /* node events lk->watcher received */
+	unsigned consumed;  /* ... returned by lk->wait */
+	int last_type;
+	unsigned lists, waits;
+	int waiting; /* inside lk->wait */
+	int stop;    /* lk->wait returns -1 from now on */
+	int hook_armed, hook_fired, hook_rc;
+	lock_acquire_fn fn;
+	struct lock_ctx lk;
+	char own[512];
+	int zrc;
+	int returned; /* lock_acquire returned (under mu) */
+	struct exthread t;
+	int stopped; /* a check failed that leaves nothing more to show */
+};
+
+static int ex_list(const struct lock_ctx *lk, struct String_vector *out)
+{
+	struct loop_ex *x = lk->priv;
+	int zrc = zoo_get_children(lk->zh, lk->dir, 0, out);
+	pthread_mutex_lock(&x->mu);
+	x->lists++;
+	int fire = zrc == ZOK && x->hook_armed && !x->hook_fired;
+	if (fire) {
+		/* zk-lock-race's hook: the holder releases between this
+		 * getChildren and the learner's watch call. */
+		x->hook_fired = 1;
+		x->hook_rc = zoo_delete(zkc_handle(x->other), x->node[1], -1);
+	}
+	pthread_cond_broadcast(&x->cv);
+	pthread_mutex_unlock(&x->mu);
+	return zrc;
+}
+
+static void ex_watcher(zhandle_t *zh, int type, int state, const char *path, void *ctx)
+{
+	(void)zh;
+	(void)state;
+	(void)path;
+	struct loop_ex *x = ctx;
+	if (type == ZOO_SESSION_EVENT)
+		return;
+	pthread_mutex_lock(&x->mu);
+	x->events++;
+	x->last_type = type;
+	pthread_cond_broadcast(&x->cv);
+	pthread_mutex_unlock(&x->mu);
+}
+
+static int ex_wait(const struct lock_ctx *lk, int timeout_ms)
+{
+	struct loop_ex *x = lk->priv;
+	struct timespec ts;
+	mono_deadline(&ts, timeout_ms < 0 ? 60000 : timeout_ms);
+	pthread_mutex_lock(&x->mu);
+	x->waits++;
+	x->waiting = 1;
+	pthread_cond_broadcast(&x->cv);
+	while (x->events == x->consumed && !x->stop)
+		if (pthread_cond_timedwait(&x->cv, &x->mu, &ts) == ETIMEDOUT)
+			break;
+	int r = 0;
+	if (x->stop)
+		r = -1;
+	else if (x->events != x->consumed) {
+		x->consumed++;
+		r = x->last_type;
+	}
+	x->waiting = 0;
+	pthread_cond_broadcast(&x->cv);
+	pthread_mutex_unlock(&x->mu);
+	return r;
+}
+
+static long ex_seq(const char *name)
+{
+	struct zklock_name n;
+	return name && zklock_name_parse(name, &n) == 0 ? (long)n.seq : -1;
+}
+
+static void learner_main(void *arg)
+{
+	struct loop_ex *x = arg;
+	x->zrc = x->fn(&x->lk, x->own, (int)sizeof x->own);
+	x->own[sizeof x->own - 1] = '\0';
+	pthread_mutex_lock(&x->mu);
+	x->returned = 1;
+	pthread_cond_broadcast(&x->cv);
+	pthread_mutex_unlock(&x->mu);
+}
+
+/* Waits until L is inside lk->wait for the n-th time or lock_acquire
+ * returned.  1 when waiting. */
+static int wait_waiting(struct loop_ex *x, unsigned n)
+{
+	struct timespec ts;
+	mono_deadline(&ts, ZKLAB_WAIT_MS);
+	pthread_mutex_lock(&x->mu);
+	while (!(x->waiting && x->waits >= n) && !x->returned)
+		if (pthread_cond_timedwait(&x->cv, &x->mu, &ts) == ETIMEDOUT)
+			break;
+	int w = x->waiting && x->waits >= n;
+	pthread_mutex_unlock(&x->mu);
+	return w;
+}
+
+/* What L is doing, for an observed value. */
+static const char *l_state(struct loop_ex *x)
+{
+	pthread_mutex_lock(&x->mu);
+	const char *s = !x->returned	? (x->waiting ? "waiting" : "running, not waiting")
+			: x->zrc == ZOK ? "returned ZOK: holds"
+					: zkc_err_name(x->zrc);
+	pthread_mutex_unlock(&x->mu);
+	return s;
+}
+
+/* Whether lock_acquire returned ZOK. */
+static int l_holds(struct loop_ex *x)
+{
+	pthread_mutex_lock(&x->mu);
+	int h = x->returned && x->zrc == ZOK;
+	pthread_mutex_unlock(&x->mu);
+	return h;
+}
+
+/* The count of node events so far. */
+static unsigned events_now(struct loop_ex *x)
+{
+	pthread_mutex_lock(&x->mu);
+	unsigned n = x->events;
+	pthread_mutex_unlock(&x->mu);
+	return n;
+}
+
+/* The children of the lock path owned by the learner's session: their
+ * count, and the lowest-numbered one's full path in *own.  -1 when the
+ * listing failed. */
+static int l_nodes(struct loop_ex *x, char *own, size_t len)
+{
+	struct String_vector sv = {0};
+	own[0] = '\0';
+	if (zoo_get_children(zkc_handle(x->other), x->lock, 0, &sv) != ZOK)
+		return -1;
+	int n = 0;
+	for (int i = 0; i < sv.count; i++) {
+		char *p = wb_xasprintf("%s/%s", x->lock, sv.data[i]);
+		struct Stat st;
+		if (zoo_exists(zkc_handle(x->other), p, 0, &st) == ZOK &&
+		    st.ephemeralOwner == zkc_session_id(x->l) && n++ == 0)
+			snprintf(own, len, "%s", p);
+		free(p);
+	}
+	deallocate_String_vector(&sv);
+	return n;
+}
+
+/* Whether path has the lowest suffix among the lock path's children. */
+static int is_lowest(struct loop_ex *x, const char *path)
+{
+	struct String_vector sv = {0};
+	if (zoo_get_children(zkc_handle(x->other), x->lock, 0, &sv) != ZOK)
+		return 0;
+	long mine = ex_seq(zklockrig_name(path)), low = -1;
+	for (int i = 0; i < sv.count; i++) {
+		long s = ex_seq(sv.data[i]);
+		if (s >= 0 && (low < 0 || s < low))
+			low = s;
+	}
+	deallocate_String_vector(&sv);
+	return mine >= 0 && mine == low;
+}
+
+/* The clients, the lock path and the other session's four candidates. */
+static int loop_open(struct loop_ex *x, struct lab_ctx *ctx)
+{
+	int rc = zklab_open(ctx, &x->z);
+	if (rc)
+		return rc;
+	if ((rc = zklab_client(x->z, &x->l)) != 0 || (rc = zklab_client(x->z, &x->other)) != 0)
+		return rc;
+	x->lock = wb_xasprintf("%s/lock", x->z->base);
+	zoo_create(zkc_handle(x->other), x->lock, NULL, -1, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0);
+	for (int i = 0; i < N_OTHERS; i++) {
+		char guid[ZKLOCK_GUID_LEN + 1];
+		if (zklock_guid_new(guid) != 0) {
+			report_cannot(x->r, "no randomness for a GUID");
+			return WB_EIO;
+		}
+		char *prefix = zklock_name_prefix(x->lock, guid);
+		int zrc = zoo_create(zkc_handle(x->other), prefix, NULL, -1, &ZOO_OPEN_ACL_UNSAFE,
+				     ZOO_EPHEMERAL_SEQUENTIAL, x->node[i], sizeof x->node[i]);
+		free(prefix);
+		if (zrc != ZOK) {
+			report_cannot(x->r, "cannot create the other candidates: %s",
+				      zkc_err_name(zrc));
+			return zkc_to_wb(zrc);
+		}
+	}
+	report_evidence(x->r, "lock_path", "%s", x->lock);
+	report_evidence(x->r, "others", "A %s, B %s, C %s, D %s", zklockrig_short(x->node[0]),
+			zklockrig_short(x->node[1]), zklockrig_short(x->node[2]),
+			zklockrig_short(x->node[3]));
+	x->lk = (struct lock_ctx){.zh = zkc_handle(x->l),
+				  .dir = x->lock,
+				  .list = ex_list,
+				  .watcher = ex_watcher,
+				  .watch_ctx = x,
+				  .wait = ex_wait,
+				  .seq = ex_seq,
+				  .priv = x};
+	return 0;
+}
+
+/* L queues behind A, B, C, D and waits with one candidate. */
+static void l_queues(struct loop_ex *x)
+{
+	struct report *r = x->r;
+	char own[512];
+	report_step(r, "A holds, B, C and D wait; L calls lock_acquire");
+	if (exthread_start(&x->t, learner_main, x) != 0) {
+		report_cannot(r, "cannot start a thread");
+		x->stopped = 1;
+		return;
+	}
+	int w = wait_waiting(x, 1);
+	if (!report_checkf(r, "waits-behind-others", w,
+			   "waiting in lk->wait: four candidates in front", "%s", l_state(x))) {
+		x->stopped = 1;
+		return;
+	}
+	int n = l_nodes(x, own, sizeof own);
+	report_checkf(r, "one-candidate", n == 1, "1 node of L's session", "%d", n);
+	if (n >= 1)
+		report_evidence(r, "L", "%s", zklockrig_short(own));
+}
+
+/* A releases: L's predecessor D is still there, so L hears nothing. */
+static void a_releases(struct loop_ex *x)
+{
+	struct report *r = x->r;
+	report_step(r, "A releases: B is first now; L's predecessor D is still there");
+	zoo_delete(zkc_handle(x->other), x->node[0], -1);
+	if (zklockrig_flush(x->l, ZKLAB_WAIT_MS) != 0) {
+		report_cannot(r, "the session barrier on L's client did not complete");
+		x->stopped = 1;
+		return;
+	}
+	unsigned ev = events_now(x);
+	report_checkf(r, "no-herd", ev == 0, "0 notifications: L watches D, not the holder", "%u",
+		      ev);
+}
+
+/* D gives up while B holds: L is notified, lists again, keeps waiting. */
+static void d_gives_up(struct loop_ex *x)
+{
+	struct report *r = x->r;
+	pthread_mutex_lock(&x->mu);
+	unsigned waits = x->waits, lists = x->lists;
+	pthread_mutex_unlock(&x->mu);
+	report_step(r, "D gives up while B still holds: L's watch fires");
+	zoo_delete(zkc_handle(x->other), x->node[3], -1);
+	wait_waiting(x, waits + 1);
+	if (!report_checkf(r, "mutual-exclusion", !l_holds(x),
+			   "L still waiting: B holds, and is in front", "%s", l_state(x))) {
+		x->stopped = 1;
+		return;
+	}
+	pthread_mutex_lock(&x->mu);
+	unsigned lists_now = x->lists;
+	pthread_mutex_unlock(&x->mu);
+	report_checkf(r, "relists-after-notification", lists_now > lists,
+		      "a new list after the notification", "%u lists before, %u after", lists,
+		      lists_now);
+}
+
+/* C gives up; inside L's next list B releases (zk-lock-race's hook): L
+ * must find B gone at its watch call, list again and hold. */
+static void race_then_hold(struct loop_ex *x)
+{
+	struct report *r = x->r;
+	char own[512];
+	pthread_mutex_lock(&x->mu);
+	x->hook_armed = 1;
+	pthread_mutex_unlock(&x->mu);
+	report_step(r, "C gives up; a hook releases B right after L's next getChildren");
+	zoo_delete(zkc_handle(x->other), x->node[2], -1);
+	int done = exthread_wait(&x->t, ZKLAB_WAIT_MS) == 0;
+	pthread_mutex_lock(&x->mu);
+	int fired = x->hook_fired, hrc = x->hook_rc;
+	unsigned lists = x->lists;
+	pthread_mutex_unlock(&x->mu);
+	report_checkf(r, "hook-deleted-predecessor", fired && hrc == ZOK,
+		      "B deleted between L's list and its watch call", "%s",
+		      fired ? zkc_err_name(hrc) : "L did not list again");
+	report_checkf(r, "holds-after-race", done && x->zrc == ZOK, "ZOK: L listed again and holds",
+		      "%s", l_state(x));
+	report_evidence(r, "L_lists", "%u", lists);
+	if (!done || x->zrc != ZOK)
+		return;
+	int n = l_nodes(x, own, sizeof own);
+	report_checkf(r, "returns-own-path", n == 1 && !strcmp(own, x->own),
+		      "the path of L's one node", "%s", x->own[0] ? x->own : "(empty)");
+	report_checkf(r, "holder-is-lowest", is_lowest(x, x->own),
+		      "L's node has the lowest sequence number", "%s", zklockrig_short(x->own));
+}
+
+static int loop_main(struct lab_ctx *ctx, const struct ex_code *code)
+{
+	struct loop_ex *x = wb_xcalloc(1, sizeof *x);
+	x->r = ctx->report;
+	pthread_mutex_init(&x->mu, NULL);
+	mono_cond_init(&x->cv);
+	*(void **)&x->fn = ex_code_sym(code, "lock_acquire");
+	if (!report_check(x->r, "defines lock_acquire", x->fn != NULL, "lock_acquire defined",
+			  x->fn ? "defined" : "missing")) {
+		free(x);
+		return 0;
+	}
+	int rc = loop_open(x, ctx);
+	if (!rc)
+		l_queues(x);
+	if (!rc && !x->stopped)
+		a_releases(x);
+	if (!rc && !x->stopped)
+		d_gives_up(x);
+	if (!rc && !x->stopped)
+		race_then_hold(x);
+	pthread_mutex_lock(&x->mu);
+	x->stop = 1; /* a learner still in lk->wait gets -1 */
+	pthread_cond_broadcast(&x->cv);
+	pthread_mutex_unlock(&x->mu);
+	exthread_wait(&x->t, ZKLAB_WAIT_MS);
+	if (exthread_end(&x->t))
+		return rc; /* the learner's thread may still use all of it */
+	zkc_close(x->l);
+	zkc_close(x->other);
+	zklab_close(x->z);
+	free(x->lock);
+	free(x);
+	return rc;
+}
+
+static enum lab_outcome ex_main(struct lab_ctx *ctx, const struct ex_code *code)
+{
+	report_conclusion(
+		ctx->report,
+		"Your lock_acquire watched only its predecessor, listed again after every "
+		"notification and held only when a fresh list showed its node first, also "
+		"when the predecessor vanished before the watch call.");
+	return lab_outcome_of(ctx, loop_main(ctx, code));
+}
+
+const ex_check_fn ex_zk_lock_loop = ex_main;
