@@ -20,13 +20,13 @@ rc=0
 $W exercise verify >"$T/o" 2>&1 || rc=$?
 [ $rc -eq 2 ] && skip "the check could not run here: $(cat "$T/o")"
 [ $rc -eq 1 ] || fail "verify of the starter exited $rc: $(cat "$T/o")"
-grep -q "^02  $ID  *failing  *failed: [a-z]" "$T/o" || fail "no failing row: $(cat "$T/o")"
+grep -q "^01  $ID  *failing  *failed: [a-z]" "$T/o" || fail "no failing row: $(cat "$T/o")"
 grep -q "^0 of 1 started exercises pass" "$T/o" || fail "summary: $(cat "$T/o")"
 check_lab_left $ID
 
 cp "$SRC/exercises/$ID/solution.c" "$T/data/workbench/exercises/$ID/lock_step.c"
 $W exercise verify >"$T/o" 2>&1 || fail "verify of the solution: $(cat "$T/o")"
-grep -q "^02  $ID  *passed" "$T/o" || fail "no passed row: $(cat "$T/o")"
+grep -q "^01  $ID  *passed" "$T/o" || fail "no passed row: $(cat "$T/o")"
 grep -q "^1 of 1 started exercises pass" "$T/o" || fail "summary: $(cat "$T/o")"
 check_lab_left $ID
 $W exercise list --json >"$T/o" 2>&1

@@ -15,7 +15,7 @@ WS="$T/data/workbench/exercises/zk-lock-step"
 ID=zk-lock-step
 
 $W exercise list >"$T/o" 2>&1 || fail "list: $(cat "$T/o")"
-grep -q "^02  $ID .* not started  0/3 " "$T/o" || fail "list before start: $(cat "$T/o")"
+grep -q "^01  $ID .* not started  0/3 " "$T/o" || fail "list before start: $(cat "$T/o")"
 
 rc=0
 $W exercise start zk-lock-stp >"$T/o" 2>&1 || rc=$?
@@ -37,7 +37,7 @@ $W exercise start $ID --no-edit >"$T/o" 2>&1 || fail "second start: $(cat "$T/o"
 grep -q "Already started" "$T/o" || fail "no word that the file is kept: $(cat "$T/o")"
 [ "$(cat "$WS/lock_step.c")" = "/* mine */" ] || fail "start overwrote the learner's file"
 $W exercise list >"$T/o" 2>&1
-grep -q "^02  $ID .* failing      0/3 " "$T/o" || fail "list after start: $(cat "$T/o")"
+grep -q "^01  $ID .* failing      0/3 " "$T/o" || fail "list after start: $(cat "$T/o")"
 
 # Hints: one at a time, recorded, the fourth ask repeats the last.
 $W exercise hint $ID --all >"$T/o" 2>&1 || fail "hint --all: $(cat "$T/o")"
@@ -53,7 +53,7 @@ $W exercise hint $ID --all >"$T/o" 2>&1
 $W --lang zh exercise hint $ID --all >"$T/o" 2>&1
 grep -q "^提示 1/3" "$T/o" || fail "Chinese hints: $(cat "$T/o")"
 $W exercise list >"$T/o" 2>&1
-grep -q "^02  $ID .* 3/3 " "$T/o" || fail "hints not recorded: $(cat "$T/o")"
+grep -q "^01  $ID .* 3/3 " "$T/o" || fail "hints not recorded: $(cat "$T/o")"
 
 # Reset: refused off a terminal without --yes; with it, a backup.
 rc=0
