@@ -18,6 +18,7 @@ static const struct narration_pair pairs[] = {
 #include "harness/narration_zh_common.def"
 #include "harness/narration_zh_zk.def"
 #include "harness/narration_zh_labs.def"
+#include "harness/narration_zh_ex_sql.def"
 #include "harness/narration_zh_ex_lead.def"
 #include "harness/narration_zh_ex_zk.def"
 #include "harness/narration_zh_ex_misc.def"

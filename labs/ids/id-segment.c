@@ -9,13 +9,17 @@
  * Every range handed out is kept in one list, playing "the consuming
  * tables": the checks are made against it.  Races between the allocator
  * processes are real (one SQLite file, BEGIN IMMEDIATE); their start is a
- * barrier, not a sleep.
+ * barrier, not a sleep.  One interleaving is forced with the recipe's
+ * before-transaction hook: B allocates after A began and before A writes.
+ * The allocation statement is a parameter (id-segment.h): the lab uses
+ * the recipe's, the exercise "segment-alloc" the learner's.
  */
 #include "base/wb.h"
 #include "harness/proc.h"
 #include "harness/report.h"
 #include "lab.h"
 #include "recipes/segment.h"
+#include "ids/id-segment.h"
 #include "recipes/uuid.h"
 
 #include <inttypes.h>
@@ -75,10 +79,17 @@ static int hits(const struct issued *is, const struct segment_range *r)
 }
 
 struct paths {
-	char *db;      /* the allocator */
-	char *witness; /* outside the allocator's backup set */
-	char *backup;  /* an old copy of the allocator */
+	char *db;			 /* the allocator */
+	char *witness;			 /* outside the allocator's backup set */
+	char *backup;			 /* an old copy of the allocator */
+	const struct segment_impl *impl; /* the allocation under test */
 };
+
+static void setup_impl(const struct paths *p, struct segment_alloc *a)
+{
+	if (p->impl && p->impl->setup)
+		p->impl->setup(p->impl->arg, a);
+}
 
 static int open_alloc(struct lab_ctx *ctx, const struct paths *p, int with_witness,
 		      struct segment_alloc **a)
@@ -88,6 +99,8 @@ static int open_alloc(struct lab_ctx *ctx, const struct paths *p, int with_witne
 		report_cannot(ctx->report, "%s", err);
 		return WB_EUNAVAIL;
 	}
+	if (with_witness)
+		setup_impl(p, *a);
 	return 0;
 }
 
@@ -144,6 +157,58 @@ static int basics(struct lab_ctx *ctx, const struct paths *p, struct issued *is)
 	return 0;
 }
 
+/* B, allocating from A's before-transaction hook. */
+struct interleave {
+	struct segment_alloc *b;
+	struct segment_range got;
+	int rc, done;
+};
+
+static void b_allocates(void *arg)
+{
+	struct interleave *x = arg;
+	if (x->done++)
+		return;
+	x->rc = segment_alloc(x->b, SEQ, 1000, NULL, &x->got);
+}
+
+static int interleaved(struct lab_ctx *ctx, const struct paths *p, struct issued *is)
+{
+	struct report *r = ctx->report;
+	struct segment_alloc *a = NULL;
+	struct interleave x = {0};
+	struct segment_range ra = {0};
+	int64_t h0 = 0, h1 = 0, gen;
+	int rc = open_alloc(ctx, p, 1, &a);
+	if (rc == 0 && (rc = open_alloc(ctx, p, 1, &x.b)) != 0) {
+		segment_free(a);
+		return rc;
+	}
+	if (rc)
+		return rc;
+	report_step(r, "Forced interleaving: A starts an allocation of 1000; after anything A "
+		       "read and before A writes, B allocates 1000 (the recipe's hook)");
+	segment_high_water(a, SEQ, &h0, &gen);
+	segment_set_before_hook(a, b_allocates, &x);
+	int arc = segment_alloc(a, SEQ, 1000, NULL, &ra);
+	segment_high_water(a, SEQ, &h1, &gen);
+	if (arc == 0)
+		issued_add(is, &ra);
+	if (x.rc == 0 && x.done)
+		issued_add(is, &x.got);
+	int disjoint =
+		arc == 0 && x.rc == 0 && x.done && (ra.last < x.got.first || x.got.last < ra.first);
+	report_checkf(r, "interleaved-no-overlap", disjoint && h1 - h0 == 2000,
+		      "A and B get disjoint ranges and h moves by 2000",
+		      "A %s %" PRId64 "..%" PRId64 ", B %s %" PRId64 "..%" PRId64
+		      ", h moved by %" PRId64,
+		      arc ? segment_errmsg(a) : "got", ra.first, ra.last,
+		      x.rc ? segment_errmsg(x.b) : "got", x.got.first, x.got.last, h1 - h0);
+	segment_free(a);
+	segment_free(x.b);
+	return 0;
+}
+
 enum { PROCS = 4, PER_PROC = 150 };
 
 /* Child: waits at the barrier, then allocates PER_PROC segments of mixed
@@ -154,6 +219,7 @@ static void allocator_child(const struct paths *p, int idx, int gate, int out)
 	char b;
 	if (read(gate, &b, 1) < 0 || segment_open(p->db, p->witness, &a, NULL, 0) != 0)
 		_exit(3);
+	setup_impl(p, a);
 	for (int i = 0; i < PER_PROC; i++) {
 		struct segment_range r;
 		struct uuid u;
@@ -392,9 +458,10 @@ static int restored_backup(struct lab_ctx *ctx, const struct paths *p, struct is
 	return 0;
 }
 
-static int id_segment_run(struct lab_ctx *ctx)
+int id_segment_scenario(struct lab_ctx *ctx, const struct segment_impl *impl)
 {
 	struct paths p = {
+		.impl = impl,
 		.db = wb_xasprintf("%s/allocator.db", ctx->run_dir),
 		.witness = wb_xasprintf("%s/witness.db", ctx->run_dir),
 		.backup = wb_xasprintf("%s/allocator-backup.db", ctx->run_dir),
@@ -402,6 +469,8 @@ static int id_segment_run(struct lab_ctx *ctx)
 	struct issued is = {0};
 	report_evidence(ctx->report, "databases", "%s, witness %s", p.db, p.witness);
 	int rc = basics(ctx, &p, &is);
+	if (!rc)
+		rc = interleaved(ctx, &p, &is);
 	if (!rc)
 		rc = processes(ctx, &p, &is);
 	if (!rc)
@@ -434,7 +503,7 @@ static enum lab_outcome lab_main(struct lab_ctx *ctx)
 		"disjoint ranges, and a lost reply either wasted its segment or was recovered "
 		"by its request id. A restored old backup reissued used ranges (the control) "
 		"until the generation check refused it and h was raised past every issued ID.");
-	return lab_outcome_of(ctx, id_segment_run(ctx));
+	return lab_outcome_of(ctx, id_segment_scenario(ctx, NULL));
 }
 
 const lab_run_fn lab_id_segment = lab_main;

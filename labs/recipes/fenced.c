@@ -12,6 +12,11 @@
  *    chapter 02 draws as design (2); it is not done here.
  *  - In FENCED_ON mode the mark never goes down.
  *
+ * A replacement write (fenced_set_write, for the exercise "fenced-write")
+ * takes the place of the one statement; the transaction around it and the
+ * marks it reports are the same code.  It may also refuse before the
+ * transaction (a check-then-write: the exercise's known-wrong variant).
+ *
  * It does not keep a history of writes and never deletes a domain.
  */
 #include "recipes/fenced.h"
@@ -31,7 +36,11 @@ struct fenced {
 	sqlite3_stmt *write;   /* the conditional (or, OFF, unconditional) upsert */
 	fenced_hook_fn hook;   /* test hook inside the transaction, or NULL */
 	void *hook_arg;	       /* its argument */
-	char errmsg[512];      /* last error */
+	fenced_hook_fn before; /* hook before the transaction, or NULL */
+	void *before_arg;
+	fenced_write_fn write_fn; /* replacement write, or NULL */
+	void *write_arg;
+	char errmsg[512]; /* last error */
 };
 
 /*
@@ -142,6 +151,18 @@ void fenced_set_hook(struct fenced *f, fenced_hook_fn fn, void *arg)
 	f->hook_arg = arg;
 }
 
+void fenced_set_before_hook(struct fenced *f, fenced_hook_fn fn, void *arg)
+{
+	f->before = fn;
+	f->before_arg = arg;
+}
+
+void fenced_set_write(struct fenced *f, fenced_write_fn fn, void *arg)
+{
+	f->write_fn = f->mode == FENCED_ON ? fn : NULL;
+	f->write_arg = arg;
+}
+
 enum fenced_mode fenced_get_mode(const struct fenced *f)
 {
 	return f->mode;
@@ -199,6 +220,25 @@ int fenced_write(struct fenced *f, const char *domain, int64_t token, const char
 			     token < 0 ? "negative token" : "empty domain or value");
 		goto out;
 	}
+	if (f->write_fn) {
+		char err[256] = "";
+		int go = 1;
+		rc = f->write_fn(f->write_arg, f->db, FENCED_WRITE_BEFORE, domain, token, value,
+				 &go, err, sizeof err);
+		if (rc) {
+			rc = set_err(f, rc, "write (before): %s", err);
+			goto out;
+		}
+		if (!go) { /* refused before writing: report the mark as it is */
+			rc = read_row(f, domain, &r.mark_before, NULL);
+			if (rc == WB_ENOENT)
+				rc = 0;
+			r.mark_after = r.mark_before;
+			goto out;
+		}
+	}
+	if (f->before)
+		f->before(f->before_arg, f, domain, token);
 	/* IMMEDIATE: take the write lock before reading the mark. */
 	src = sqlite3_exec(f->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
 	if (src != SQLITE_OK) {
@@ -214,18 +254,33 @@ int fenced_write(struct fenced *f, const char *domain, int64_t token, const char
 	if (f->hook)
 		f->hook(f->hook_arg, f, domain, token);
 
-	sqlite3_reset(f->write);
-	sqlite3_bind_text(f->write, 1, domain, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(f->write, 2, token);
-	sqlite3_bind_text(f->write, 3, value, -1, SQLITE_TRANSIENT);
-	src = sqlite3_step(f->write);
-	sqlite3_reset(f->write);
-	sqlite3_clear_bindings(f->write);
-	if (src != SQLITE_DONE) {
-		rc = db_err(f, src, "write");
-		goto out;
+	if (f->write_fn) {
+		char err[256] = "";
+		int changed = 0;
+		rc = f->write_fn(f->write_arg, f->db, FENCED_WRITE_IN, domain, token, value,
+				 &changed, err, sizeof err);
+		if (rc == 0 && changed > 1)
+			rc = set_err(f, WB_EINVAL, "write: %d rows changed for one domain",
+				     changed);
+		else if (rc)
+			rc = set_err(f, rc, "write: %s", err);
+		if (rc)
+			goto out;
+		r.accepted = changed == 1;
+	} else {
+		sqlite3_reset(f->write);
+		sqlite3_bind_text(f->write, 1, domain, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(f->write, 2, token);
+		sqlite3_bind_text(f->write, 3, value, -1, SQLITE_TRANSIENT);
+		src = sqlite3_step(f->write);
+		sqlite3_reset(f->write);
+		sqlite3_clear_bindings(f->write);
+		if (src != SQLITE_DONE) {
+			rc = db_err(f, src, "write");
+			goto out;
+		}
+		r.accepted = sqlite3_changes(f->db) == 1;
 	}
-	r.accepted = sqlite3_changes(f->db) == 1;
 	rc = read_row(f, domain, &r.mark_after, NULL);
 	if (rc)
 		goto out;

@@ -30,6 +30,7 @@
 #ifndef WB_FENCED_H
 #define WB_FENCED_H
 
+#include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -91,6 +92,31 @@ int fenced_read(struct fenced *f, const char *domain, int64_t *mark, char **valu
 
 /* Sets (or clears, fn NULL) the test hook described above. */
 void fenced_set_hook(struct fenced *f, fenced_hook_fn fn, void *arg);
+
+/* Lab hook, called at the start of every fenced_write, outside any
+ * transaction (after a replacement write's FENCED_WRITE_BEFORE phase):
+ * the moment another writer may act before this write reaches the
+ * database.  Labs use it to force an interleaving.  fn NULL clears it. */
+void fenced_set_before_hook(struct fenced *f, fenced_hook_fn fn, void *arg);
+
+/* What a replacement write is asked to do (fenced_set_write). */
+enum fenced_write_phase {
+	FENCED_WRITE_BEFORE, /* outside any transaction: may read; *out = 0
+				rejects the write here, 1 goes on */
+	FENCED_WRITE_IN,     /* inside BEGIN IMMEDIATE: write; *out = rows changed */
+};
+
+/*
+ * Replaces the compare-and-write statement (the exercise "fenced-write"
+ * puts a learner's statements here; the transaction, the marks reported
+ * in fenced_result and the hooks stay this recipe's).  fn gets the
+ * connection and returns 0, or a WB_E* code with a message in err.
+ * Only for FENCED_ON objects; fn NULL restores the recipe's statement.
+ */
+typedef int (*fenced_write_fn)(void *arg, sqlite3 *db, enum fenced_write_phase phase,
+			       const char *domain, int64_t token, const char *value, int *out,
+			       char *err, size_t errlen);
+void fenced_set_write(struct fenced *f, fenced_write_fn fn, void *arg);
 
 /* The mode it was opened with. */
 enum fenced_mode fenced_get_mode(const struct fenced *f);

@@ -12,6 +12,11 @@
  *     crash between the allocator commit and the witness write loses a
  *     range nobody received: waste, not reissue.
  *
+ * A replacement bump (segment_set_bump, for the exercise "segment-alloc")
+ * takes the place of the UPDATE and of the generation check; everything
+ * around them (the request record, the witness write, the hooks) is the
+ * same code for both.
+ *
  * Not here: retries (a busy database is reported; the caller decides) and
  * any cache of the next segment.
  */
@@ -37,6 +42,10 @@ struct segment_alloc {
 	sqlite3_stmt *write_wit; /* witness: upsert with max() */
 	int (*hook)(void *, const struct segment_range *); /* reply hook */
 	void *hook_arg;
+	void (*before)(void *); /* before-transaction hook */
+	void *before_arg;
+	segment_bump_fn bump_fn; /* replacement bump, or NULL */
+	void *bump_arg;
 	char err[320]; /* last error */
 };
 
@@ -176,6 +185,50 @@ void segment_set_reply_hook(struct segment_alloc *a,
 	a->hook_arg = arg;
 }
 
+void segment_set_before_hook(struct segment_alloc *a, void (*fn)(void *arg), void *arg)
+{
+	a->before = fn;
+	a->before_arg = arg;
+}
+
+void segment_set_bump(struct segment_alloc *a, segment_bump_fn fn, void *arg)
+{
+	a->bump_fn = fn;
+	a->bump_arg = arg;
+}
+
+/* Attaches the witness as "witness" on the allocator's connection, once,
+ * for a replacement bump (outside any transaction). */
+static int attach_witness(struct segment_alloc *a)
+{
+	if (!a->wit || sqlite3_db_filename(a->db, "witness"))
+		return 0;
+	const char *path = sqlite3_db_filename(a->wit, "main");
+	sqlite3_stmt *st = NULL;
+	int rc = prep(a, a->db, "ATTACH DATABASE ?1 AS witness", &st);
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
+	int src = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return src == SQLITE_DONE ? 0 : sql_fail(a, a->db, src, "attach witness");
+}
+
+/* The replacement bump inside the transaction: 0 with r, or an error. */
+static int custom_bump(struct segment_alloc *a, const char *name, int64_t n,
+		       struct segment_range *r)
+{
+	char err[256] = "";
+	int rc = a->bump_fn(a->bump_arg, a->db, name, n, SEGMENT_BUMP_IN, r, err, sizeof err);
+	if (rc)
+		return fail(a, rc, "%s: %s", name, err[0] ? err : wb_strerror(rc));
+	if (r->last - r->first + 1 != n)
+		return fail(a, WB_EINVAL,
+			    "%s: the allocation returned %" PRId64 "..%" PRId64 " for n = %" PRId64,
+			    name, r->first, r->last, n);
+	return 0;
+}
+
 int segment_create(struct segment_alloc *a, const char *name, int64_t start)
 {
 	sqlite3_stmt *st = NULL;
@@ -302,6 +355,17 @@ int segment_alloc(struct segment_alloc *a, const char *name, int64_t n, const ch
 	int rc, src;
 	if (n < 1 || n > INT64_C(1) << 31)
 		return fail(a, WB_EINVAL, "segment size %" PRId64 " is out of range 1..2^31", n);
+	if (a->bump_fn) {
+		char err[256] = "";
+		rc = attach_witness(a);
+		if (!rc)
+			rc = a->bump_fn(a->bump_arg, a->db, name, n, SEGMENT_BUMP_BEFORE, &r, err,
+					sizeof err);
+		if (rc)
+			return err[0] ? fail(a, rc, "%s: %s", name, err) : rc;
+	}
+	if (a->before)
+		a->before(a->before_arg);
 	rc = begin(a);
 	if (rc)
 		return rc;
@@ -316,6 +380,12 @@ int segment_alloc(struct segment_alloc *a, const char *name, int64_t n, const ch
 		}
 		if (rc)
 			return end(a, rc);
+	}
+	if (a->bump_fn) {
+		rc = custom_bump(a, name, n, &r);
+		if (rc)
+			return end(a, rc);
+		goto bumped;
 	}
 	sqlite3_reset(a->bump);
 	sqlite3_bind_text(a->bump, 1, name, -1, SQLITE_TRANSIENT);
@@ -354,6 +424,7 @@ int segment_alloc(struct segment_alloc *a, const char *name, int64_t n, const ch
 					   "Raise h before serving",
 					   name, r.generation - 1, r.first - 1, wgen, wh));
 	}
+bumped:
 	if (request_id) {
 		sqlite3_reset(a->save_req);
 		sqlite3_bind_text(a->save_req, 1, request_id, -1, SQLITE_TRANSIENT);

@@ -31,6 +31,7 @@
 #define WB_SEGMENT_H
 
 #include <stddef.h>
+#include <sqlite3.h>
 #include <stdint.h>
 
 /* One allocated range, first..last inclusive. */
@@ -92,5 +93,32 @@ const char *segment_errmsg(const struct segment_alloc *a);
  * the range: the reply is "lost". */
 void segment_set_reply_hook(struct segment_alloc *a,
 			    int (*fn)(void *arg, const struct segment_range *r), void *arg);
+
+/* Lab hook, called at the start of every segment_alloc, outside any
+ * transaction (after the bump's SEGMENT_BUMP_BEFORE phase when one is
+ * set): the moment another allocator may act before this one writes.
+ * Tests and labs use it to force an interleaving. */
+void segment_set_before_hook(struct segment_alloc *a, void (*fn)(void *arg), void *arg);
+
+/* What a replacement bump is asked to do (segment_set_bump). */
+enum segment_bump_phase {
+	SEGMENT_BUMP_BEFORE, /* outside any transaction: may read, must not write */
+	SEGMENT_BUMP_IN,     /* inside BEGIN IMMEDIATE: move h and fill *r */
+};
+
+/*
+ * Replaces the allocation statement and the generation check (the
+ * exercise "segment-alloc" puts a learner's statement here; the request
+ * record, the witness write and the hooks stay this recipe's).  fn gets
+ * the allocator's connection, on which the witness is attached as schema
+ * "witness" when a witness path was given.  In SEGMENT_BUMP_IN it returns
+ * 0 with r->first, r->last and r->generation, WB_ECORRUPT when it refused
+ * (behind the witness), or another WB_E* with a message in a's error.
+ * fn NULL restores the recipe's own statement.
+ */
+typedef int (*segment_bump_fn)(void *arg, sqlite3 *db, const char *name, int64_t n,
+			       enum segment_bump_phase phase, struct segment_range *r, char *err,
+			       size_t errlen);
+void segment_set_bump(struct segment_alloc *a, segment_bump_fn fn, void *arg);
 
 #endif

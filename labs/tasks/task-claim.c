@@ -17,7 +17,11 @@
  *            rows), then all workers race again over every task id; the
  *            winners of the expired tasks complete them.
  * Workers append what they were told to their own history file; the
- * parent judges only from those files and the final table.
+ * parent judges only from those files and the final table.  The claim
+ * itself is a parameter (task-claim.h): the lab passes the recipe's, the
+ * exercise "task-claim" the learner's statement.  Each worker's own clock
+ * reads ahead of the database's by a different amount, and a claim is
+ * handed it, so a claim that trusts a worker's clock shows in the leases.
  *
  * Barriers are pipes: a worker writes one byte when it is ready and blocks
  * reading a "go" pipe until the parent closes its write end, so all
@@ -33,6 +37,7 @@
 #include "base/sqlitex.h"
 #include "lab.h"
 #include "recipes/tasktable.h"
+#include "tasks/task-claim.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -44,11 +49,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#define WORKERS 8 /* 2..8 */
-#define TASKS	64
-#define LEASE	30
-#define PHASES	3
-#define WAIT_MS 30000 /* a worker that takes longer is broken, not slow */
+#define WORKERS	    8 /* 2..8 */
+#define TASKS	    64
+#define LEASE	    30
+#define PHASES	    3
+#define WORKER_SKEW 10	  /* worker w+1's clock reads (w+1) * this ahead */
+#define WAIT_MS	    30000 /* a worker that takes longer is broken, not slow */
 
 /* What the parent shares with its workers (set before fork). */
 struct run {
@@ -57,6 +63,7 @@ struct run {
 	char *naive_path; /* the control's own database */
 	int ready[2];	  /* workers write one byte per phase */
 	int go[PHASES][2];
+	const struct task_claim_impl *impl; /* the claim under test */
 };
 
 static void task_name(char *buf, size_t n, int i)
@@ -110,21 +117,27 @@ static int naive_claim(sqlite3 *db, const char *owner, int phase_ok, struct run 
 
 /* Tries every task in order; logs W (won), C (completed) and counts
  * losses.  stall: leave every fourth won task without completing it. */
-static int race(struct tasktable *tt, FILE *log, const char *owner, int phase, int stall,
-		struct task_claim *stalled, int *nstalled)
+static int race(struct run *run, struct tasktable *tt, FILE *log, const char *owner, int w,
+		int phase, int stall, struct task_claim *stalled, int *nstalled)
 {
 	int bad = 0, lost = 0;
+	long long now = 0;
 	for (int i = 0; i < TASKS; i++) {
-		char id[16];
+		char id[16], err[256] = "";
 		task_name(id, sizeof id, i);
 		struct task_claim c;
-		int rc = tasktable_claim(tt, id, owner, LEASE, &c);
+		/* Every worker's own clock reads ahead of the database's by a
+		 * different amount; a claim judged by it would show. */
+		if (tasktable_now(tt, &now) != 0)
+			now = 0;
+		int rc = run->impl->claim(run->impl->arg, tt, id, owner, LEASE,
+					  now + WORKER_SKEW * (w + 1), &c, err, sizeof err);
 		if (rc == TASK_ELOST) {
 			lost++;
 			continue;
 		}
 		if (rc != 0) {
-			fprintf(log, "E claim %s %d %s\n", id, rc, tasktable_errmsg(tt));
+			fprintf(log, "E claim %s %d %s\n", id, rc, err);
 			bad = 1;
 			continue;
 		}
@@ -180,7 +193,7 @@ static int worker_main(struct run *run, int w)
 	int nstalled = 0;
 	if (barrier(run, 1) != 0)
 		return 3;
-	bad |= race(tt, log, owner, 1, 1, stalled, &nstalled);
+	bad |= race(run, tt, log, owner, w, 1, 1, stalled, &nstalled);
 
 	/* Phase 2: the stalled holders wake late; everyone races again. */
 	if (barrier(run, 2) != 0)
@@ -191,7 +204,7 @@ static int worker_main(struct run *run, int w)
 		if (rc != 0 && rc != TASK_ELOST)
 			bad = 1;
 	}
-	bad |= race(tt, log, owner, 2, 0, stalled, &nstalled);
+	bad |= race(run, tt, log, owner, w, 2, 0, stalled, &nstalled);
 	tasktable_close(tt);
 	fclose(log);
 	return bad ? 1 : 0;
@@ -386,6 +399,26 @@ static int set_clock(struct lab_ctx *ctx, struct run *run, long long t)
 	return rc;
 }
 
+/* Every lease is measured from the database's time of its claim, never
+ * from the claiming worker's own (skewed) clock. */
+static void check_lease_clock(struct report *r, const struct history *h)
+{
+	int skewed = 0;
+	char skewed_at[96] = "";
+	for (int i = 0; i < h->nwins; i++) {
+		const struct win *x = &h->wins[i];
+		if (x->lease_until != x->claimed_at + LEASE && !skewed++)
+			snprintf(skewed_at, sizeof skewed_at,
+				 "%s v%lld by w%d: claimed at %lld, lease_until %lld", x->task,
+				 x->version, x->worker, x->claimed_at, x->lease_until);
+	}
+	report_checkf(r, "leases-from-db-clock", skewed == 0 && h->nwins > 0,
+		      "every lease ends at the database's time of the claim + 30; the workers' "
+		      "own clocks, which disagree, play no part",
+		      "%d of %d claims with another lease_until%s%s", skewed, h->nwins,
+		      skewed ? ": " : "", skewed_at);
+}
+
 /* Checks the history and the final table. */
 static void judge(struct lab_ctx *ctx, struct run *run, struct history *h)
 {
@@ -451,6 +484,7 @@ static void judge(struct lab_ctx *ctx, struct run *run, struct history *h)
 	report_checkf(r, "leases-never-overlap", overlap == 0,
 		      "a task's next claim starts no earlier than the previous lease_until",
 		      "%d overlapping leases%s%s", overlap, overlap ? ": " : "", overlap_at);
+	check_lease_clock(r, h);
 	report_checkf(r, "versions-consecutive", gaps == 0,
 		      "each task's recorded versions are 1, 2, ... with no gap",
 		      "%d gaps or missing first versions", gaps);
@@ -501,10 +535,10 @@ static void judge(struct lab_ctx *ctx, struct run *run, struct history *h)
 		      succeeded, version_match, completed_once);
 }
 
-static int task_claim_run(struct lab_ctx *ctx)
+int task_claim_scenario(struct lab_ctx *ctx, const struct task_claim_impl *impl)
 {
 	struct report *r = ctx->report;
-	struct run run = {.run_dir = ctx->run_dir};
+	struct run run = {.run_dir = ctx->run_dir, .impl = impl};
 	pid_t pids[WORKERS] = {0};
 	int rc = 0, started = 0;
 	run.ready[0] = run.ready[1] = -1;
@@ -604,6 +638,20 @@ out:
 	return rc;
 }
 
+static int recipe_claim(void *arg, struct tasktable *tt, const char *task_id, const char *owner,
+			long long lease_ms, long long worker_clock, struct task_claim *out,
+			char *err, size_t errlen)
+{
+	(void)arg;
+	(void)worker_clock; /* the recipe reads db_now inside its statement */
+	int rc = tasktable_claim(tt, task_id, owner, lease_ms, out);
+	if (rc && rc != TASK_ELOST)
+		snprintf(err, errlen, "%s", tasktable_errmsg(tt));
+	return rc;
+}
+
+const struct task_claim_impl task_claim_recipe = {recipe_claim, NULL};
+
 /* The entry point registered as lab_task_claim in labs/catalog.def, which holds
  * the lab's id, titles, needs and recipe. */
 static enum lab_outcome lab_main(struct lab_ctx *ctx)
@@ -615,7 +663,7 @@ static enum lab_outcome lab_main(struct lab_ctx *ctx)
 		"The recipe's conditional UPDATE gave each claim version exactly one holder, "
 		"leases never overlapped, a late complete changed 0 rows, and every expired "
 		"task was taken over exactly once.");
-	return lab_outcome_of(ctx, task_claim_run(ctx));
+	return lab_outcome_of(ctx, task_claim_scenario(ctx, &task_claim_recipe));
 }
 
 const lab_run_fn lab_task_claim = lab_main;

@@ -13,12 +13,15 @@
  * naive SELECT lives in this file, not in the recipe), adopts version 2 as its own: it then
  * completes a task whose real holder is still working, and the real
  * holder's complete changes 0 rows.  That control is expected to fail.
+ * The recovery by claim_id is a parameter (task-lost-reply.h): the lab
+ * passes the recipe's, the exercise "task-recover-claim" the learner's.
  */
 #include "base/wb.h"
 #include "harness/report.h"
 #include "base/sqlitex.h"
 #include "lab.h"
 #include "recipes/tasktable.h"
+#include "tasks/task-lost-reply.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,7 +80,8 @@ static const char *rows_of(int rc)
 	return rc == 0 ? "1 row" : rc == TASK_ELOST ? "0 rows" : wb_strerror(rc);
 }
 
-static int part1(struct lab_ctx *ctx, struct tasktable *tt, struct dropper *d)
+static int part1(struct lab_ctx *ctx, const struct task_recover_impl *impl, struct tasktable *tt,
+		 struct dropper *d)
 {
 	struct report *r = ctx->report;
 	struct task_claim sent, again, mine;
@@ -113,7 +117,10 @@ static int part1(struct lab_ctx *ctx, struct tasktable *tt, struct dropper *d)
 		      "blindly would wait it out and spend attempt 2",
 		      "%s (claim_id %s)", rows_of(blind), again.claim_id);
 
-	int rec = tasktable_recover_by_claim_id(tt, "T1", sent.claim_id, &mine);
+	char err[256] = "";
+	int rec = impl->recover(impl->arg, tt, "T1", sent.claim_id, "w", &mine, err, sizeof err);
+	if (rec && rec != TASK_ELOST)
+		report_evidence(r, "recover_error", "%s", err);
 	report_step(r, "clock 105: recover by the claim_id it sent");
 	report_checkf(r, "recovered-by-claim-id",
 		      rec == 0 && mine.version == 1 && mine.lease_until == 130,
@@ -136,8 +143,8 @@ static int part1(struct lab_ctx *ctx, struct tasktable *tt, struct dropper *d)
 	return 0;
 }
 
-static int part2(struct lab_ctx *ctx, struct tasktable *tt, struct tasktable *tt2,
-		 struct dropper *d)
+static int part2(struct lab_ctx *ctx, const struct task_recover_impl *impl, struct tasktable *tt,
+		 struct tasktable *tt2, struct dropper *d)
 {
 	struct report *r = ctx->report;
 	struct task_claim first, second, rec, adopted;
@@ -169,7 +176,10 @@ static int part2(struct lab_ctx *ctx, struct tasktable *tt, struct tasktable *tt
 	if ((rc = tasktable_clock_set(tt, 235)) != 0)
 		return rc;
 	report_step(r, "clock 235: process 1 wakes and recovers its unknown claim");
-	int byid = tasktable_recover_by_claim_id(tt, "T2", first.claim_id, &rec);
+	char err[256] = "";
+	int byid = impl->recover(impl->arg, tt, "T2", first.claim_id, "w", &rec, err, sizeof err);
+	if (byid && byid != TASK_ELOST)
+		report_evidence(r, "recover_error", "%s", err);
 	report_checkf(r, "claim-id-recovery-stops", byid == TASK_ELOST,
 		      "by claim_id: no row, the claim was taken over; process 1 stops",
 		      "by claim_id: %s", byid == 0 ? "found (wrong)" : rows_of(byid));
@@ -201,7 +211,7 @@ static int part2(struct lab_ctx *ctx, struct tasktable *tt, struct tasktable *tt
 	return 0;
 }
 
-static int task_lost_reply_run(struct lab_ctx *ctx)
+int task_lost_reply_scenario(struct lab_ctx *ctx, const struct task_recover_impl *impl)
 {
 	char err[256];
 	struct tasktable *tt = NULL, *tt2 = NULL;
@@ -220,9 +230,9 @@ static int task_lost_reply_run(struct lab_ctx *ctx)
 		goto out;
 	}
 	tasktable_set_claim_hook(tt, drop_reply, &d);
-	rc = part1(ctx, tt, &d);
+	rc = part1(ctx, impl, tt, &d);
 	if (rc == 0)
-		rc = part2(ctx, tt, tt2, &d);
+		rc = part2(ctx, impl, tt, tt2, &d);
 	if (rc)
 		report_cannot(ctx->report, "task table: %s", tasktable_errmsg(tt));
 out:
@@ -231,6 +241,20 @@ out:
 	free(path);
 	return rc;
 }
+
+static int recipe_recover(void *arg, struct tasktable *tt, const char *task_id,
+			  const char *claim_id, const char *owner, struct task_claim *out,
+			  char *err, size_t errlen)
+{
+	(void)arg;
+	(void)owner; /* a claim is found by its claim_id, never by the name */
+	int rc = tasktable_recover_by_claim_id(tt, task_id, claim_id, out);
+	if (rc && rc != TASK_ELOST)
+		snprintf(err, errlen, "%s", tasktable_errmsg(tt));
+	return rc;
+}
+
+const struct task_recover_impl task_recover_recipe = {recipe_recover, NULL};
 
 /* The entry point registered as lab_task_lost_reply in labs/catalog.def, which holds
  * the lab's id, titles, needs and recipe. */
@@ -243,7 +267,7 @@ static enum lab_outcome lab_main(struct lab_ctx *ctx)
 		"had sent, while a blind retry only met its own lease. Recovery by owner name "
 		"(the control) adopted a restarted process's newer claim and completed a task "
 		"its real holder was still working on.");
-	return lab_outcome_of(ctx, task_lost_reply_run(ctx));
+	return lab_outcome_of(ctx, task_lost_reply_scenario(ctx, &task_recover_recipe));
 }
 
 const lab_run_fn lab_task_lost_reply = lab_main;

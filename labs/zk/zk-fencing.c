@@ -19,6 +19,13 @@
  *   The fenced database is closed and reopened: its mark still rejects A.
  *   An equal token (B again) is accepted; a larger one (C, after B
  *   releases) advances the mark.
+ *   Forced interleaving: B, which released the lock, still has a write in
+ *   flight; it starts while B's token is the mark, C writes in between
+ *   (the recipe's before-transaction hook), and B's write must then be
+ *   rejected.
+ *
+ * The fenced write is a parameter (zk-fencing.h): the lab uses the
+ * recipe's statement, the exercise "fenced-write" the learner's.
  *
  * Both resources are real SQLite files in the run directory
  * (recipes/fenced.h); A's thread has its own connections.  Every wait is
@@ -39,6 +46,7 @@
 #include "harness/zk/zkserver.h"
 #include "lab.h"
 #include "recipes/fenced.h"
+#include "zk/zk-fencing.h"
 #include "recipes/zklock.h"
 
 #include <errno.h>
@@ -127,7 +135,14 @@ struct worker {
 	struct baton b;					  /* steps 1..3 */
 	struct both first, window, late;		  /* what each write did */
 	char err[256];					  /* first open error */
+	const struct fenced_impl *impl;			  /* the fenced write */
 };
+
+static void setup_impl(const struct fenced_impl *impl, struct fenced *f)
+{
+	if (impl && impl->setup && f)
+		impl->setup(impl->arg, f);
+}
 
 #define STEP_WAIT_MS 60000 /* A's pause: the lab always ends it sooner */
 
@@ -148,6 +163,7 @@ static void *worker_main(void *arg)
 		baton_set(&w->b, &w->b.done, 3);
 		goto out;
 	}
+	setup_impl(w->impl, f);
 	/* Step 1: A holds the lock and does its work. */
 	write_both(f, u, w->domain, w->token, "a-first", &w->first);
 	baton_set(&w->b, &w->b.done, 1);
@@ -220,7 +236,8 @@ struct run {
 	struct waiter wb;		   /* B's acquiring thread */
 	pthread_t ta, tb;		   /* and their threads */
 	int ta_started, tb_started;	   /* to be joined */
-	int64_t token_a, token_b;	   /* A's and B's fencing tokens */
+	int64_t token_a, token_b, token_c; /* A's, B's and C's fencing tokens */
+	const struct fenced_impl *impl;	   /* the fenced write */
 	long long held_at;		   /* when A's traffic was held */
 };
 
@@ -247,6 +264,8 @@ static int open_resources(struct run *R)
 		rc = fenced_open(R->unfenced_path, &off, &R->ctl, err, sizeof err);
 	if (rc)
 		report_cannot(R->r, "%s", err);
+	else
+		setup_impl(R->impl, R->res);
 	return rc;
 }
 
@@ -492,6 +511,7 @@ static int larger_token_advances(struct run *R)
 	if (rc && zklab_server_gone(R->z))
 		return WB_EUNAVAIL;
 	int64_t tc = zklock_token(R->lc);
+	R->token_c = tc;
 	struct fenced_result up = {0};
 	int wrc = rc == 0 ? fenced_write(R->res, dom, tc, "third-owner", &up) : rc;
 	report_checkf(
@@ -503,6 +523,65 @@ static int larger_token_advances(struct run *R)
 		wrc ? wb_strerror(wrc) : verdict(&up, 0), wrc ? -1 : up.mark_before,
 		wrc ? -1 : up.mark_after);
 	return 0;
+}
+
+/* C's write, from the before-transaction hook of B's late write. */
+struct between {
+	struct fenced *c; /* C's own connection */
+	int64_t token;
+	int done, rc;
+	struct fenced_result res;
+};
+
+static void c_writes(void *arg, struct fenced *f, const char *domain, int64_t token)
+{
+	(void)f;
+	(void)token;
+	struct between *x = arg;
+	if (x->done++)
+		return;
+	x->rc = fenced_write(x->c, domain, x->token, "c-in-between", &x->res);
+}
+
+/* B still has a write in flight after releasing: it starts while B's
+ * token is the mark, and C's write lands before it. */
+static int interleaved_write(struct run *R)
+{
+	struct report *r = R->r;
+	char err[512];
+	struct between x = {.token = R->token_c};
+	char *dom = wb_xasprintf("%s/interleave", R->lock_path);
+	struct fenced_result first = {0}, late = {0};
+	int64_t mark = -1;
+	char *val = NULL;
+	int rc = fenced_open(R->fenced_path, NULL, &x.c, err, sizeof err);
+	if (rc) {
+		report_cannot(r, "%s", err);
+		goto out;
+	}
+	setup_impl(R->impl, x.c);
+	report_step(r, "forced interleaving on a second domain: B's write is accepted (the mark "
+		       "is B's), then B, which has released the lock, sends one more write; "
+		       "after it starts and before it reaches the database, C writes with its "
+		       "larger token (the recipe's hook)");
+	int frc = fenced_write(R->res, dom, R->token_b, "b-first", &first);
+	fenced_set_before_hook(R->res, c_writes, &x);
+	int lrc = fenced_write(R->res, dom, R->token_b, "b-late", &late);
+	fenced_set_before_hook(R->res, NULL, NULL);
+	read_state(R->res, dom, &mark, &val);
+	report_checkf(
+		r, "interleaved-stale-rejected",
+		frc == 0 && first.accepted && lrc == 0 && x.done && x.rc == 0 && x.res.accepted &&
+			!late.accepted && mark == R->token_c && !strcmp(val, "c-in-between"),
+		"C's write is accepted in between; B's late write is rejected; final value "
+		"c-in-between, mark C's token",
+		"B first %s; C %s; B late %s; final value %s, mark %" PRId64, verdict(&first, frc),
+		x.done ? verdict(&x.res, x.rc) : "did not write", verdict(&late, lrc), val, mark);
+	free(val);
+out:
+	fenced_free(x.c);
+	free(dom);
+	return rc;
 }
 
 /* What A itself learned, and when (evidence only). */
@@ -543,13 +622,16 @@ static int scenario(struct run *R)
 	if (!rc)
 		rc = larger_token_advances(R);
 	if (!rc)
+		rc = interleaved_write(R);
+	if (!rc)
 		what_a_learned(R);
 	return rc;
 }
 
-static int zk_fencing_run(struct lab_ctx *ctx)
+int zk_fencing_scenario(struct lab_ctx *ctx, const struct fenced_impl *impl)
 {
-	struct run R = {.ctx = ctx, .r = ctx->report};
+	struct run R = {.ctx = ctx, .r = ctx->report, .impl = impl};
+	R.wa.impl = impl;
 	baton_init(&R.wa.b);
 	baton_init(&R.wb.b);
 	int rc = zklab_open(ctx, &R.z);
@@ -613,7 +695,7 @@ static enum lab_outcome lab_main(struct lab_ctx *ctx)
 		"unfenced resource accepted it. The fenced resource, which keeps the largest "
 		"token it has accepted (even across a reopen), rejected A's old token once it "
 		"had accepted B's.");
-	return lab_outcome_of(ctx, zk_fencing_run(ctx));
+	return lab_outcome_of(ctx, zk_fencing_scenario(ctx, NULL));
 }
 
 const lab_run_fn lab_zk_fencing = lab_main;

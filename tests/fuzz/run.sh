@@ -30,6 +30,15 @@ for bin in "$build"/tests/fuzz/fuzz_*; do
 				{ print > (out n) }' "$f"
 		done
 		;;
+	fuzz_sqlfile)
+		# Seeds: every shipped SQL exercise file (solutions, starters,
+		# known-wrong variants).
+		for f in "$src"/exercises/*/*.sql "$src"/exercises/*/wrong/*.sql; do
+			[ -f "$f" ] || continue
+			tag=$(echo "$f" | sed "s|^$src/exercises/||; s|/|-|g")
+			cp -n "$f" "$corpus/seed-$tag" 2>/dev/null || true
+		done
+		;;
 	esac
 	[ -d "$src/tests/fuzz/seeds/$name" ] && cp -n "$src/tests/fuzz/seeds/$name"/* "$corpus"/ 2>/dev/null || true
 	# The nesting and quiz-format tokens (#20 F2): deep quotes, lists

@@ -4,7 +4,9 @@
  * are per domain; quotes in data are stored as data; the unfenced control
  * accepts a stale token; and compare and write cannot be separated: while
  * one write sits between reading the mark and writing, no other
- * connection can commit. */
+ * connection can commit; a replacement write (the exercise's) may refuse
+ * before its transaction, and the before-transaction hook lets another
+ * connection write first. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -234,9 +236,94 @@ static void test_compare_and_write_are_one_transaction(void **state)
 	fenced_free(a);
 }
 
+/* A replacement write that refuses before its transaction when asked to,
+ * and otherwise writes unconditionally (a check-then-write). */
+struct repl {
+	int refuse;
+	int before_calls, in_calls;
+};
+
+static int repl_write(void *arg, sqlite3 *db, enum fenced_write_phase phase, const char *domain,
+		      int64_t token, const char *value, int *out, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	struct repl *x = arg;
+	if (phase == FENCED_WRITE_BEFORE) {
+		x->before_calls++;
+		*out = !x->refuse;
+		return 0;
+	}
+	x->in_calls++;
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(
+		    db,
+		    "INSERT INTO fenced_resource(domain, mark, value) VALUES (?1, ?2, ?3)"
+		    " ON CONFLICT(domain) DO UPDATE SET mark = excluded.mark,"
+		    " value = excluded.value",
+		    -1, &st, NULL) != SQLITE_OK)
+		return WB_EIO;
+	sqlite3_bind_text(st, 1, domain, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, token);
+	sqlite3_bind_text(st, 3, value, -1, SQLITE_TRANSIENT);
+	int s = sqlite3_step(st);
+	sqlite3_finalize(st);
+	*out = sqlite3_changes(db);
+	return s == SQLITE_DONE ? 0 : WB_EIO;
+}
+
+/* Another connection writes from the before-transaction hook. */
+struct between {
+	struct fenced *other;
+	int64_t token;
+	int rc;
+};
+
+static void other_writes(void *arg, struct fenced *f, const char *domain, int64_t token)
+{
+	(void)f;
+	(void)token;
+	struct between *b = arg;
+	struct fenced_result r;
+	b->rc = fenced_write(b->other, domain, b->token, "between", &r);
+}
+
+static void test_replacement_and_before_hook(void **state)
+{
+	(void)state;
+	struct fenced *f = open_res(FENCED_ON, 0), *g = open_res(FENCED_ON, 0);
+	struct fenced_result r;
+	struct repl x = {.refuse = 1};
+	fenced_set_write(f, repl_write, &x);
+	assert_int_equal(fenced_write(f, "/d", 5, "refused", &r), 0);
+	assert_false(r.accepted);
+	assert_int_equal(x.in_calls, 0);
+	assert_int_equal(fenced_read(f, "/d", NULL, NULL), WB_ENOENT);
+	x.refuse = 0;
+	assert_int_equal(fenced_write(f, "/d", 5, "five", &r), 0);
+	assert_true(r.accepted && r.mark_after == 5 && x.in_calls == 1);
+	/* The hook runs outside the transaction: g's write lands first, and
+	 * the unconditional replacement overwrites it (the race it shows). */
+	struct between b = {.other = g, .token = 9, .rc = -1};
+	fenced_set_before_hook(f, other_writes, &b);
+	assert_int_equal(fenced_write(f, "/d", 5, "late", &r), 0);
+	assert_int_equal(b.rc, 0);
+	assert_true(r.accepted && r.mark_before == 9);
+	expect_state(f, "/d", 5, "late");
+	/* The recipe's own statement, same hook: the late write is rejected. */
+	fenced_set_write(f, NULL, NULL);
+	b.token = 12;
+	assert_int_equal(fenced_write(f, "/d", 11, "late-again", &r), 0);
+	assert_false(r.accepted);
+	expect_state(f, "/d", 12, "between");
+	fenced_free(f);
+	fenced_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_replacement_and_before_hook, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lower_equal_higher, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reopen_keeps_mark, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_domains_are_separate, setup, teardown),

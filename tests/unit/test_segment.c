@@ -1,7 +1,9 @@
 /* test_segment.c - the SQLite segment allocator on real files: h to h+n,
  * argument and range checks, request-id recovery of a lost reply, waste on
  * a fresh retry, concurrent processes without overlap, and a restored old
- * backup: reissued without a witness, refused with one until raised. */
+ * backup: reissued without a witness, refused with one until raised; a
+ * replacement bump (the exercise's) keeps the request record and the
+ * before-transaction hook. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -234,10 +236,77 @@ static void test_restored_backup(void **state)
 	segment_free(a);
 }
 
+/* A replacement bump: the recipe's UPDATE, or a refusal. */
+struct bump {
+	int refuse, before, in, hook;
+};
+
+static int bump_fn(void *arg, sqlite3 *db, const char *name, int64_t n,
+		   enum segment_bump_phase phase, struct segment_range *r, char *err, size_t errlen)
+{
+	struct bump *b = arg;
+	if (phase == SEGMENT_BUMP_BEFORE) {
+		b->before++;
+		return 0;
+	}
+	b->in++;
+	if (b->refuse) {
+		snprintf(err, errlen, "refused");
+		return WB_ECORRUPT;
+	}
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db,
+			       "UPDATE segment_seq SET high_water = high_water + ?2,"
+			       " generation = generation + 1 WHERE name = ?1"
+			       " RETURNING high_water, generation",
+			       -1, &st, NULL) != SQLITE_OK)
+		return WB_EIO;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, n);
+	int rc = sqlite3_step(st) == SQLITE_ROW ? 0 : WB_EIO;
+	if (rc == 0) {
+		r->last = sqlite3_column_int64(st, 0);
+		r->first = r->last - n + 1;
+		r->generation = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static void count_hook(void *arg)
+{
+	((struct bump *)arg)->hook++;
+}
+
+static void test_replacement_bump(void **state)
+{
+	(void)state;
+	struct segment_alloc *a = open_alloc(witp);
+	struct segment_range r, again;
+	struct bump b = {0};
+	int64_t h, gen;
+	assert_int_equal(segment_create(a, "orders", 100), 0);
+	segment_set_bump(a, bump_fn, &b);
+	segment_set_before_hook(a, count_hook, &b);
+	assert_int_equal(segment_alloc(a, "orders", 10, "req-1", &r), 0);
+	assert_true(r.first == 101 && r.last == 110 && !r.recovered);
+	/* The request record is still the recipe's: no second bump. */
+	assert_int_equal(segment_alloc(a, "orders", 10, "req-1", &again), 0);
+	assert_true(again.recovered && again.first == 101 && b.in == 1);
+	assert_int_equal(b.before, 2);
+	assert_int_equal(b.hook, 2);
+	b.refuse = 1;
+	assert_int_equal(segment_alloc(a, "orders", 10, NULL, &r), WB_ECORRUPT);
+	assert_int_equal(segment_high_water(a, "orders", &h, &gen), 0);
+	assert_int_equal(h, 110);
+	segment_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_h_to_h_plus_n, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_replacement_bump, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lost_reply, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_processes_never_overlap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_restored_backup, setup, teardown),

@@ -9,7 +9,8 @@
  * uids are skipped, so importing the same file twice adds nothing.
  * The JSON export also carries the exercises' state ("exercises"); an
  * import merges it (store_ex_merge: counts only ever grow to the
- * imported ones), in the same transaction.
+ * imported ones), in the same transaction.  It also lists the labs run
+ * ("labs": id, passed, runs) for `class report`; an import ignores it.
  * Not here: what the answers mean (progress.c) or how they are graded.
  */
 #include "core/exchange.h"
@@ -22,6 +23,7 @@
 #include "base/testhook.h"
 #include "base/wb.h"
 
+#include <csv.h>
 #include <ctype.h>
 #include <jansson.h>
 #include <sqlite3.h>
@@ -154,6 +156,35 @@ static json_t *exercises_json(struct store *s)
 	return arr;
 }
 
+/* The lab runs as the export's "labs" array, one entry per lab, by id:
+ * [{"id", "passed" (any run passed), "runs"}], for `class report`.
+ * Import ignores it: lab runs stay in the database that made them.
+ * Returns 0 with *out, or a WB_E* code. */
+static int labs_json(struct store *s, json_t **out)
+{
+	sqlite3_stmt *st;
+	int err = sqlitex_prepare(store_db(s),
+				  "SELECT lab, MAX(passed), COUNT(*) FROM lab_runs GROUP BY lab "
+				  "ORDER BY lab",
+				  &st);
+	if (err)
+		return err;
+	json_t *arr = json_array();
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		json_array_append_new(arr, json_pack("{s:s, s:b, s:i}", "id",
+						     (const char *)sqlite3_column_text(st, 0),
+						     "passed", sqlite3_column_int(st, 1) != 0,
+						     "runs", sqlite3_column_int(st, 2)));
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		json_decref(arr);
+		return sqlitex_err(rc);
+	}
+	*out = arr;
+	return 0;
+}
+
 int answers_export(struct store *s, FILE *out, enum answers_format fmt, const char *learner)
 {
 	sqlite3_stmt *st;
@@ -214,14 +245,21 @@ int answers_export(struct store *s, FILE *out, enum answers_format fmt, const ch
 		json_decref(arr);
 		return sqlitex_err(rc);
 	}
+	json_t *labs = NULL;
+	if (arr && (err = labs_json(s, &labs)) != 0) {
+		json_decref(arr);
+		return err;
+	}
 	if (arr) {
 		json_t *ex = exercises_json(s);
 		if (!ex) {
 			json_decref(arr);
+			json_decref(labs);
 			return WB_EIO;
 		}
-		json_t *doc = json_pack("{s:s, s:i, s:o, s:o}", "format", "workbench-progress",
-					"version", 1, "answers", arr, "exercises", ex);
+		json_t *doc =
+			json_pack("{s:s, s:i, s:o, s:o, s:o}", "format", "workbench-progress",
+				  "version", 1, "answers", arr, "labs", labs, "exercises", ex);
 		int bad = json_dumpf(doc, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER) != 0;
 		json_decref(doc);
 		fputc('\n', out);
@@ -323,56 +361,44 @@ static const char *csv_get(void *ctx, const char *name)
 	return NULL;
 }
 
-/* Reads one CSV record from *p; returns fields (malloc'd) or NULL at the
- * end.  *bad is set for an unterminated quote. */
-static char **csv_record(const char **p, const char *end, size_t *nf, int *bad)
+/* The records of a CSV text as libcsv hands them over: each record an
+ * array of malloc'd fields. */
+struct csv_records {
+	char ***rec; /* rec[i][0..nf[i]) */
+	size_t *nf;  /* fields of each record */
+	size_t n, cap;
+	char **cur; /* the record being read */
+	size_t ncur;
+};
+
+static void csv_on_field(void *s, size_t len, void *arg)
 {
-	*nf = 0;
-	if (*p >= end)
-		return NULL;
-	char **f = NULL;
-	struct wb_buf b = {0};
-	const char *s = *p;
-	for (;;) {
-		int quoted = s < end && *s == '"';
-		if (quoted) {
-			s++;
-			for (;;) {
-				if (s >= end) {
-					*bad = 1;
-					break;
-				}
-				if (*s == '"') {
-					if (s + 1 < end && s[1] == '"') {
-						wb_buf_append(&b, "\"", 1);
-						s += 2;
-						continue;
-					}
-					s++;
-					break;
-				}
-				wb_buf_append(&b, s, 1);
-				s++;
-			}
-		}
-		while (s < end && *s != ',' && *s != '\n' && *s != '\r') {
-			wb_buf_append(&b, s, 1);
-			s++;
-		}
-		f = wb_xrealloc(f, (*nf + 1) * sizeof *f);
-		f[(*nf)++] = wb_buf_steal(&b);
-		if (s < end && *s == ',') {
-			s++;
-			continue;
-		}
-		if (s < end && *s == '\r')
-			s++;
-		if (s < end && *s == '\n')
-			s++;
-		break;
+	struct csv_records *c = arg;
+	c->cur = wb_xrealloc(c->cur, (c->ncur + 1) * sizeof *c->cur);
+	c->cur[c->ncur++] = wb_xstrndup(s ? s : "", s ? len : 0);
+}
+
+static void csv_on_record(int term, void *arg)
+{
+	struct csv_records *c = arg;
+	(void)term;
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 64;
+		c->rec = wb_xrealloc(c->rec, c->cap * sizeof *c->rec);
+		c->nf = wb_xrealloc(c->nf, c->cap * sizeof *c->nf);
 	}
-	*p = s;
-	return f;
+	c->rec[c->n] = c->cur;
+	c->nf[c->n++] = c->ncur;
+	c->cur = NULL;
+	c->ncur = 0;
+}
+
+/* RFC 4180: blanks around a field are part of it (libcsv trims them by
+ * default). */
+static int csv_no_space(unsigned char ch)
+{
+	(void)ch;
+	return 0;
 }
 
 static void free_fields(char **f, size_t n)
@@ -382,49 +408,78 @@ static void free_fields(char **f, size_t n)
 	free(f);
 }
 
-static int parse_csv(const char *text, size_t len, struct rows *rows, char *err, size_t errlen)
+static void csv_records_free(struct csv_records *c)
 {
-	const char *p = text, *end = text + len;
-	int bad = 0;
-	struct csv_row r = {0};
-	r.header = csv_record(&p, end, &r.nheader, &bad);
-	if (!r.header || bad) {
-		snprintf(err, errlen, "line 1: no CSV header");
-		free_fields(r.header, r.nheader);
+	for (size_t i = 0; i < c->n; i++)
+		free_fields(c->rec[i], c->nf[i]);
+	free_fields(c->cur, c->ncur);
+	free(c->rec);
+	free(c->nf);
+}
+
+/* Splits text into records with libcsv in strict mode.  Returns 0, or
+ * WB_EINVAL with err naming the record (the header is row 1) where the
+ * quoting is malformed, or WB_ENOMEM. */
+static int csv_split(const char *text, size_t len, struct csv_records *c, char *err, size_t errlen)
+{
+	struct csv_parser cp;
+	if (csv_init(&cp, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
+		return WB_ENOMEM;
+	csv_set_space_func(&cp, csv_no_space);
+	int bad = csv_parse(&cp, text, len, csv_on_field, csv_on_record, c) != len;
+	if (!bad)
+		bad = csv_fini(&cp, csv_on_field, csv_on_record, c) != 0;
+	int nomem = bad && csv_error(&cp) == CSV_ENOMEM;
+	csv_free(&cp);
+	if (nomem)
+		return WB_ENOMEM;
+	if (bad) {
+		snprintf(err, errlen,
+			 "row %zu: malformed CSV quoting (a field with a quote must be quoted "
+			 "whole, its quotes doubled, and closed)",
+			 c->n + 1);
 		return WB_EINVAL;
 	}
+	return 0;
+}
+
+static int parse_csv(const char *text, size_t len, struct rows *rows, char *err, size_t errlen)
+{
+	struct csv_records c = {0};
+	int rc = csv_split(text, len, &c, err, errlen);
+	if (rc == WB_EINVAL && c.n == 0)
+		snprintf(err, errlen, "line 1: no CSV header");
+	if (rc)
+		goto out;
+	if (c.n == 0) {
+		snprintf(err, errlen, "line 1: no CSV header");
+		rc = WB_EINVAL;
+		goto out;
+	}
+	struct csv_row r = {c.rec[0], c.nf[0], c.rec[0], c.nf[0]};
 	static const char *required[] = {"uid",	     "question",  "chapter", "lang",	   "kind",
 					 "shown_at", "graded_at", "points",  "max_points", "grade"};
 	for (size_t i = 0; i < WB_ARRAY_LEN(required); i++) {
-		r.nf = r.nheader;
-		r.f = r.header;
 		if (!csv_get(&r, required[i])) {
 			snprintf(err, errlen, "line 1: the CSV header has no '%s' column",
 				 required[i]);
-			free_fields(r.header, r.nheader);
-			return WB_EINVAL;
-		}
-	}
-	int rc = 0;
-	for (size_t rowno = 2;; rowno++) {
-		r.f = csv_record(&p, end, &r.nf, &bad);
-		if (!r.f)
-			break;
-		if (bad) {
-			snprintf(err, errlen, "row %zu: a quoted field is not closed", rowno);
 			rc = WB_EINVAL;
-		} else if (!(r.nf == 1 && !r.f[0][0])) { /* skip blank lines */
-			const char *why = fill_answer(rows_add(rows), csv_get, &r);
-			if (why) {
-				snprintf(err, errlen, "row %zu: %s", rowno, why);
-				rc = WB_EINVAL;
-			}
+			goto out;
 		}
-		free_fields(r.f, r.nf);
-		if (rc)
-			break;
 	}
-	free_fields(r.header, r.nheader);
+	for (size_t i = 1; i < c.n && !rc; i++) {
+		r.f = c.rec[i];
+		r.nf = c.nf[i];
+		if (r.nf == 1 && !r.f[0][0])
+			continue; /* a line holding only "" */
+		const char *why = fill_answer(rows_add(rows), csv_get, &r);
+		if (why) {
+			snprintf(err, errlen, "row %zu: %s", i + 1, why);
+			rc = WB_EINVAL;
+		}
+	}
+out:
+	csv_records_free(&c);
 	return rc;
 }
 

@@ -1,0 +1,3 @@
+-- name: a
+SELECT 1; SELECT 2;
+-- name: a

@@ -1,0 +1,4 @@
+--name:x
+?
+-- name: y
+SELECT :zz, ?5, @a, $b
