@@ -97,8 +97,10 @@ static const struct keybind lab_keys[] = {
 	{KEY_LEFT, 1, "←", L_BACK, "back to the lesson (cancels a run)", "返回课文（会取消运行）"},
 };
 
-/* An exercise check: the same keys and two more.  Written out (key tables
- * are data; help is drawn from them). */
+/* An exercise check: the same keys but s (the recipe's source is the
+ * reference solution: that is `exercise solution`, asked and recorded),
+ * and two more.  Written out (key tables are data; help is drawn from
+ * them). */
 static const struct keybind exercise_keys[] = {
 	{'j', 0, "j", L_DOWN, "scroll down", "向下滚动"},
 	{KEY_DOWN, 1, "↓", L_DOWN, "scroll down", "向下滚动"},
@@ -116,8 +118,7 @@ static const struct keybind exercise_keys[] = {
 	{KEY_END, 1, "End", L_BOTTOM, "last line (the evidence ends the run)",
 	 "最后一行（证据在最后）"},
 	{27, 0, "Esc", L_CANCEL, "cancel the running lab", "取消正在运行的实验"},
-	{'r', 0, "r", L_RERUN, "run it again", "再运行一次"},
-	{'s', 0, "s", L_SOURCE, "read the recipe source it exercises", "阅读它所用的配方源码"},
+	{'r', 0, "r", L_RERUN, "check it again", "再检查一次"},
 	{'q', 0, "q", L_BACK, "back to the lesson (cancels a run)", "返回课文（会取消运行）"},
 	{KEY_LEFT, 1, "←", L_BACK, "back to the lesson (cancels a run)", "返回课文（会取消运行）"},
 	{'e', 0, "e", L_EDIT, "edit your file again, then check it", "再编辑你的文件，然后检查"},
@@ -757,7 +758,10 @@ static void lab_key(struct tui *t, void *self, int action, wint_t ch, int is_cod
 			start_run(t, l);
 		}
 		break;
-	case L_SOURCE: open_source(t, l); break;
+	case L_SOURCE:
+		if (!l->ex)
+			open_source(t, l);
+		break;
 	case L_EDIT:
 		if (l->ex) {
 			if (l->pid)
