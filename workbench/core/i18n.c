@@ -254,6 +254,49 @@ static const char *const msgids[M_COUNT] = {
 	[M_LABALL_NOT_RUN] = N_("not run"),
 	[M_LABALL_TOTAL] =
 		N_("%d labs in %.1f s: %d passed, %d failed, %d could not run, %d not run"),
+	/* exercises: wt-fw */
+	[M_EX_NOT_STARTED] = N_("not started"),
+	[M_EX_FAILING] = N_("failing"),
+	[M_EX_PASSED] = N_("passed"),
+	[M_EX_LIST_HEAD] = N_("CH  ID                   LANG  STATE        HINTS  TITLE"),
+	[M_EX_UNKNOWN] = N_("unknown exercise '%s'%s; see workbench exercise list"),
+	[M_EX_DID_YOU_MEAN] = N_(" (did you mean '%s'?)"),
+	[M_EX_NONE] = N_("No exercise in this build yet."),
+	[M_EX_FILE] = N_("Your file: %s"),
+	[M_EX_KEPT] = N_("Already started: your file is kept as it is (workbench exercise reset %s "
+			 "starts over)."),
+	[M_EX_NEXT] = N_("When it is written: workbench exercise check %s   (or watch %s: checks "
+			 "on every save)"),
+	[M_EX_EDITOR_FAILED] = N_("the editor (%s) exited with status %d; your file is kept"),
+	[M_EX_HINT_N] = N_("Hint %d of %d"),
+	[M_EX_HINTS_ALL_SHOWN] =
+		N_("All %d hints are revealed; workbench exercise hint %s --all shows them again."),
+	[M_EX_HINTS_NONE_YET] =
+		N_("No hint revealed yet: workbench exercise hint %s shows the first."),
+	[M_EX_RESET_ASK] = N_("Reset %s to the starter? Your file is kept as a .bak copy. [y/N] "),
+	[M_EX_NEEDS_YES] = N_("not on a terminal: pass --yes to confirm"),
+	[M_EX_RESET_DONE] = N_("Reset %s: a fresh starter is in %s"),
+	[M_EX_BACKUP] = N_("Your old file: %s"),
+	[M_EX_UNCHANGED] = N_("Nothing changed."),
+	[M_EX_SOLUTION_ASK] = N_(
+		"Show the reference solution of %s? It is recorded; a hint may teach more. [y/N] "),
+	[M_EX_SOLUTION_TITLE] = N_("Reference solution of %s (solution.%s):"),
+	[M_EX_NOT_STARTED_ERR] = N_("%s is not started yet: workbench exercise start %s"),
+	[M_EX_VERIFY_NONE] = N_("No exercise started yet: workbench exercise list shows them."),
+	[M_EX_VERIFY_CHECKING] = N_("Checking %s ..."),
+	[M_EX_VERIFY_SUMMARY] = N_("%d of %d started exercises pass"),
+	[M_EX_CANNOT_RUN] = N_("could not run"),
+	[M_EX_FAILED_CHECKS] = N_("failed: %s"),
+	[M_EX_WATCHING] = N_("Watching %s: every save runs the check; Ctrl-C stops."),
+	[M_EX_WATCH_RUN] = N_("-- check %d of %s: %s (save again to re-check; Ctrl-C stops)"),
+	[M_EX_WATCH_STOPPED] = N_("Stopped watching."),
+	[M_EX_CHECK_FAILED_START] = N_("cannot run the check: %s"),
+	[M_EX_CARD] = N_("Try it yourself"),
+	[M_EX_CARD_KEYS] = N_("Enter start and check · h hint"),
+	[M_EX_NO_EDITOR] = N_("No editor: set $VISUAL or $EDITOR. Your file is %s"),
+	[M_STATS_EXERCISES] = N_("Exercises solved per chapter"),
+	[M_EX_SOLVED] = N_("exercises solved"),
+	[M_EX_NOT_BUILT] = N_("Exercise %s is not in this build yet"),
 };
 
 const char *i18n_text(const char *lang, const char *msgid)
