@@ -19,9 +19,11 @@
 #include "core/sched.h"
 #include "core/store.h"
 #include "core/labcat.h"
+#include "core/exercise_ws.h"
 #include "core/textsafe.h"
 #include "core/quizbank.h"
 #include "base/wb.h"
+#include "exercise.h"
 #include "lab.h"
 #include "tui/tui_main.h"
 
@@ -57,6 +59,21 @@ static struct labcat_entry *labcat_from_registry(void)
 		cat[i] = (struct labcat_entry){labs[i]->id, labs[i]->chapters, labs[i]->title_en,
 					       labs[i]->title_zh, labs[i]->run && *labs[i]->run};
 	labcat_init(cat, n);
+	return cat;
+}
+
+/* Hands core the exercise catalogue (labs/exercises.def) the same way.
+ * The caller frees the table at exit. */
+static struct excat_entry *excat_from_registry(void)
+{
+	size_t n;
+	const struct exercise *const *all = ex_all(&n);
+	struct excat_entry *cat = wb_xcalloc(n ? n : 1, sizeof *cat);
+	for (size_t i = 0; i < n; i++)
+		cat[i] = (struct excat_entry){
+			all[i]->id,   all[i]->chapter,	all[i]->lab,	 ex_lang_name(all[i]->lang),
+			all[i]->file, all[i]->title_en, all[i]->title_zh};
+	excat_init(cat, n);
 	return cat;
 }
 
@@ -338,6 +355,7 @@ int main(int argc, char **argv)
 {
 	struct app app = {0};
 	struct labcat_entry *catalogue = NULL;
+	struct excat_entry *excat = NULL;
 	struct args g;
 	int rc;
 	if (args_parse(&global_args, argc - 1, argv + 1, &g) != 0) {
@@ -357,6 +375,7 @@ int main(int argc, char **argv)
 		rc = EXIT_OK;
 	} else if ((rc = global_options(&g, &app)) < 0) {
 		catalogue = labcat_from_registry();
+		excat = excat_from_registry();
 		if (g.argc == 0) {
 			rc = tui_main(&app);
 		} else {
@@ -365,7 +384,9 @@ int main(int argc, char **argv)
 	}
 	args_free(&g);
 	labcat_init(NULL, 0);
+	excat_init(NULL, 0);
 	free(catalogue);
+	free(excat);
 	free(app.content);
 	free(app.quizzes);
 	free(app.db_path);

@@ -18,7 +18,9 @@
 
 #include "base/wb.h"
 #include "core/labcat.h"
+#include "core/exercise_ws.h"
 #include "core/lessonlint.h"
+#include "exercise.h"
 #include "lab.h"
 
 #define MAX_LABS 64
@@ -104,6 +106,7 @@ static void scan_lessons(void)
 }
 
 static struct labcat_entry cat[MAX_LABS];
+static struct excat_entry excat[MAX_LABS];
 
 static int setup(void **state)
 {
@@ -116,6 +119,16 @@ static int setup(void **state)
 		cat[i] = (struct labcat_entry){labs[i]->id, labs[i]->chapters, labs[i]->title_en,
 					       labs[i]->title_zh, 1};
 	labcat_init(cat, n);
+	/* the exercise catalogue, as main.c installs it: exercise cards */
+	size_t nex;
+	const struct exercise *const *ex = ex_all(&nex);
+	if (nex > MAX_LABS)
+		return -1;
+	for (size_t i = 0; i < nex; i++)
+		excat[i] = (struct excat_entry){
+			ex[i]->id,   ex[i]->chapter,  ex[i]->lab,     ex_lang_name(ex[i]->lang),
+			ex[i]->file, ex[i]->title_en, ex[i]->title_zh};
+	excat_init(excat, nex);
 	scan_lessons();
 	return 0;
 }

@@ -15,7 +15,7 @@
 #include "app.h"
 #include "cli/commands.h"
 #include "cli/labsuper.h"
-#include "core/content.h"
+#include "core/store.h"
 #include "base/wb.h"
 #include "exercise.h"
 #include "harness/report.h"
@@ -115,6 +115,22 @@ static unsigned wall_limit(void)
 	return EX_WALL_LIMIT_S;
 }
 
+/* Records a check of the workspace file in progress.db (an attempt, and
+ * a pass for exit 0): `exercise list`, statistics and home show it.  A
+ * failure to record is reported; the verdict stands. */
+static void record_attempt(struct app *app, const char *id, int rc)
+{
+	struct store *s;
+	char err[STORE_ERRLEN];
+	if (store_open(app->db_path, &s, err, sizeof err) != 0) {
+		fprintf(stderr, "workbench: %s\n", err);
+		return;
+	}
+	if (store_ex_record_check(s, id, rc) != 0)
+		fprintf(stderr, "workbench: cannot record the attempt: %s\n", store_errmsg(s));
+	store_close(s);
+}
+
 static int exercise_check(struct app *app, const struct args *args)
 {
 	const char *id = args->argv[0], *file = args_value(args, "--file");
@@ -143,9 +159,7 @@ static int exercise_check(struct app *app, const struct args *args)
 		return EXIT_USAGE;
 	}
 	free(given);
-	char *root = content_root(NULL);
-	char *ex_dir = wb_xasprintf("%s/exercises/%s", root, ex->id);
-	free(root);
+	char *ex_dir = wb_xasprintf("%s/exercises/%s", app->content, ex->id);
 	char *title = wb_xasprintf("exercise %s: %s (%s)", ex->id, ex_title(ex, app->lang), src);
 	struct check_arg arg = {ex, src, ex_dir};
 	struct labsuper_job job = {
@@ -161,6 +175,8 @@ static int exercise_check(struct app *app, const struct args *args)
 		.limit_worker = 1,
 	};
 	int rc = labsuper_run(app, &job);
+	if (!file) /* the learner's own attempt (not a --file check of a variant) */
+		record_attempt(app, ex->id, rc);
 	free(title);
 	free(ex_dir);
 	free(src);

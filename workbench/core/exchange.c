@@ -7,8 +7,10 @@
  * (answers_invalid), then inserted in one BEGIN IMMEDIATE transaction
  * with the schedules of this learner's questions replayed in it.  Known
  * uids are skipped, so importing the same file twice adds nothing.
- * The JSON export also lists the labs run ("labs": id, passed, runs) for
- * `class report`; an import ignores it.
+ * The JSON export also carries the exercises' state ("exercises"); an
+ * import merges it (store_ex_merge: counts only ever grow to the
+ * imported ones), in the same transaction.  It also lists the labs run
+ * ("labs": id, passed, runs) for `class report`; an import ignores it.
  * Not here: what the answers mean (progress.c) or how they are graded.
  */
 #include "core/exchange.h"
@@ -131,6 +133,29 @@ static void csv_field(FILE *out, const char *s, int last)
 	fputs(last ? "\r\n" : ",", out);
 }
 
+/* The exercises' state as the export's "exercises" array:
+ * [{"id", "started" (ISO time or null), "attempts", "passed", "hints",
+ * "solution_seen"}], by id.  NULL when the database cannot be read. */
+static json_t *exercises_json(struct store *s)
+{
+	struct store_ex_state *x;
+	size_t n;
+	if (store_ex_all(s, &x, &n) != 0)
+		return NULL;
+	json_t *arr = json_array();
+	for (size_t i = 0; i < n; i++) {
+		char started[80];
+		iso_ms(x[i].started * 1000, started, sizeof started);
+		json_array_append_new(
+			arr, json_pack("{s:s, s:o, s:i, s:b, s:i, s:b}", "id", x[i].id, "started",
+				       x[i].started ? jstr(started) : json_null(), "attempts",
+				       x[i].attempts, "passed", x[i].passed, "hints", x[i].hints,
+				       "solution_seen", x[i].solution_seen));
+	}
+	free(x);
+	return arr;
+}
+
 /* The lab runs as the export's "labs" array, one entry per lab, by id:
  * [{"id", "passed" (any run passed), "runs"}], for `class report`.
  * Import ignores it: lab runs stay in the database that made them.
@@ -226,8 +251,15 @@ int answers_export(struct store *s, FILE *out, enum answers_format fmt, const ch
 		return err;
 	}
 	if (arr) {
-		json_t *doc = json_pack("{s:s, s:i, s:o, s:o}", "format", "workbench-progress",
-					"version", 1, "answers", arr, "labs", labs);
+		json_t *ex = exercises_json(s);
+		if (!ex) {
+			json_decref(arr);
+			json_decref(labs);
+			return WB_EIO;
+		}
+		json_t *doc =
+			json_pack("{s:s, s:i, s:o, s:o, s:o}", "format", "workbench-progress",
+				  "version", 1, "answers", arr, "labs", labs, "exercises", ex);
 		int bad = json_dumpf(doc, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER) != 0;
 		json_decref(doc);
 		fputc('\n', out);
@@ -478,7 +510,70 @@ static const char *json_get(void *ctx, const char *name)
 	return NULL;
 }
 
-static int parse_json(const char *text, size_t len, struct rows *rows, char *err, size_t errlen)
+/* The exercises of an import, checked before anything is written. */
+struct ex_rows {
+	struct store_ex_state *x;
+	size_t n;
+};
+
+/* Exercise i of the "exercises" array into *x; NULL, or what is wrong. */
+static const char *fill_exercise(json_t *o, struct store_ex_state *x)
+{
+	memset(x, 0, sizeof *x);
+	json_t *id = json_object_get(o, "id"), *started = json_object_get(o, "started");
+	json_t *att = json_object_get(o, "attempts"), *hints = json_object_get(o, "hints");
+	json_t *passed = json_object_get(o, "passed"), *sol = json_object_get(o, "solution_seen");
+	if (!json_is_string(id) || !json_string_length(id) ||
+	    json_string_length(id) >= sizeof x->id)
+		return "\"id\" must be a string of 1 to 63 bytes";
+	snprintf(x->id, sizeof x->id, "%s", json_string_value(id));
+	int64_t ms = 0;
+	if (started && !json_is_null(started) &&
+	    !(json_is_string(started) && parse_time(json_string_value(started), &ms)))
+		return "\"started\" must be an ISO 8601 time or null";
+	x->started = ms / 1000;
+	if (att && !(json_is_integer(att) && json_integer_value(att) >= 0 &&
+		     json_integer_value(att) <= 100000))
+		return "\"attempts\" must be a whole number from 0 to 100000";
+	x->attempts = att ? (int)json_integer_value(att) : 0;
+	if (hints && !(json_is_integer(hints) && json_integer_value(hints) >= 0 &&
+		       json_integer_value(hints) <= 3))
+		return "\"hints\" must be 0, 1, 2 or 3";
+	x->hints = hints ? (int)json_integer_value(hints) : 0;
+	if ((passed && !json_is_boolean(passed)) || (sol && !json_is_boolean(sol)))
+		return "\"passed\" and \"solution_seen\" must be true or false";
+	x->passed = json_is_true(passed);
+	x->solution_seen = json_is_true(sol);
+	if (x->passed && x->attempts < 1)
+		return "\"passed\" is true with no attempt";
+	return NULL;
+}
+
+/* The optional "exercises" array of doc into ex.  0 or WB_EINVAL. */
+static int parse_exercises(json_t *doc, struct ex_rows *ex, char *err, size_t errlen)
+{
+	json_t *arr = json_is_object(doc) ? json_object_get(doc, "exercises") : NULL;
+	if (!arr)
+		return 0;
+	if (!json_is_array(arr)) {
+		snprintf(err, errlen, "\"exercises\" is not an array");
+		return WB_EINVAL;
+	}
+	ex->x = wb_xcalloc(json_array_size(arr) + 1, sizeof *ex->x);
+	for (size_t i = 0; i < json_array_size(arr); i++) {
+		json_t *o = json_array_get(arr, i);
+		const char *why =
+			json_is_object(o) ? fill_exercise(o, &ex->x[ex->n++]) : "not an object";
+		if (why) {
+			snprintf(err, errlen, "exercise %zu: %s", i + 1, why);
+			return WB_EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int parse_json(const char *text, size_t len, struct rows *rows, struct ex_rows *ex,
+		      char *err, size_t errlen)
 {
 	json_error_t je;
 	json_t *doc = json_loadb(text, len, 0, &je);
@@ -492,7 +587,7 @@ static int parse_json(const char *text, size_t len, struct rows *rows, char *err
 		json_decref(doc);
 		return WB_EINVAL;
 	}
-	int rc = 0;
+	int rc = parse_exercises(doc, ex, err, errlen);
 	for (size_t i = 0; i < json_array_size(arr) && !rc; i++) {
 		struct json_row row = {.o = json_array_get(arr, i)};
 		const char *why = json_is_object(row.o)
@@ -514,22 +609,25 @@ int answers_import(struct store *s, const char *text, size_t len, size_t *added,
 	if (errlen)
 		err[0] = '\0';
 	struct rows rows = {0};
+	struct ex_rows ex = {0};
 	size_t i = 0;
 	while (i < len && isspace((unsigned char)text[i]))
 		i++;
 	if (i + 3 <= len && !memcmp(text + i, "\xEF\xBB\xBF", 3))
 		i += 3;
 	int rc = i < len && (text[i] == '{' || text[i] == '[')
-			 ? parse_json(text + i, len - i, &rows, err, errlen)
+			 ? parse_json(text + i, len - i, &rows, &ex, err, errlen)
 			 : parse_csv(text + i, len - i, &rows, err, errlen);
 	if (rc) {
 		rows_free(&rows);
+		free(ex.x);
 		return rc;
 	}
 	sqlite3 *db = store_db(s);
 	rc = sqlitex_begin_immediate(db);
 	if (rc) {
 		rows_free(&rows);
+		free(ex.x);
 		snprintf(err, errlen, "%s",
 			 rc == WB_EBUSY ? "the progress database is busy: another workbench is "
 					  "writing to it; try again"
@@ -560,6 +658,10 @@ int answers_import(struct store *s, const char *text, size_t len, size_t *added,
 	}
 	for (size_t k = 0; k < nreplays && !rc; k++)
 		rc = answers_replay(db, replays[k]);
+	for (size_t k = 0; k < ex.n && !rc; k++) {
+		int n;
+		rc = store_ex_merge(s, &ex.x[k], &n);
+	}
 	if (!rc)
 		testhook_hold("import");
 	if (rc) {
@@ -573,5 +675,6 @@ int answers_import(struct store *s, const char *text, size_t len, size_t *added,
 	}
 	free(replays);
 	rows_free(&rows);
+	free(ex.x);
 	return rc;
 }

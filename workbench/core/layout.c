@@ -21,6 +21,7 @@
 #include "core/layout.h"
 #include "core/textsafe.h"
 #include "core/labcat.h"
+#include "core/exercise_ws.h"
 #include "core/lesson.h"
 #include "core/i18n.h"
 #include "core/timeline.h"
@@ -564,9 +565,11 @@ static void code_line(struct ctx *c, const struct run *r, size_t a, size_t b, vo
 }
 
 static void lab_card(struct ctx *c, const char *id);
+static void exercise_card(struct ctx *c, const char *id);
 
-/* A ```lab fence: one lab card per non-blank line (the lab id). */
-static void lab_fence(struct ctx *c, const char *lit)
+/* A ```lab fence: one lab card per non-blank line (the lab id); a
+ * ```exercise fence the same with exercise cards. */
+static void lab_fence(struct ctx *c, const char *lit, int exercise)
 {
 	const char *p = lit;
 	while (*p) {
@@ -578,7 +581,10 @@ static void lab_fence(struct ctx *c, const char *lit)
 			l2--;
 		if (l2) {
 			char *id = wb_xstrndup(p, l2);
-			lab_card(c, id);
+			if (exercise)
+				exercise_card(c, id);
+			else
+				lab_card(c, id);
 			free(id);
 		}
 		p += len;
@@ -673,7 +679,11 @@ static void code_block(struct ctx *c, cmark_node *n)
 	if (!lit)
 		lit = "";
 	if (info && !strncmp(info, "lab", 3) && (info[3] == '\0' || info[3] == ' ')) {
-		lab_fence(c, lit);
+		lab_fence(c, lit, 0);
+		return;
+	}
+	if (info && !strncmp(info, "exercise", 8) && (info[8] == '\0' || info[8] == ' ')) {
+		lab_fence(c, lit, 1);
 		return;
 	}
 	if (timeline_block_info(info)) {
@@ -717,6 +727,7 @@ static void code_block(struct ctx *c, cmark_node *n)
 struct box_arg {
 	int inner;
 	const char *id;
+	int kind; /* LK_LAB or LK_EXERCISE */
 };
 
 static void box_line(struct ctx *c, const struct run *r, size_t a, size_t b, void *arg)
@@ -732,7 +743,7 @@ static void box_line(struct ctx *c, const struct run *r, size_t a, size_t b, voi
 	for (; w < ba->inner; w++)
 		run_add(&line, " ", 1, LS_LAB, 1);
 	run_addz(&line, " │", LS_LAB | LS_BORDER);
-	struct lay_line *l = emit(c, LK_LAB, &line, 0, line.n, (int)a, 1);
+	struct lay_line *l = emit(c, ba->kind, &line, 0, line.n, (int)a, 1);
 	l->lab_id = ba->id;
 	run_free(&line);
 }
@@ -746,6 +757,18 @@ static const char *remember_lab(struct layout *lay, const char *id)
 	return lay->lab_ids[lay->nlabs++] = wb_xstrdup(id);
 }
 
+static const char *remember_exercise(struct layout *lay, const char *id)
+{
+	for (size_t i = 0; i < lay->nexercises; i++)
+		if (!strcmp(lay->exercise_ids[i], id))
+			return lay->exercise_ids[i];
+	lay->exercise_ids =
+		wb_xrealloc(lay->exercise_ids, (lay->nexercises + 1) * sizeof *lay->exercise_ids);
+	return lay->exercise_ids[lay->nexercises++] = wb_xstrdup(id);
+}
+
+static void card_box(struct ctx *c, struct run *body, struct box_arg *ba);
+
 static void lab_card(struct ctx *c, const char *id)
 {
 	begin_block(c);
@@ -753,18 +776,11 @@ static void lab_card(struct ctx *c, const char *id)
 	int zh = c->lang && !strcmp(c->lang, "zh");
 	int avail = c->lay->width - prefix_width(c);
 	int cw = avail < 64 ? avail : 64;
-	struct box_arg ba = {cw - 4, kept};
+	struct box_arg ba = {cw - 4, kept, LK_LAB};
 	if (ba.inner < 2)
 		ba.inner = 2;
 
-	struct run top = {0}, bottom = {0}, body = {0};
-	run_addz(&top, "┌", LS_LAB | LS_BORDER);
-	for (int i = 0; i < ba.inner + 2; i++)
-		run_addz(&top, "─", LS_LAB | LS_BORDER);
-	run_addz(&top, "┐", LS_LAB | LS_BORDER);
-	struct lay_line *l = emit(c, LK_LAB, &top, 0, top.n, 0, 1);
-	l->lab_id = kept;
-
+	struct run body = {0};
 	const struct labcat_entry *e = labcat_find(id);
 	run_addz(&body, zh ? "实验 " : "Lab ", LS_LAB | LS_BOLD);
 	run_addz(&body, id, LS_LAB | LS_BOLD | LS_CODE);
@@ -780,16 +796,63 @@ static void lab_card(struct ctx *c, const char *id)
 	else
 		run_addz(&body, zh ? "本版本尚未包含这个实验" : "This lab is not in this build yet",
 			 LS_LAB | LS_DIM);
-	wrap(c, &body, 0, body.n, ba.inner, 0, box_line, &ba);
+	card_box(c, &body, &ba);
+	run_free(&body);
+	c->need_blank = 1;
+}
 
+/* The box around a card's body: top and bottom borders as LK_* lines of
+ * the card id, the body wrapped inside (box_line). */
+static void card_box(struct ctx *c, struct run *body, struct box_arg *ba)
+{
+	struct run top = {0}, bottom = {0};
+	run_addz(&top, "┌", LS_LAB | LS_BORDER);
+	for (int i = 0; i < ba->inner + 2; i++)
+		run_addz(&top, "─", LS_LAB | LS_BORDER);
+	run_addz(&top, "┐", LS_LAB | LS_BORDER);
+	struct lay_line *l = emit(c, ba->kind, &top, 0, top.n, 0, 1);
+	l->lab_id = ba->id;
+	wrap(c, body, 0, body->n, ba->inner, 0, box_line, ba);
 	run_addz(&bottom, "└", LS_LAB | LS_BORDER);
-	for (int i = 0; i < ba.inner + 2; i++)
+	for (int i = 0; i < ba->inner + 2; i++)
 		run_addz(&bottom, "─", LS_LAB | LS_BORDER);
 	run_addz(&bottom, "┘", LS_LAB | LS_BORDER);
-	l = emit(c, LK_LAB, &bottom, 0, bottom.n, (int)body.n, 1);
-	l->lab_id = kept;
+	l = emit(c, ba->kind, &bottom, 0, bottom.n, (int)body->n, 1);
+	l->lab_id = ba->id;
 	run_free(&top);
 	run_free(&bottom);
+}
+
+/* An exercise card: "Try it yourself", the exercise's title and what
+ * Enter does; an id not in the catalogue says so. */
+static void exercise_card(struct ctx *c, const char *id)
+{
+	begin_block(c);
+	const char *kept = remember_exercise(c->lay, id);
+	int zh = c->lang && !strcmp(c->lang, "zh");
+	int avail = c->lay->width - prefix_width(c);
+	int cw = avail < 64 ? avail : 64;
+	struct box_arg ba = {cw - 4, kept, LK_EXERCISE};
+	if (ba.inner < 2)
+		ba.inner = 2;
+	struct run body = {0};
+	const struct excat_entry *e = excat_find(id);
+	run_addz(&body, zh ? "自己动手 " : "Try it yourself ", LS_LAB | LS_BOLD);
+	run_addz(&body, id, LS_LAB | LS_BOLD | LS_CODE);
+	run_add(&body, "\n", 1, LS_LAB, 0);
+	if (e)
+		run_addz(&body, excat_title(e, c->lang), LS_LAB);
+	else
+		run_addz(&body,
+			 zh ? "本版本尚未包含这个练习" : "This exercise is not in this build yet",
+			 LS_LAB | LS_DIM);
+	run_add(&body, "\n", 1, LS_LAB, 0);
+	if (e)
+		run_addz(&body,
+			 zh ? "▶ Enter 打开你的文件，保存退出后就地检查"
+			    : "▶ Enter opens your file; on return it is checked here",
+			 LS_LAB | LS_DIM);
+	card_box(c, &body, &ba);
 	run_free(&body);
 	c->need_blank = 1;
 }
@@ -1222,6 +1285,9 @@ void layout_free(struct layout *lay)
 	for (size_t i = 0; i < lay->nlabs; i++)
 		free(lay->lab_ids[i]);
 	free(lay->lab_ids);
+	for (size_t i = 0; i < lay->nexercises; i++)
+		free(lay->exercise_ids[i]);
+	free(lay->exercise_ids);
 	free(lay->sections);
 	free(lay->lines);
 	free(lay);

@@ -39,6 +39,7 @@ enum lay_kind {
 	LK_TABLE,
 	LK_LAB,
 	LK_RULE,
+	LK_EXERCISE, /* a line of an exercise card (```exercise fence) */
 };
 
 struct lay_span {
@@ -57,7 +58,8 @@ struct lay_line {
 	int block;	    /* source block index (blank lines: the next block) */
 	int offset;	    /* glyph (or row) offset in the block; -1 blank */
 	int section;	    /* index into sections, -1 before the first */
-	const char *lab_id; /* LK_LAB lines: the lab id (owned by layout) */
+	const char *lab_id; /* LK_LAB lines: the lab id; LK_EXERCISE lines: the
+			     * exercise id (owned by layout) */
 	int block_width;    /* LK_CODE lines: the widest line of their block, prefix
 			     * included (0 for other kinds) */
 };
@@ -76,6 +78,8 @@ struct layout {
 	size_t nsections;
 	char **lab_ids; /* every lab id seen, in order, owned */
 	size_t nlabs;
+	char **exercise_ids; /* every exercise id seen, in order, owned */
+	size_t nexercises;
 	int nblocks;	/* source blocks numbered */
 	unsigned flags; /* LAYOUT_* flags it was built with */
 };

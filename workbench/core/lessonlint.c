@@ -11,6 +11,7 @@
 #include "core/lessonlint.h"
 #include "core/content.h"
 #include "core/labcat.h"
+#include "core/exercise_ws.h"
 #include "core/lesson.h"
 #include "core/textsafe.h"
 #include "core/timeline.h"
@@ -50,7 +51,15 @@ static void unsafe_char(void *arg, size_t line, size_t col, const char *what)
 	l->report(l->arg, LINT_ERROR, l->file, (int)line, (int)col, what);
 }
 
-static void check_lab_block(struct lint *l, cmark_node *n)
+/* A ```exercise fence: exercise cards, one id a line. */
+static int is_exercise_fence(const char *info)
+{
+	return info && !strncmp(info, "exercise", 8) && (info[8] == '\0' || info[8] == ' ');
+}
+
+/* The ids of a ```lab (exercise 0) or ```exercise fence must be in the
+ * catalogue (and labs in this build). */
+static void check_lab_block(struct lint *l, cmark_node *n, int exercise)
 {
 	const char *lit = cmark_node_get_literal(n);
 	int line = cmark_node_get_start_line(n) + 1; /* first line inside the fence */
@@ -62,7 +71,11 @@ static void check_lab_block(struct lint *l, cmark_node *n)
 			s++;
 		while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
 			*--e = '\0';
-		if (*s) {
+		if (*s && exercise) {
+			if (!excat_find(s))
+				say(l, LINT_ERROR, line,
+				    "unknown exercise id '%s' (not in the exercise catalogue)", s);
+		} else if (*s) {
 			if (!labcat_find(s))
 				say(l, LINT_ERROR, line,
 				    "unknown lab id '%s' (not in the catalogue)", s);
@@ -120,7 +133,9 @@ static void walk(struct lint *l, cmark_node *root)
 			continue;
 		const char *info = cmark_node_get_fence_info(n);
 		if (info && !strncmp(info, "lab", 3) && (info[3] == '\0' || info[3] == ' '))
-			check_lab_block(l, n);
+			check_lab_block(l, n, 0);
+		else if (is_exercise_fence(info))
+			check_lab_block(l, n, 1);
 		else if (timeline_block_info(info))
 			check_timeline_block(l, n);
 	}
@@ -251,7 +266,9 @@ static void add_slug(struct parsed *p, const char *text)
 	p->slugs[p->nslugs++] = slug;
 }
 
-static void add_cards(struct parsed *p, cmark_node *n)
+/* The cards of a fence, in order, for the en/zh parity check; exercise
+ * cards as "exercise:<id>", so a lab and an exercise of one name differ. */
+static void add_cards(struct parsed *p, cmark_node *n, int exercise)
 {
 	const char *lit = cmark_node_get_literal(n);
 	int line = cmark_node_get_start_line(n) + 1;
@@ -265,7 +282,8 @@ static void add_cards(struct parsed *p, cmark_node *n)
 			*--e = '\0';
 		if (*a) {
 			p->cards = wb_xrealloc(p->cards, (p->ncards + 1) * sizeof *p->cards);
-			p->cards[p->ncards++] = (struct card){wb_xstrdup(a), line};
+			p->cards[p->ncards++] = (struct card){
+				exercise ? wb_xasprintf("exercise:%s", a) : wb_xstrdup(a), line};
 		}
 		free(id);
 		q += len;
@@ -294,7 +312,9 @@ static void collect_doc(struct parsed *p, cmark_node *parent)
 		} else if (cmark_node_get_type(n) == CMARK_NODE_CODE_BLOCK) {
 			const char *info = cmark_node_get_fence_info(n);
 			if (info && !strncmp(info, "lab", 3) && (info[3] == '\0' || info[3] == ' '))
-				add_cards(p, n);
+				add_cards(p, n, 0);
+			else if (is_exercise_fence(info))
+				add_cards(p, n, 1);
 			else if (timeline_block_info(info))
 				add_timeline(p, n);
 		}

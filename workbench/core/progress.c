@@ -3,12 +3,13 @@
  * progress.h): the end-of-test summary, a question's schedule, what is
  * due and when, mastery of a chapter, points per test over time,
  * per-question statistics (of everyone or one learner) and the learners
- * the database holds answers of.
+ * the database holds answers of; exercises solved per chapter.
  *
  * Every function here only reads; none opens a transaction.  Not here:
  * writing answers (answers.c) or tests (session.c).
  */
 #include "core/progress.h"
+#include "core/exercise_ws.h"
 #include "core/i18n.h"
 #include "core/quizbank.h"
 #include "core/sched.h"
@@ -484,4 +485,21 @@ void answers_question_stats_free(struct answers_qstat *q, size_t n)
 		free(q[i].chapter);
 	}
 	free(q);
+}
+
+int progress_exercises_solved(struct store *s, const char *chapter, int *solved, int *total)
+{
+	size_t n;
+	const struct excat_entry *all = excat_all(&n);
+	*solved = *total = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (strncmp(all[i].chapter, chapter, 2) != 0)
+			continue;
+		struct store_ex_state x;
+		(*total)++;
+		if (store_ex_get(s, all[i].id, &x) != 0)
+			return WB_EIO;
+		*solved += x.passed;
+	}
+	return 0;
 }

@@ -155,4 +155,9 @@ void answers_learners_free(struct answers_learner *l, size_t n);
 /* Frees q[0..n); q may be NULL.  Cannot fail. */
 void answers_question_stats_free(struct answers_qstat *q, size_t n);
 
+/* Exercises of a chapter (the two-digit number, "01") in the exercise
+ * catalogue (core/exercise_ws.h) and how many of them passed a check:
+ * *solved of *total.  Returns 0 or WB_EIO (counts so far). */
+int progress_exercises_solved(struct store *s, const char *chapter, int *solved, int *total);
+
 #endif

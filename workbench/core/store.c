@@ -12,6 +12,12 @@
  *   screen (the reader computes it from reading.seen, the ranges of layout
  *   anchors viewed), no longer the furthest scroll point: migration 4 -> 5
  *   resets the old value, which one G could make 100%.
+ * - exercise_event (schema 6) only grows: an exercise's state (started,
+ *   attempts, passed, hints, solution seen) is derived from its rows, so
+ *   an import merges by adding the rows that bring the counts up to the
+ *   imported ones and importing twice adds nothing (exchange.c).  An
+ *   attempt's n is the check's exit code (0 pass, 1 fail, 2 could not
+ *   run; only 0 and 1 count as attempts); a hint's n is its number 1..3.
  * - Folders are made only for the default location (0700), and
  *   store_open_existing makes nothing: a mistyped --db is an error.
  * - Before the first write: the schema version, then PRAGMA quick_check
@@ -138,6 +144,19 @@ static const char *migrations[] = {
 	   the concatenation for a missing comma (-Wstring-concatenation) */
 	("ALTER TABLE reading ADD COLUMN seen TEXT NOT NULL DEFAULT '';"
 	 "UPDATE reading SET furthest_permille = 0;"),
+	/* 5 -> 6: what a learner did with each exercise (store_ex_*): one
+	   row per event, the state is derived (store_ex_get).  IF NOT
+	   EXISTS: a file taken back to an older user_version by hand (as
+	   tests/tui/read_share.sh does) still upgrades */
+	("CREATE TABLE IF NOT EXISTS exercise_event ("
+	 "  seq INTEGER PRIMARY KEY,"
+	 "  exercise TEXT NOT NULL,"
+	 "  kind TEXT NOT NULL"
+	 "    CHECK (kind IN ('start', 'attempt', 'pass', 'hint', 'solution', 'reset')),"
+	 "  n INTEGER NOT NULL DEFAULT 0,"
+	 "  at INTEGER NOT NULL"
+	 ");"
+	 "CREATE INDEX IF NOT EXISTS exercise_event_id ON exercise_event (exercise, kind);"),
 };
 
 /* The home folder: $HOME when set and not empty, else the password
@@ -689,4 +708,154 @@ int store_lab_passed(struct store *s, const char *lab)
 	int yes = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
 	return yes;
+}
+
+/* ---- exercises (schema 6) ---- */
+
+static const char *const ex_kinds[] = {
+	[STORE_EX_START] = "start", [STORE_EX_ATTEMPT] = "attempt",   [STORE_EX_PASS] = "pass",
+	[STORE_EX_HINT] = "hint",   [STORE_EX_SOLUTION] = "solution", [STORE_EX_RESET] = "reset",
+};
+
+const char *store_ex_kind_name(enum store_ex_kind kind)
+{
+	return (unsigned)kind < WB_ARRAY_LEN(ex_kinds) ? ex_kinds[kind] : "?";
+}
+
+/* One INSERT inside the caller's transaction. */
+static int ex_insert(sqlite3 *db, const char *id, enum store_ex_kind kind, int n, int64_t at)
+{
+	sqlite3_stmt *st;
+	int err = sqlitex_prepare(
+		db, "INSERT INTO exercise_event (exercise, kind, n, at) VALUES (?1, ?2, ?3, ?4)",
+		&st);
+	if (err)
+		return err;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, ex_kinds[kind], -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 3, n);
+	sqlite3_bind_int64(st, 4, at > 0 ? at : (sqlite3_int64)time(NULL));
+	err = sqlitex_err(sqlite3_step(st));
+	sqlite3_finalize(st);
+	return err;
+}
+
+int store_ex_add(struct store *s, const char *id, enum store_ex_kind kind, int n, int64_t at)
+{
+	if (!id || !*id || (unsigned)kind >= WB_ARRAY_LEN(ex_kinds))
+		return WB_EINVAL;
+	int err = sqlitex_begin_immediate(s->db);
+	if (err)
+		return err;
+	return sqlitex_end(s->db, ex_insert(s->db, id, kind, n, at));
+}
+
+int store_ex_record_check(struct store *s, const char *id, int verdict)
+{
+	if (!id || !*id)
+		return WB_EINVAL;
+	int err = sqlitex_begin_immediate(s->db);
+	if (err)
+		return err;
+	err = ex_insert(s->db, id, STORE_EX_ATTEMPT, verdict, 0);
+	if (!err && verdict == 0)
+		err = ex_insert(s->db, id, STORE_EX_PASS, 0, 0);
+	return sqlitex_end(s->db, err);
+}
+
+/* The state of every exercise (id NULL) or of one, grouped by id. */
+#define EX_STATE_SQL                                                                               \
+	"SELECT exercise,"                                                                         \
+	" COALESCE(MIN(CASE WHEN kind = 'start' THEN at END), 0),"                                 \
+	" SUM(kind = 'attempt' AND n IN (0, 1)),"                                                  \
+	" MAX(kind = 'pass'),"                                                                     \
+	" COALESCE((SELECT e2.n FROM exercise_event e2 WHERE e2.exercise = e.exercise"             \
+	"   AND e2.kind = 'attempt' AND e2.n IN (0, 1) ORDER BY e2.seq DESC LIMIT 1), -1),"        \
+	" COALESCE(MAX(CASE WHEN kind = 'hint' THEN MIN(MAX(n, 0), 3) END), 0),"                   \
+	" MAX(kind = 'solution')"                                                                  \
+	" FROM exercise_event e WHERE ?1 IS NULL OR exercise = ?1 GROUP BY exercise ORDER BY "     \
+	"exercise"
+
+static void ex_row(sqlite3_stmt *st, struct store_ex_state *x)
+{
+	memset(x, 0, sizeof *x);
+	const unsigned char *id = sqlite3_column_text(st, 0);
+	snprintf(x->id, sizeof x->id, "%s", id ? (const char *)id : "");
+	x->started = sqlite3_column_int64(st, 1);
+	x->attempts = sqlite3_column_int(st, 2);
+	x->passed = sqlite3_column_int(st, 3);
+	x->last_verdict = sqlite3_column_int(st, 4);
+	x->hints = sqlite3_column_int(st, 5);
+	x->solution_seen = sqlite3_column_int(st, 6);
+}
+
+int store_ex_get(struct store *s, const char *id, struct store_ex_state *x)
+{
+	memset(x, 0, sizeof *x);
+	x->last_verdict = -1;
+	snprintf(x->id, sizeof x->id, "%s", id);
+	sqlite3_stmt *st;
+	int err = sqlitex_prepare(s->db, EX_STATE_SQL, &st);
+	if (err)
+		return err;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		ex_row(st, x);
+	else if (rc != SQLITE_DONE)
+		err = sqlitex_err(rc);
+	sqlite3_finalize(st);
+	return err;
+}
+
+int store_ex_all(struct store *s, struct store_ex_state **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	sqlite3_stmt *st;
+	int err = sqlitex_prepare(s->db, EX_STATE_SQL, &st);
+	if (err)
+		return err;
+	int rc;
+	size_t cap = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 16;
+			*out = wb_xrealloc(*out, cap * sizeof **out);
+		}
+		ex_row(st, &(*out)[(*n)++]);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return sqlitex_err(rc);
+	}
+	return 0;
+}
+
+int store_ex_merge(struct store *s, const struct store_ex_state *x, int *added)
+{
+	struct store_ex_state have;
+	*added = 0;
+	int err = store_ex_get(s, x->id, &have);
+	int64_t at = x->started > 0 ? x->started : 0;
+	if (!err && x->started && !have.started &&
+	    !(err = ex_insert(s->db, x->id, STORE_EX_START, 0, at)))
+		(*added)++;
+	for (int i = have.attempts; !err && i < x->attempts; i++)
+		if (!(err = ex_insert(s->db, x->id, STORE_EX_ATTEMPT,
+				      x->passed && i + 1 == x->attempts ? 0 : 1, at)))
+			(*added)++;
+	if (!err && x->passed && !have.passed &&
+	    !(err = ex_insert(s->db, x->id, STORE_EX_PASS, 0, at)))
+		(*added)++;
+	for (int h = have.hints + 1; !err && h <= x->hints && h <= 3; h++)
+		if (!(err = ex_insert(s->db, x->id, STORE_EX_HINT, h, at)))
+			(*added)++;
+	if (!err && x->solution_seen && !have.solution_seen &&
+	    !(err = ex_insert(s->db, x->id, STORE_EX_SOLUTION, 0, at)))
+		(*added)++;
+	return err;
 }

@@ -15,7 +15,7 @@
 struct store;
 
 /* The schema version this build writes. */
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 
 /* How long an open waits for a lock another process holds (ms). */
 #define STORE_BUSY_MS 5000
@@ -107,6 +107,56 @@ int store_add_lab_run(struct store *s, const char *lab, int verdict, long ms,
 
 /* 1 when lab has at least one passing run, else 0. */
 int store_lab_passed(struct store *s, const char *lab);
+
+/* What a learner did with an exercise (schema 6, table exercise_event). */
+enum store_ex_kind {
+	STORE_EX_START,	   /* the workspace file was made (n 0) */
+	STORE_EX_ATTEMPT,  /* a check ran (n: its exit code, 0 pass, 1 fail, 2 could not run) */
+	STORE_EX_PASS,	   /* a check passed (n 0) */
+	STORE_EX_HINT,	   /* hint n (1..3) was revealed */
+	STORE_EX_SOLUTION, /* the reference solution was shown (n 0) */
+	STORE_EX_RESET,	   /* the file was reset to the starter (n 0) */
+};
+
+/* An exercise's state, derived from its events. */
+struct store_ex_state {
+	char id[64];	   /* the exercise id (longer ids are cut) */
+	int64_t started;   /* first start, Unix seconds; 0 never started */
+	int attempts;	   /* checks that ran to a verdict (exit code 0 or 1) */
+	int passed;	   /* 1 when a check ever passed */
+	int last_verdict;  /* exit code of the last attempt, -1 when none */
+	int hints;	   /* hints revealed: the highest hint number, 0..3 */
+	int solution_seen; /* 1 when the solution was shown */
+};
+
+/* Records one event at time at (Unix seconds; 0 for now) in its own
+ * transaction.  Returns 0, WB_EINVAL (bad kind or an empty id), WB_EBUSY
+ * or WB_EIO. */
+int store_ex_add(struct store *s, const char *id, enum store_ex_kind kind, int n, int64_t at);
+
+/* Records a finished check of exercise id: an attempt with the exit code
+ * verdict and, when it is 0, a pass, in one transaction.  This is what
+ * `exercise check` calls.  Returns as store_ex_add. */
+int store_ex_record_check(struct store *s, const char *id, int verdict);
+
+/* The state of exercise id into *st (zeroed, last_verdict -1, when it
+ * has no events).  Returns 0 or WB_EIO. */
+int store_ex_get(struct store *s, const char *id, struct store_ex_state *st);
+
+/* The state of every exercise with events, by id, into *out (*n of them;
+ * the caller frees *out).  Returns 0 or WB_EIO (*out NULL). */
+int store_ex_all(struct store *s, struct store_ex_state **out, size_t *n);
+
+/* Merges an imported state into exercise x->id's events inside the
+ * caller's open transaction (exchange.c's import): adds the starts,
+ * attempts, pass, hints and solution rows that bring the local state up
+ * to x (a start at x->started; hints as the missing numbers), so merging
+ * the same state twice adds nothing.  *added receives the rows added.
+ * Returns 0 or WB_EIO. */
+int store_ex_merge(struct store *s, const struct store_ex_state *x, int *added);
+
+/* The kind's name as stored ("start", "attempt", ...). */
+const char *store_ex_kind_name(enum store_ex_kind kind);
 
 /* Why the last failed call on the store failed, for reports: SQLite's
  * message of the failing statement, also after its transaction was

@@ -122,6 +122,38 @@ static void go_chapter(struct tui *t, struct home *h, enum nav_kind kind)
 	tui_go(t, &n);
 }
 
+/* The right side of chapter c's row into right: due questions, labs
+ * passed, exercises solved and the share read (pct).  The share read
+ * always shows; the exercises give way first, when the title would be cut;
+ * the labs and due counts give way before the title has less than 12
+ * columns.  Returns its width in columns. */
+static int row_right(struct tui *t, const struct chapter_info *c, int pct, char *right, size_t len)
+{
+	const char *lang = t->app->lang;
+	int passed, total = chapter_labs(t, c->id, &passed), solved, nex;
+	char due[32] = "", labs[48] = "", ex[64] = "";
+	int ndue = chapter_due(t, c->id);
+	if (ndue > 0) {
+		snprintf(due, sizeof due - 2, i18n(lang, M_HOME_CHAPTER_DUE), ndue);
+		strcat(due, "  ");
+	}
+	if (total)
+		snprintf(labs, sizeof labs, "%s %d/%d  ", i18n(lang, M_LABS), passed, total);
+	if (progress_exercises_solved(t->store, c->id, &solved, &nex) == 0 && nex)
+		snprintf(ex, sizeof ex, "%s %d/%d  ", i18n(lang, M_EX_SOLVED), solved, nex);
+	snprintf(right, len, "%s%s%s%3d%% %s", due, labs, ex, pct, i18n(lang, M_READ));
+	int rw = utf8_width(right, strlen(right));
+	if (*ex && COLS - 6 - rw - 4 < utf8_width(c->title, strlen(c->title))) {
+		snprintf(right, len, "%s%s%3d%% %s", due, labs, pct, i18n(lang, M_READ));
+		rw = utf8_width(right, strlen(right));
+	}
+	if (COLS - 6 - rw - 4 < 12) {
+		snprintf(right, len, "%3d%% %s", pct, i18n(lang, M_READ));
+		rw = utf8_width(right, strlen(right));
+	}
+	return rw;
+}
+
 static void home_draw(struct tui *t, void *self)
 {
 	struct home *h = self;
@@ -143,25 +175,8 @@ static void home_draw(struct tui *t, void *self)
 		int pct = 0;
 		if (store_get_position(t->store, c->id, lang, &pos) == 0)
 			pct = pos.furthest_permille / 10;
-		int passed, total = chapter_labs(t, c->id, &passed);
-		char right[96], due[32] = "";
-		int ndue = chapter_due(t, c->id);
-		if (ndue > 0) {
-			snprintf(due, sizeof due - 2, i18n(lang, M_HOME_CHAPTER_DUE), ndue);
-			strcat(due, "  ");
-		}
-		/* The share read always shows; the labs and due counts give way
-		 * before the title has less than 12 columns. */
-		char labs[48] = "";
-		if (total)
-			snprintf(labs, sizeof labs, "%s %d/%d  ", i18n(lang, M_LABS), passed,
-				 total);
-		snprintf(right, sizeof right, "%s%s%3d%% %s", due, labs, pct, i18n(lang, M_READ));
-		int rw = utf8_width(right, strlen(right));
-		if (COLS - 6 - rw - 4 < 12) {
-			snprintf(right, sizeof right, "%3d%% %s", pct, i18n(lang, M_READ));
-			rw = utf8_width(right, strlen(right));
-		}
+		char right[160];
+		int rw = row_right(t, c, pct, right, sizeof right);
 		int y = 2 + i - first;
 		int attr = i == h->sel ? term_attr_select() : 0;
 		if (attr) {

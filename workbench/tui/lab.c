@@ -25,6 +25,12 @@
  * Leaving the screen with a run still going is the one bounded wait:
  * lab_free signals the group and reaps it (at most the grace period).
  *
+ * An exercise card opens the same screen in exercise mode
+ * (lab_exercise_open): the learner's file is started in the workspace and
+ * handed to $VISUAL/$EDITOR (vi) with curses suspended, then the child is
+ * `workbench exercise check ID --json`, which writes the same events; e
+ * edits again and re-checks, h shows the next hint (recorded).
+ *
  * The lab never runs inside the TUI process: a crash or a hang of a lab
  * cannot take the workbench with it.  This file parses no lab logic; it
  * only reads the event stream that the CLI also prints.
@@ -36,6 +42,7 @@
 #include "tui/tui.h"
 #include "app.h"
 #include "base/mono.h"
+#include "core/exercise_ws.h"
 #include "core/i18n.h"
 #include "core/labcat.h"
 #include "core/layout.h"
@@ -69,6 +76,8 @@ enum {
 	L_TOP,
 	L_BOTTOM,
 	L_TIMELINE,
+	L_EDIT,
+	L_HINT
 };
 
 static const struct keybind lab_keys[] = {
@@ -96,9 +105,37 @@ static const struct keybind lab_keys[] = {
 	{KEY_LEFT, 1, "←", L_BACK, "back to the lesson (cancels a run)", "返回课文（会取消运行）"},
 };
 
+/* An exercise check: the same keys but s (the recipe's source is the
+ * reference solution: that is `exercise solution`, asked and recorded),
+ * and two more.  Written out (key tables are data; help is drawn from
+ * them). */
+static const struct keybind exercise_keys[] = {
+	{'j', 0, "j", L_DOWN, "scroll down", "向下滚动"},
+	{KEY_DOWN, 1, "↓", L_DOWN, "scroll down", "向下滚动"},
+	{'k', 0, "k", L_UP, "scroll up", "向上滚动"},
+	{KEY_UP, 1, "↑", L_UP, "scroll up", "向上滚动"},
+	{' ', 0, "Space", L_PGDN, "next page", "下一页"},
+	{KEY_NPAGE, 1, "PgDn", L_PGDN, "next page", "下一页"},
+	{6, 0, "Ctrl-F", L_PGDN, "next page", "下一页"},
+	{'b', 0, "b", L_PGUP, "previous page", "上一页"},
+	{KEY_PPAGE, 1, "PgUp", L_PGUP, "previous page", "上一页"},
+	{2, 0, "Ctrl-B", L_PGUP, "previous page", "上一页"},
+	{'g', 0, "g", L_TOP, "first event", "第一条事件"},
+	{KEY_HOME, 1, "Home", L_TOP, "first event", "第一条事件"},
+	{'G', 0, "G", L_BOTTOM, "last line (the evidence ends the run)", "最后一行（证据在最后）"},
+	{KEY_END, 1, "End", L_BOTTOM, "last line (the evidence ends the run)",
+	 "最后一行（证据在最后）"},
+	{27, 0, "Esc", L_CANCEL, "cancel the running lab", "取消正在运行的实验"},
+	{'r', 0, "r", L_RERUN, "check it again", "再检查一次"},
+	{'q', 0, "q", L_BACK, "back to the lesson (cancels a run)", "返回课文（会取消运行）"},
+	{KEY_LEFT, 1, "←", L_BACK, "back to the lesson (cancels a run)", "返回课文（会取消运行）"},
+	{'e', 0, "e", L_EDIT, "edit your file again, then check it", "再编辑你的文件，然后检查"},
+	{'h', 0, "h", L_HINT, "show the next hint (recorded)", "显示下一条提示（会记录）"},
+};
+
 struct event {
 	char kind;	/* 's' step, 'c' check, 'e' evidence, '!' error, 'v' verdict, 'l' log,
-			   'k' conclusion */
+			   'k' conclusion, 'h' a hint shown (exercise) */
 	int ok;		/* checks and verdict */
 	char *text;	/* step text, check name, evidence key, message */
 	char *expected; /* checks */
@@ -109,11 +146,14 @@ struct event {
 #define LAB_CANCEL_GRACE_MS 3000
 
 struct labscr {
-	const struct lab *lab; /* descriptor (this build has it) */
-	char *chapter;	       /* chapter the card was opened from */
-	pid_t pid;	       /* running child, 0 when none */
-	int fd;		       /* read end of the child's output, -1 when closed */
-	struct wb_buf partial; /* bytes of an unfinished line */
+	const struct lab *lab;	      /* descriptor (this build has it); an exercise's: the
+					 lab whose scenario judges it */
+	const struct excat_entry *ex; /* an exercise check, NULL for a lab run */
+	char *ex_path;		      /* the learner's file (exercise only) */
+	char *chapter;		      /* chapter the card was opened from */
+	pid_t pid;		      /* running child, 0 when none */
+	int fd;			      /* read end of the child's output, -1 when closed */
+	struct wb_buf partial;	      /* bytes of an unfinished line */
 	struct event *ev;
 	size_t nev;
 	int top;	    /* first display line */
@@ -231,7 +271,20 @@ static int start_child(struct tui *t, struct labscr *l)
 		char *argv[] = {
 			"workbench", "--db", t->app->db_path,	 "--lang", (char *)t->app->lang,
 			"lab",	     "run",  (char *)l->lab->id, "--json", NULL};
-		execv("/proc/self/exe", argv);
+		/* an exercise: its check, with the learner's file from the workspace */
+		char *exargv[] = {"workbench",
+				  "--db",
+				  t->app->db_path,
+				  "--lang",
+				  (char *)t->app->lang,
+				  "--content",
+				  t->app->content,
+				  "exercise",
+				  "check",
+				  l->ex ? (char *)l->ex->id : "",
+				  "--json",
+				  NULL};
+		execv("/proc/self/exe", l->ex ? exargv : argv);
 		_exit(2);
 	}
 	close(fds[1]);
@@ -438,6 +491,7 @@ static size_t event_lines(const struct event *e, int width, const char *lang, ch
 		break;
 	case 'v': break;
 	case 'l': add_wrapped(e->text, 2, width, out, &n); break;
+	case 'h': add_wrapped(e->text, 0, width, out, &n); break;
 	default:
 		a = wb_xasprintf("! %s", e->text);
 		add_wrapped(a, 0, width, out, &n);
@@ -457,6 +511,7 @@ static int event_attr(const struct event *e)
 	case '!': return A_BOLD;
 	case 'l': return A_DIM;
 	case 'k': return A_BOLD;
+	case 'h': return A_BOLD;
 	default: return 0;
 	}
 }
@@ -604,8 +659,10 @@ static void lab_draw(struct tui *t, void *self)
 	struct labscr *l = self;
 	const char *lang = t->app->lang;
 	erase();
-	char *title = wb_xasprintf("%s %s — %s", i18n(lang, M_LAB_TITLE), l->lab->id,
-				   lab_title(l->lab, lang));
+	char *title = l->ex ? wb_xasprintf("%s %s — %s", i18n(lang, M_EX_CARD), l->ex->id,
+					   excat_title(l->ex, lang))
+			    : wb_xasprintf("%s %s — %s", i18n(lang, M_LAB_TITLE), l->lab->id,
+					   lab_title(l->lab, lang));
 	term_text(0, 1, title, COLS - 2, term_attr_heading(t));
 	free(title);
 
@@ -643,6 +700,53 @@ static void open_source(struct tui *t, const struct labscr *l)
 	snprintf(n.arg, sizeof n.arg, "%s", l->lab->recipe_file);
 	snprintf(n.func, sizeof n.func, "%s", l->lab->recipe_func ? l->lab->recipe_func : "");
 	tui_go(t, &n);
+}
+
+/* Suspends curses, runs $VISUAL/$EDITOR (else vi) on the learner's file
+ * and takes the terminal back.  Returns 0, or -1 when there is no editor
+ * (a notice with the path) or it failed (said on the status line). */
+static int edit_file(struct tui *t, struct labscr *l)
+{
+	const char *lang = t->app->lang;
+	const char *ed = exws_editor(1);
+	if (!ed) {
+		tui_flash(t, i18n(lang, M_EX_NO_EDITOR), l->ex_path);
+		return -1;
+	}
+	term_suspend(t);
+	int st = exws_run_editor(ed, l->ex_path);
+	term_resume(t);
+	if (st != 0) {
+		tui_flash(t, i18n(lang, M_EX_EDITOR_FAILED), ed, st);
+		return -1;
+	}
+	return 0;
+}
+
+/* The next of the exercise's hints, recorded and added to the screen;
+ * once all are shown, the last again. */
+static void show_hint(struct tui *t, struct labscr *l)
+{
+	const char *lang = t->app->lang;
+	char *hint[EXWS_HINTS], err[512];
+	struct store_ex_state x;
+	if (exws_hints_load(t->app->content, l->ex->id, lang, hint, err, sizeof err) != 0) {
+		tui_flash(t, "%s", err);
+		return;
+	}
+	if (store_ex_get(t->store, l->ex->id, &x) != 0) {
+		tui_flash(t, "%s", store_errmsg(t->store));
+		exws_hints_free(hint);
+		return;
+	}
+	int k = x.hints < EXWS_HINTS ? x.hints : EXWS_HINTS - 1;
+	if (x.hints < EXWS_HINTS && store_ex_add(t->store, l->ex->id, STORE_EX_HINT, k + 1, 0) != 0)
+		tui_flash(t, "%s", store_errmsg(t->store));
+	char *head = wb_xasprintf(i18n(lang, M_EX_HINT_N), k + 1, EXWS_HINTS);
+	add_event(l, (struct event){'h', 0, wb_xasprintf("%s: %s", head, hint[k]), NULL, NULL});
+	free(head);
+	l->follow = 1;
+	exws_hints_free(hint);
 }
 
 static void scroll_by(struct labscr *l, int delta)
@@ -699,8 +803,23 @@ static void lab_key(struct tui *t, void *self, int action, wint_t ch, int is_cod
 			start_run(t, l);
 		}
 		break;
-	case L_SOURCE: open_source(t, l); break;
+	case L_SOURCE:
+		if (!l->ex)
+			open_source(t, l);
+		break;
 	case L_TIMELINE: l->show_tl = 1; break;
+	case L_EDIT:
+		if (l->ex) {
+			if (l->pid)
+				cancel_and_wait(l);
+			if (edit_file(t, l) == 0)
+				start_run(t, l);
+		}
+		break;
+	case L_HINT:
+		if (l->ex)
+			show_hint(t, l);
+		break;
 	case L_BACK: tui_back(t); break; /* lab_leave stops a run */
 	}
 }
@@ -719,7 +838,56 @@ static void lab_free(void *self)
 	wb_buf_free(&l->partial);
 	tlview_free(l->tl);
 	free(l->chapter);
+	free(l->ex_path);
 	free(l);
+}
+
+/* The screen object around l (a started run). */
+static struct screen lab_screen(struct labscr *l)
+{
+	return (struct screen){
+		.name = "lab",
+		.self = l,
+		.draw = lab_draw,
+		.key = lab_key,
+		.tick = lab_tick,
+		.poll_fd = lab_poll_fd,
+		.on_readable = lab_readable,
+		.leave = lab_leave,
+		.free = lab_free,
+		.keys = l->ex ? exercise_keys : lab_keys,
+		.nkeys = l->ex ? WB_ARRAY_LEN(exercise_keys) : WB_ARRAY_LEN(lab_keys),
+	};
+}
+
+int lab_exercise_open(struct tui *t, const char *ex_id, const char *chapter, struct screen *out)
+{
+	const struct excat_entry *e = excat_find(ex_id);
+	const struct lab *lab = e ? lab_find(e->lab) : NULL;
+	if (!lab)
+		return WB_ENOENT;
+	char err[512], *path;
+	int created;
+	if (exws_start(t->app->content, e, &path, &created, err, sizeof err) != 0) {
+		tui_flash(t, "%s", err);
+		return WB_EIO;
+	}
+	if (store_ex_add(t->store, e->id, STORE_EX_START, 0, 0) != 0)
+		tui_flash(t, "%s", store_errmsg(t->store));
+	struct labscr *l = wb_xcalloc(1, sizeof *l);
+	l->lab = lab;
+	l->ex = e;
+	l->ex_path = path;
+	l->fd = -1;
+	l->tl = tlview_new();
+	l->chapter = wb_xstrdup(chapter ? chapter : "");
+	edit_file(t, l); /* no editor: the notice says where the file is; it is checked as is */
+	if (start_child(t, l) != 0) {
+		lab_free(l);
+		return WB_EIO;
+	}
+	*out = lab_screen(l);
+	return 0;
 }
 
 int lab_screen_open(struct tui *t, const char *lab_id, const char *chapter, struct screen *out)
@@ -736,18 +904,6 @@ int lab_screen_open(struct tui *t, const char *lab_id, const char *chapter, stru
 		lab_free(l);
 		return WB_EIO;
 	}
-	*out = ((struct screen){
-		.name = "lab",
-		.self = l,
-		.draw = lab_draw,
-		.key = lab_key,
-		.tick = lab_tick,
-		.poll_fd = lab_poll_fd,
-		.on_readable = lab_readable,
-		.leave = lab_leave,
-		.free = lab_free,
-		.keys = lab_keys,
-		.nkeys = WB_ARRAY_LEN(lab_keys),
-	});
+	*out = lab_screen(l);
 	return 0;
 }

@@ -80,6 +80,14 @@ static int open_lab(struct tui *t, const struct nav *n, struct screen *out)
 	return rc;
 }
 
+static int open_exercise(struct tui *t, const struct nav *n, struct screen *out)
+{
+	int rc = lab_exercise_open(t, n->arg, n->chapter, out);
+	if (rc == WB_ENOENT)
+		tui_flash(t, i18n(t->app->lang, M_EX_NOT_BUILT), n->arg);
+	return rc;
+}
+
 /* A test that replaces a reader reopens it when the learner backs out of
  * the "another test is running" question. */
 static int open_test(struct tui *t, const struct nav *n, struct screen *out)
@@ -112,6 +120,7 @@ int nav_apply(struct tui *t, const struct nav *n)
 	case NAV_REVIEW: rc = open_test(t, n, &s); break;
 	case NAV_STATS: s = stats_screen(t); break;
 	case NAV_GLOSSARY: rc = open_glossary(t, n, &s); break;
+	case NAV_EXERCISE: rc = open_exercise(t, n, &s); break;
 	default: return WB_EINVAL;
 	}
 	if (rc)

@@ -30,6 +30,7 @@
 #include "tui/tui.h"
 #include "app.h"
 #include "core/content.h"
+#include "core/exercise_ws.h"
 #include "core/i18n.h"
 #include "core/labcat.h"
 #include "core/layout.h"
@@ -97,8 +98,10 @@ static const struct keybind reader_keys[] = {
 	 "搜索（空白时按 Enter：重复上次搜索）"},
 	{'n', 0, "n", R_NEXT, "next match", "下一处匹配"},
 	{'N', 0, "N", R_PREV, "previous match", "上一处匹配"},
-	{'\r', 0, "Enter", R_LAB, "run the lab card on screen", "运行屏幕上的实验卡片"},
-	{'\n', 0, "Enter", R_LAB, "run the lab card on screen", "运行屏幕上的实验卡片"},
+	{'\r', 0, "Enter", R_LAB, "run the lab (or do the exercise) of the card on screen",
+	 "运行屏幕上卡片的实验（或做练习）"},
+	{'\n', 0, "Enter", R_LAB, "run the lab (or do the exercise) of the card on screen",
+	 "运行屏幕上卡片的实验（或做练习）"},
 	{'w', 0, "w", R_GLOSSARY, "glossary of the terms (words)", "术语表"},
 	{'\t', 0, "Tab", R_CARD_NEXT, "pick the next lab card on screen (▶)",
 	 "选择屏幕上的下一张实验卡片（▶）"},
@@ -150,7 +153,7 @@ struct reader {
 	size_t ncov;
 	int cov_changed;   /* a range grew since the last save */
 	time_t saved_at;   /* last save, to save at most once a second */
-	char card[64];	   /* the lab card picked with Tab ("" = the first on screen) */
+	char card[80];	   /* the card picked with Tab (card_key; "" = the first on screen) */
 	char pick_for[64]; /* question whose section the open contents ask for, or "" */
 	int hoff;	   /* columns wide code blocks are scrolled left by (h/l) */
 };
@@ -399,51 +402,68 @@ static void draw_toc(struct tui *t, struct reader *r)
 	}
 }
 
-/* The lab ids of the cards on screen (wholly or in part), in order, at
- * most max; returns how many. */
-static size_t cards_on_screen(const struct reader *r, const char **ids, size_t max)
+/* A card line: of a lab card or an exercise card. */
+static int is_card(const struct lay_line *l)
+{
+	return (l->kind == LK_LAB || l->kind == LK_EXERCISE) && l->lab_id;
+}
+
+/* The card's key for r->card: the lab id, or "exercise:<id>" (a lab and
+ * an exercise may share a name). */
+static void card_key(const struct lay_line *l, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", l->kind == LK_EXERCISE ? "exercise:" : "", l->lab_id);
+}
+
+/* The cards on screen (wholly or in part) as one line of each, in order,
+ * at most max; returns how many.  The layout keeps one string per id and
+ * kind, so the pointer tells cards apart. */
+static size_t cards_on_screen(const struct reader *r, const struct lay_line **cards, size_t max)
 {
 	size_t n = 0, rows = (size_t)page_rows();
 	for (size_t i = 0; i < rows && r->top + i < r->lay->nlines; i++) {
 		const struct lay_line *l = &r->lay->lines[r->top + i];
-		if (l->kind != LK_LAB || !l->lab_id)
+		if (!is_card(l))
 			continue;
 		size_t k = 0;
-		while (k < n && strcmp(ids[k], l->lab_id))
+		while (k < n && cards[k]->lab_id != l->lab_id)
 			k++;
 		if (k == n && n < max)
-			ids[n++] = l->lab_id;
+			cards[n++] = l;
 	}
 	return n;
 }
 
 /* The card Enter runs: the one picked with Tab while it is on screen,
  * else the first on screen; NULL when none is. */
-static const char *picked_card(const struct reader *r)
+static const struct lay_line *picked_card(const struct reader *r)
 {
-	const char *ids[16];
-	size_t n = cards_on_screen(r, ids, WB_ARRAY_LEN(ids));
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(ids[i], r->card))
-			return ids[i];
-	return n ? ids[0] : NULL;
+	const struct lay_line *cards[16];
+	char key[80];
+	size_t n = cards_on_screen(r, cards, WB_ARRAY_LEN(cards));
+	for (size_t i = 0; i < n; i++) {
+		card_key(cards[i], key, sizeof key);
+		if (!strcmp(key, r->card))
+			return cards[i];
+	}
+	return n ? cards[0] : NULL;
 }
 
 /* Tab / Shift-Tab: the next or previous card on screen becomes the pick. */
 static void pick_card(struct tui *t, struct reader *r, int step)
 {
-	const char *ids[16];
-	size_t n = cards_on_screen(r, ids, WB_ARRAY_LEN(ids));
+	const struct lay_line *cards[16];
+	size_t n = cards_on_screen(r, cards, WB_ARRAY_LEN(cards));
 	if (!n) {
 		tui_flash(t, "%s", i18n(t->app->lang, M_LAB_NO_CARD));
 		return;
 	}
-	const char *cur = picked_card(r);
+	const struct lay_line *cur = picked_card(r);
 	size_t i = 0;
-	while (i < n && ids[i] != cur)
+	while (i < n && cards[i]->lab_id != cur->lab_id)
 		i++;
 	i = (i + n + (size_t)(step > 0 ? 1 : n - 1)) % n;
-	snprintf(r->card, sizeof r->card, "%s", ids[i]);
+	card_key(cards[i], r->card, sizeof r->card);
 }
 
 /* Does line l scroll sideways: a line of a code block wider than the screen? */
@@ -476,7 +496,7 @@ static void reader_draw(struct tui *t, void *self)
 	struct reader *r = self;
 	erase();
 	int rows = page_rows();
-	const char *picked = picked_card(r);
+	const struct lay_line *picked = picked_card(r);
 	for (int i = 0; i < rows && r->top + (size_t)i < r->lay->nlines; i++) {
 		size_t ln = r->top + (size_t)i;
 		const struct lay_line *l = &r->lay->lines[ln];
@@ -501,7 +521,7 @@ static void reader_draw(struct tui *t, void *self)
 		if (nh)
 			term_draw_hits_from(i, 1, l, skip, wide ? r->lay->width : COLS - 1,
 					    (const unsigned(*)[2])hs, nh);
-		if (l->kind == LK_LAB && picked && l->lab_id && !strcmp(l->lab_id, picked))
+		if (is_card(l) && picked && l->lab_id == picked->lab_id)
 			term_text(i, 0, "▶", 1, A_BOLD);
 	}
 	if (r->toc_open)
@@ -624,20 +644,22 @@ static struct keymap reader_keymap(void *self)
 	return (struct keymap){reader_keys, WB_ARRAY_LEN(reader_keys), 0};
 }
 
-/* The picked lab card on screen: asks nav.c to run it, or says there is
- * none. */
+/* The picked card on screen: asks nav.c to run the lab, or to edit and
+ * check the exercise; or says there is none. */
 static void run_card(struct tui *t, struct reader *r)
 {
-	const char *id = picked_card(r);
-	if (!id) {
+	const struct lay_line *card = picked_card(r);
+	if (!card) {
 		tui_flash(t, "%s", i18n(t->app->lang, M_LAB_NO_CARD));
 		return;
 	}
-	if (!labcat_runnable(id)) {
-		tui_flash(t, i18n(t->app->lang, M_LAB_NOT_BUILT), id);
+	const char *id = card->lab_id;
+	int exercise = card->kind == LK_EXERCISE;
+	if (exercise ? !excat_find(id) : !labcat_runnable(id)) {
+		tui_flash(t, i18n(t->app->lang, exercise ? M_EX_NOT_BUILT : M_LAB_NOT_BUILT), id);
 		return;
 	}
-	struct nav n = {.kind = NAV_LAB};
+	struct nav n = {.kind = exercise ? NAV_EXERCISE : NAV_LAB};
 	snprintf(n.arg, sizeof n.arg, "%s", id);
 	snprintf(n.chapter, sizeof n.chapter, "%s", r->chapter);
 	tui_go(t, &n);

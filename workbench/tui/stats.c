@@ -11,6 +11,7 @@
 #include "core/clock.h"
 #include "core/progress.h"
 #include "core/content.h"
+#include "core/exercise_ws.h"
 #include "core/i18n.h"
 #include "core/quizbank.h"
 #include "core/utf8.h"
@@ -229,6 +230,45 @@ static void render_due(struct tui *t, struct stats *s, const struct quiz_bank *b
 	    wb_xasprintf("        ↑ %s (%d)", i18n(L, M_STATS_TODAY), tui_due_today(t, L)));
 }
 
+static int cmp_chapter(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* Exercises solved per chapter (a chapter with none is left out). */
+static void render_exercises(struct tui *t, struct stats *s)
+{
+	const char *L = t->app->lang;
+	size_t n;
+	const struct excat_entry *all = excat_all(&n);
+	if (!n)
+		return;
+	add(s, 0, wb_xstrdup(""));
+	add(s, A_BOLD, wb_xstrdup(i18n(L, M_STATS_EXERCISES)));
+	char seen[64][3];
+	size_t nseen = 0;
+	for (size_t i = 0; i < n && nseen < WB_ARRAY_LEN(seen); i++) {
+		size_t k = 0;
+		while (k < nseen && strncmp(seen[k], all[i].chapter, 2))
+			k++;
+		if (k < nseen)
+			continue;
+		snprintf(seen[nseen++], sizeof seen[0], "%.2s", all[i].chapter);
+	}
+	qsort(seen, nseen, sizeof seen[0], cmp_chapter);
+	for (size_t k = 0; k < nseen; k++) {
+		int solved, total;
+		if (progress_exercises_solved(t->store, seen[k], &solved, &total) != 0)
+			continue;
+		struct wb_buf b = {0};
+		wb_buf_printf(&b, "  %s ", seen[k]);
+		bar(&b, total ? (double)solved / total : 0, 20);
+		wb_buf_printf(&b, " %d/%d", solved, total);
+		add(s, 0, wb_buf_steal(&b));
+		wb_buf_free(&b);
+	}
+}
+
 static void render(struct tui *t, struct stats *s)
 {
 	stats_clear(s);
@@ -242,6 +282,7 @@ static void render(struct tui *t, struct stats *s)
 	render_points(t, s);
 	add(s, 0, wb_xstrdup(""));
 	render_due(t, s, bank);
+	render_exercises(t, s);
 	quiz_bank_free(bank);
 }
 

@@ -136,6 +136,23 @@ void term_end(struct tui *t)
 	}
 }
 
+void term_suspend(struct tui *t)
+{
+	if (!t->term_started)
+		return;
+	def_prog_mode();
+	endwin();
+}
+
+void term_resume(struct tui *t)
+{
+	if (!t->term_started)
+		return;
+	reset_prog_mode();
+	clearok(curscr, TRUE);
+	refresh();
+}
+
 int term_attr_heading(const struct tui *t)
 {
 	return A_BOLD | (t->color ? COLOR_PAIR(PAIR_HEADING) : 0);

@@ -40,6 +40,11 @@ int term_text(int y, int x, const char *s, int maxw, int attr);
 /* As term_text, but text wider than maxw ends in "…" (cut at a character
  * boundary, the ellipsis inside maxw); returns columns used. */
 int term_text_cut(int y, int x, const char *s, int maxw, int attr);
+/* Hands the terminal to another program (an editor) and takes it back:
+ * the curses modes are saved and restored, the screen redrawn whole.
+ * Nothing when curses is not started. */
+void term_suspend(struct tui *t);
+void term_resume(struct tui *t);
 int term_attr_heading(const struct tui *t);
 int term_attr_select(void);
 /* Reads a line on the bottom row (its own small key loop); returns 1 and

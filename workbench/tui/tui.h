@@ -79,6 +79,7 @@ enum nav_kind {
 	NAV_STATS,    /* statistics */
 	NAV_HOME,     /* the chapter list (the first screen) */
 	NAV_GLOSSARY, /* the glossary in `lang`, at term `arg` ("" for the top) */
+	NAV_EXERCISE, /* edit and check exercise `arg` from the card of `chapter` */
 };
 
 struct nav {
