@@ -3,7 +3,7 @@
 # page width, never wider (GNU wc -L); `lesson lint` accepts the block when
 # the file exists and reads cleanly, and reports file:line for a missing
 # file, an invalid name, an empty block and a bad history; the shipped
-# lessons embed their three timelines in en and zh and lint clean.
+# lessons embed their seven timelines in en and zh and lint clean.
 . "$(dirname "$0")/../lib/common.sh"
 
 C="$T/content"
@@ -59,14 +59,22 @@ grep -qF "timeline 1 is 'story' here but 'other' in the zh version" "$T/o" ||
 	fail "no order report: $(cat "$T/o")"
 rm -r "$C/lessons/zh"
 
-# the shipped chapter: three timelines in each language
+# the shipped chapters: five timelines in chapter 02 and two in chapter
+# 01, in each language (recorded runs: tests/cli/timeline_real.sh)
 for lang in en zh; do
 	n=$(grep -c '^```timeline' "$WB_SRC/lessons/$lang/02-zookeeper-fencing.md")
-	[ "$n" -eq 3 ] || fail "$lang chapter 02 has $n timelines"
+	[ "$n" -eq 5 ] || fail "$lang chapter 02 has $n timelines"
+	n=$(grep -c '^```timeline' "$WB_SRC/lessons/$lang/01-locks-ids-leases.md")
+	[ "$n" -eq 2 ] || fail "$lang chapter 01 has $n timelines"
 	"$WB_BIN" --lang $lang lesson show 02 --width 80 >"$T/ch" || fail "show 02 $lang"
-	grep -q "write 2->?" "$T/ch" || fail "$lang: the stale-read timeline is not drawn"
-	grep -q "create <guid>-lock->?" "$T/ch" || fail "$lang: the create-lost timeline is not drawn"
-	grep -q "write 1->accepted" "$T/ch" || fail "$lang: the fencing timeline is not drawn"
+	grep -qF "write 2->?" "$T/ch" || fail "$lang: the stale-read timeline is not drawn"
+	grep -qF "write r->?" "$T/ch" || fail "$lang: the sync-partition timeline is not drawn"
+	grep -qF "create retry->lock-" "$T/ch" || fail "$lang: the create-lost timeline is not drawn"
+	grep -qF "write 1->unfenced new-owner" "$T/ch" || fail "$lang: the fencing timeline is not drawn"
+	grep -qE "^n3 +├acquire─*✗" "$T/ch" || fail "$lang: the lock-chain timeline is not drawn"
+	"$WB_BIN" --lang $lang lesson show 01 --width 80 >"$T/ch" || fail "show 01 $lang"
+	grep -qF "renew T7:1->0" "$T/ch" || fail "$lang: the task-takeover timeline is not drawn"
+	grep -qF "issue 12289->" "$T/ch" || fail "$lang: the id-snowflake timeline is not drawn"
 done
 "$WB_BIN" lesson lint >"$T/o" 2>&1 || fail "the shipped lessons do not lint: $(cat "$T/o")"
 echo ok

@@ -879,6 +879,7 @@ int lab_exercise_open(struct tui *t, const char *ex_id, const char *chapter, str
 	l->ex = e;
 	l->ex_path = path;
 	l->fd = -1;
+	l->tl = tlview_new();
 	l->chapter = wb_xstrdup(chapter ? chapter : "");
 	edit_file(t, l); /* no editor: the notice says where the file is; it is checked as is */
 	if (start_child(t, l) != 0) {
