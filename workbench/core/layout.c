@@ -15,7 +15,7 @@
  *   six files and four widths, UAX #14 vs ours): lines starting with
  *   closing punctuation 0 vs 13 (ours breaks before "..." after a space),
  *   Latin words or numbers broken 0 vs 0 (both with the cut below; ours
- *   alone cut 86), lines over the width 0 vs 0, lines 25336 vs 25381,
+ *   alone cut 3), lines over the width 0 vs 0, lines 25336 vs 25381,
  *   layout time 96 vs 68 ms (about 4-6 ms a chapter; loaded machine).  The
  *   library also breaks after a hyphen or slash (436 vs 80 such lines:
  *   long paths no longer cut at an arbitrary glyph) and before a Chinese
