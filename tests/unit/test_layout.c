@@ -488,6 +488,131 @@ static void test_real_lessons(void **state)
 		}
 }
 
+/* ---- line breaking on the shipped Chinese chapters ---------------------- */
+
+/* Punctuation no line may start with (clreq: pause and stop marks,
+ * closing brackets and quotes), written out here rather than taken from
+ * the code under test. */
+static int starts_badly(uint32_t cp)
+{
+	static const char closers[] = "，。、；：？！）」』】》〉〕］｝”’,;:!?)]}";
+	for (size_t i = 0; closers[i];) {
+		uint32_t c;
+		i += utf8_decode(closers + i, strlen(closers + i), &c);
+		if (c == cp)
+			return 1;
+	}
+	return 0;
+}
+
+static int latin(uint32_t cp)
+{
+	return (cp >= '0' && cp <= '9') || (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z');
+}
+
+/* The faults of a layout: a line wider than width; a text line whose own
+ * text starts with starts_badly punctuation; a line wrapped inside a run
+ * of Latin letters and digits that is narrower than the line's room (so
+ * it could have moved whole).  Returns how many; the first is described
+ * in why. */
+static int break_faults(const struct layout *lay, int width, char *why, size_t whylen)
+{
+	int n = 0;
+	for (size_t i = 0; i < lay->nlines; i++) {
+		const struct lay_line *l = &lay->lines[i];
+		const char *what = NULL;
+		if (l->width > width)
+			what = "wider than the width";
+		uint32_t first = 0;
+		if (l->text_start < l->len)
+			utf8_decode(l->text + l->text_start, l->len - l->text_start, &first);
+		if (!what && (l->kind == LK_TEXT || l->kind == LK_HEADING) && starts_badly(first))
+			what = "starts with closing punctuation";
+		if (!what && l->joined && i > 0 && lay->lines[i - 1].block == l->block &&
+		    latin(first)) {
+			const struct lay_line *p = &lay->lines[i - 1];
+			int run = 0;
+			for (unsigned k = p->text_start; k < p->len;) {
+				uint32_t cp;
+				k += (unsigned)utf8_decode(p->text + k, p->len - k, &cp);
+				run = latin(cp) ? run + 1 : 0;
+			}
+			for (unsigned k = l->text_start; k < l->len && latin((uint8_t)l->text[k]);
+			     k++)
+				run++;
+			int room = width - utf8_width(l->text, l->text_start);
+			const char *e = p->text + p->len;
+			int prev_latin = p->len > 0 && latin((uint8_t)e[-1]);
+			int split_number = p->len > 1 && strchr(".,:", e[-1]) &&
+					   latin((uint8_t)e[-2]) && first >= '0' && first <= '9';
+			if ((prev_latin && run < room) || split_number)
+				what = "breaks a Latin word or number";
+		}
+		if (what && n++ == 0)
+			snprintf(why, whylen, "line %zu %s: \"%s\" after \"%s\"", i, what, l->text,
+				 i ? lay->lines[i - 1].text : "");
+	}
+	return n;
+}
+
+/* Both chapters in both languages at every width from 33 to 120 (the
+ * reader's 40, 60, 80 and 100 among them): no fault at all.  Narrower,
+ * an identifier with its punctuation ("findProtectedNodeInForeground）；")
+ * is wider than the room, and one of the rules has to give. */
+static void test_chapters_break_well(void **state)
+{
+	(void)state;
+	const char *ids[] = {"01-locks-ids-leases", "02-zookeeper-fencing"};
+	const char *langs[] = {"zh", "en"};
+	for (int i = 0; i < 4; i++) {
+		char path[1024];
+		snprintf(path, sizeof path, "%s/lessons/%s/%s.md", WB_SOURCE_DIR, langs[i / 2],
+			 ids[i % 2]);
+		struct lesson *l = NULL;
+		assert_int_equal(lesson_load(path, ids[i % 2], langs[i / 2], &l), 0);
+		for (int w = 33; w <= 120; w++) {
+			struct layout *lay = layout_build(l, w);
+			char why[1024] = "";
+			if (break_faults(lay, w, why, sizeof why))
+				fail_msg("%s/%s width %d: %s", langs[i / 2], ids[i % 2], w, why);
+			layout_free(lay);
+		}
+		lesson_free(l);
+	}
+}
+
+/* The check itself: each fault it names is found in a layout that has
+ * it, and a clean one passes. */
+static void test_break_faults_found(void **state)
+{
+	(void)state;
+	struct {
+		const char *a, *b;
+		int joined, width;
+	} cases[] = {
+		{"一二三四五", "，六七", 1, 12},    /* closing punctuation */
+		{"会话 ZooKee", "per 过期", 1, 12}, /* a word that fits, split */
+		{"版本 10,", "000 号", 1, 12},	    /* a number split */
+		{"一二三四五六七", "八", 1, 12},    /* 14 columns in 12 */
+		{"会话 ZooKeeper", "过期", 1, 20},  /* clean: CJK after a word */
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+		struct lay_line lines[2] = {{0}};
+		const char *t[2] = {cases[k].a, cases[k].b};
+		for (int i = 0; i < 2; i++) {
+			lines[i].text = (char *)t[i];
+			lines[i].len = (unsigned)strlen(t[i]);
+			lines[i].width = utf8_width(t[i], lines[i].len);
+			lines[i].kind = LK_TEXT;
+		}
+		lines[1].joined = cases[k].joined;
+		struct layout lay = {.width = cases[k].width, .lines = lines, .nlines = 2};
+		char why[1024];
+		int faults = break_faults(&lay, cases[k].width, why, sizeof why);
+		assert_int_equal(faults, k + 1 < sizeof cases / sizeof *cases ? 1 : 0);
+	}
+}
+
 int main(void)
 {
 	labcat_init(fixture_catalogue, sizeof fixture_catalogue / sizeof fixture_catalogue[0]);
@@ -504,6 +629,8 @@ int main(void)
 		cmocka_unit_test(test_nesting_bound),
 		cmocka_unit_test(test_table_budget),
 		cmocka_unit_test(test_real_lessons),
+		cmocka_unit_test(test_chapters_break_well),
+		cmocka_unit_test(test_break_faults_found),
 	};
 	return cmocka_run_group_tests_name("layout", tests, NULL, NULL);
 }

@@ -54,14 +54,18 @@ struct lay_line {
 	int width;		/* display columns, <= layout width (see LAYOUT_CODE_WHOLE) */
 	struct lay_span *spans; /* styled ranges covering text, owned */
 	unsigned nspans;
-	int kind;	    /* enum lay_kind */
-	int block;	    /* source block index (blank lines: the next block) */
-	int offset;	    /* glyph (or row) offset in the block; -1 blank */
-	int section;	    /* index into sections, -1 before the first */
-	const char *lab_id; /* LK_LAB lines: the lab id; LK_EXERCISE lines: the
-			     * exercise id (owned by layout) */
-	int block_width;    /* LK_CODE lines: the widest line of their block, prefix
-			     * included (0 for other kinds) */
+	int kind;	     /* enum lay_kind */
+	int block;	     /* source block index (blank lines: the next block) */
+	int offset;	     /* glyph (or row) offset in the block; -1 blank */
+	int section;	     /* index into sections, -1 before the first */
+	const char *lab_id;  /* LK_LAB lines: the lab id; LK_EXERCISE lines: the
+			      * exercise id (owned by layout) */
+	int block_width;     /* LK_CODE lines: the widest line of their block, prefix
+			      * included (0 for other kinds) */
+	unsigned text_start; /* bytes of container prefix (quote bars, list marks)
+			      * before the line's own text */
+	int joined;	     /* 1: wrapped inside a run of non-space text (no space, no
+			      * forced break between it and the line before) */
 };
 
 struct lay_section {
@@ -96,6 +100,10 @@ enum {
 	 * which may be wider than width (line.width says how wide).  For a
 	 * screen that scrolls code sideways; `lesson show` does not use it. */
 	LAYOUT_CODE_WHOLE = 1 << 0,
+	/* Break opportunities from the hand-written rules of core/utf8.h
+	 * instead of libunibreak (UAX #14).  Only for bench/linebreak_compare,
+	 * which measures the two; the reader never sets it. */
+	LAYOUT_BREAK_HANDWRITTEN = 1 << 1,
 };
 
 /* As layout_build, with LAYOUT_* flags. */

@@ -28,6 +28,7 @@
  */
 #include "core/timeline.h"
 #include "core/i18n.h"
+#include "core/layout.h"
 #include "core/textsafe.h"
 #include "core/utf8.h"
 #include "base/wb.h"
@@ -780,37 +781,17 @@ void timeline_mark_place(const struct tl_layout *l, size_t i, int *x, int *cols)
 	}
 }
 
-/* Word-wraps note s into rows of at most p->width columns. */
+/* Wraps note s into rows of at most p->width columns, where the lesson
+ * reader would (core/layout.h: UAX #14, so no row starts with ，。). */
 static void draw_note(struct tl_picture *p, const char *s)
 {
-	size_t n = strlen(s), i = 0;
-	while (i < n) {
-		size_t line_end = i, last_space = 0, j = i;
-		int w = 0;
-		while (j < n) {
-			uint32_t cp;
-			size_t len = utf8_decode(s + j, n - j, &cp);
-			int cw = utf8_cp_width(cp);
-			if (w + cw > p->width)
-				break;
-			if (cp == ' ')
-				last_space = j;
-			w += cw;
-			j += len;
-		}
-		line_end = j;
-		if (j < n && last_space > i)
-			line_end = last_space;
-		if (line_end == i) /* nothing fits: never loop */
-			break;
-		char *piece = wb_xstrndup(s + i, line_end - i);
+	char **lines;
+	size_t n = layout_wrap(s, p->width, &lines);
+	for (size_t i = 0; i < n; i++) {
 		new_rows(p, 1);
-		put_text(p, p->n - 1, 0, p->width, piece, TL_A_NOTE);
-		free(piece);
-		i = line_end;
-		while (i < n && s[i] == ' ')
-			i++;
+		put_text(p, p->n - 1, 0, p->width, lines[i], TL_A_NOTE);
 	}
+	layout_wrap_free(lines, n);
 }
 
 struct tl_picture *timeline_draw(const struct tl_layout *l)
