@@ -17,10 +17,14 @@ set -- "$T/pkg"/workbench_*.deb
 [ -f "$1" ] || fail "no workbench_*.deb: $(ls "$T/pkg")"
 deb=$1
 
-# Every shared library the binary needs is a Depends (by its package).
+# Every shared library the binary itself needs (its NEEDED entries, as
+# dpkg-shlibdeps reads them; not what those libraries pull in, such as
+# libgcc_s under a sanitizer's runtime) is a Depends (by its package).
 depends=$(dpkg-deb -f "$deb" Depends)
 checked=0
-for so in $(ldd "$WB_BIN" | awk '$3 ~ /^\// {print $3}'); do
+needed=$(readelf -d "$WB_BIN" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+for so in $(ldd "$WB_BIN" | awk -v n="$needed" 'BEGIN { split(n, a, "\n"); for (i in a) want[a[i]] = 1 }
+	$3 ~ /^\// && ($1 in want) {print $3}'); do
 	pkg=$(dpkg -S "$(readlink -f "$so")" 2>/dev/null | head -n 1 | cut -d: -f1)
 	[ -n "$pkg" ] || pkg=$(dpkg -S "$so" 2>/dev/null | head -n 1 | cut -d: -f1)
 	[ -n "$pkg" ] || continue
