@@ -147,7 +147,8 @@ struct zklock_hooks {
 	 * of this session with our GUID; zklock_message() says what it
 	 * decided. */
 	void (*recovered)(void *arg, struct zklock *l, size_t matches);
-	/* On the holder's monitor thread, once, before it looks at anything:
+	/* On the lock's monitor thread, once per hold, before it looks at
+	 * anything (the thread lives from the first claim to zklock_free):
 	 * a test may block here until events have piled up (what came since
 	 * the claim must still be reported).  Must not call zklock_*. */
 	void (*monitor_started)(void *arg, struct zklock *l);
