@@ -228,6 +228,24 @@ struct mbox {
 	unsigned arm_done;	   /* own-node watch requests answered */
 	int arm_rc;		   /* the last answer (ZOK: watch set) */
 	enum zklock_status status; /* the lock's status (under mu) */
+	zhandle_t *zh;		   /* the lock's handle, for the re-list */
+	char *lock_path;	   /* the lock path, for the re-list */
+	char *pred_path;	   /* the predecessor watched now, or NULL */
+	struct relist *relist;	   /* the re-list its notification started */
+};
+
+/* A getChildren the watcher sent when the predecessor's notification
+ * came, so the waiter finds the fresh list on its way instead of asking
+ * for it after the thread hop (note 4: the list is sent after the
+ * notification, so it is as fresh as one the waiter would ask for).
+ * Owned by the mailbox while mbox.relist points at it; an orphan (the
+ * attempt ended first) is freed by its completion. */
+struct relist {
+	struct mbox *m;
+	int done;		 /* the answer came (or the call failed) */
+	int rc;			 /* its ZooKeeper code */
+	int orphan;		 /* nobody waits for it: the completion frees it */
+	struct String_vector sv; /* the names on ZOK (owned) */
 };
 
 static struct mbox *mbox_new(void)
@@ -251,6 +269,8 @@ static void mbox_unref(struct mbox *m, int n)
 		pthread_cond_destroy(&m->cv);
 		pthread_cond_destroy(&m->mon_cv);
 		free(m->own_path);
+		free(m->lock_path);
+		free(m->pred_path);
 		free(m);
 	}
 }
@@ -264,13 +284,82 @@ static void mbox_wake(struct mbox *m)
 		pthread_cond_signal(&m->mon_cv);
 }
 
+/* Copies the names of a getChildren answer (the client frees its own). */
+static void names_copy(struct String_vector *to, const struct String_vector *from)
+{
+	memset(to, 0, sizeof *to);
+	if (!from || from->count <= 0)
+		return;
+	allocate_String_vector(to, from->count);
+	for (int i = 0; i < from->count; i++)
+		to->data[i] = wb_xstrdup(from->data[i]);
+}
+
+/* Completion of a watcher's re-list: hands the answer to the waiter, or
+ * frees it when nobody waits any more. */
+static void relist_done(int rc, const struct String_vector *strings, const void *data)
+{
+	struct relist *pf = (struct relist *)data;
+	struct mbox *m = pf->m;
+	pthread_mutex_lock(&m->mu);
+	if (pf->orphan) {
+		free(pf);
+	} else {
+		pf->rc = rc;
+		if (rc == ZOK)
+			names_copy(&pf->sv, strings);
+		pf->done = 1;
+		pthread_cond_broadcast(&m->cv);
+	}
+	pthread_mutex_unlock(&m->mu);
+	mbox_unref(m, 1);
+}
+
+/* Under m->mu: a notification on the watched predecessor of a waiting
+ * lock starts a re-list (one per watch: a data watch fires once).
+ * Returns it (already m->relist, with the completion's reference taken)
+ * for relist_send, or NULL. */
+static struct relist *relist_wanted(struct mbox *m, int type, const char *path)
+{
+	if (m->status != ZKLOCK_WAITING || m->relist || !m->pred_path || !path ||
+	    strcmp(path, m->pred_path) || (type != ZOO_DELETED_EVENT && type != ZOO_CHANGED_EVENT))
+		return NULL;
+	struct relist *pf = wb_xcalloc(1, sizeof *pf);
+	pf->m = m;
+	m->relist = pf;
+	m->refs++; /* the completion's */
+	return pf;
+}
+
+/* Sends the re-list (outside m->mu; asynchronous, so allowed on the
+ * completion thread).  A call that cannot be queued is an answer too:
+ * the waiter then lists itself. */
+static void relist_send(struct mbox *m, struct relist *pf)
+{
+	int zrc = zoo_aget_children(m->zh, m->lock_path, 0, relist_done, pf);
+	if (zrc == ZOK)
+		return;
+	pthread_mutex_lock(&m->mu);
+	int orphan = pf->orphan;
+	pf->rc = zrc;
+	pf->done = 1;
+	pthread_cond_broadcast(&m->cv);
+	pthread_mutex_unlock(&m->mu);
+	if (orphan)
+		free(pf);
+	mbox_unref(m, 1);
+}
+
 /* The watcher of every watch this recipe sets.  Runs on the ZooKeeper
- * completion thread: it only records and wakes, never calls ZooKeeper. */
+ * completion thread: it records and wakes, and on the predecessor's
+ * notification sends the waiter's re-list (asynchronous); it never makes
+ * a synchronous call. */
 static void mbox_watcher(zhandle_t *zh, int type, int state, const char *path, void *ctx)
 {
 	(void)zh;
 	struct mbox *m = ctx;
 	int drop = 0;
+	struct relist *pf = NULL;
 	pthread_mutex_lock(&m->mu);
 	if (type == ZOO_SESSION_EVENT) {
 		/* Delivered to every registered watch: duplicates are harmless. */
@@ -288,6 +377,7 @@ static void mbox_watcher(zhandle_t *zh, int type, int state, const char *path, v
 		} else {
 			m->pred_events++;
 			m->pred_type = type;
+			pf = relist_wanted(m, type, path);
 		}
 		/* A data watch fires once and is gone.  A server-side
 		 * "not watching" keeps its reference: never free twice. */
@@ -295,6 +385,8 @@ static void mbox_watcher(zhandle_t *zh, int type, int state, const char *path, v
 	}
 	mbox_wake(m);
 	pthread_mutex_unlock(&m->mu);
+	if (pf)
+		relist_send(m, pf);
 	if (drop)
 		mbox_unref(m, 1);
 }
@@ -459,10 +551,71 @@ int zklock_new(zhandle_t *zh, const char *lock_path, const struct zklock_opts *o
 		l->opts = *opts;
 	l->mb = mbox_new();
 	l->mb->status = ZKLOCK_IDLE;
+	l->mb->zh = zh;
+	l->mb->lock_path = wb_xstrdup(lock_path);
 	l->seq = -1;
 	set_msg(l, "no attempt yet");
 	*out = l;
 	return 0;
+}
+
+/* Frees a re-list's names and the struct. */
+static void relist_free(struct relist *pf)
+{
+	deallocate_String_vector(&pf->sv);
+	free(pf);
+}
+
+/* Under mb->mu: lets go of a re-list nobody will read (the attempt
+ * moved on); one still out is freed by its completion. */
+static void relist_drop_locked(struct mbox *m)
+{
+	struct relist *pf = m->relist;
+	m->relist = NULL;
+	if (!pf)
+		return;
+	if (pf->done)
+		relist_free(pf);
+	else
+		pf->orphan = 1;
+}
+
+/* The predecessor watched now (taken over; NULL: none), mirrored in the
+ * mailbox for the watcher's re-list.  Any re-list of an older watch is
+ * dropped. */
+static void set_pred(struct zklock *l, char *path)
+{
+	free(l->pred_path);
+	l->pred_path = path;
+	pthread_mutex_lock(&l->mb->mu);
+	free(l->mb->pred_path);
+	l->mb->pred_path = path ? wb_xstrdup(path) : NULL;
+	if (path)
+		relist_drop_locked(l->mb);
+	pthread_mutex_unlock(&l->mb->mu);
+}
+
+/* The re-list the predecessor's notification started, if any: waits for
+ * its answer (the client completes every request) and returns its code
+ * with the names moved into *sv, or 1 when there is none. */
+static int relist_take(struct zklock *l, struct String_vector *sv)
+{
+	struct mbox *m = l->mb;
+	pthread_mutex_lock(&m->mu);
+	struct relist *pf = m->relist;
+	if (!pf) {
+		pthread_mutex_unlock(&m->mu);
+		return 1;
+	}
+	while (!pf->done)
+		pthread_cond_wait(&m->cv, &m->mu);
+	m->relist = NULL;
+	pthread_mutex_unlock(&m->mu);
+	int zrc = pf->rc;
+	*sv = pf->sv;
+	memset(&pf->sv, 0, sizeof pf->sv);
+	relist_free(pf);
+	return zrc;
 }
 
 /* Removes our watch on path, if one is still registered, without asking
@@ -504,10 +657,10 @@ static void monitor_exit(struct zklock *l)
 static void forget_candidate(struct zklock *l)
 {
 	drop_watch(l, l->pred_path);
-	free(l->pred_path);
-	l->pred_path = NULL;
+	set_pred(l, NULL);
 	drop_watch(l, l->own_path);
 	pthread_mutex_lock(&l->mb->mu);
+	relist_drop_locked(l->mb);
 	free(l->mb->own_path);
 	l->mb->own_path = NULL;
 	pthread_mutex_unlock(&l->mb->mu);
@@ -679,11 +832,20 @@ static void snapshot_free(struct snapshot *s)
 static int list(struct zklock *l, int64_t deadline, struct snapshot *s)
 {
 	memset(s, 0, sizeof *s);
-	int zrc, err;
-	do {
+	int zrc, err = 0;
+	/* The notification's re-list, when it brought an answer; else ask. */
+	zrc = relist_take(l, &s->sv);
+	if (zrc == ZOK || zrc == ZNONODE) {
 		l->st.lists++;
-		zrc = zoo_get_children(l->zh, l->path, 0, &s->sv);
-	} while (absorb(l, zrc, deadline, "getChildren", &err));
+		absorb(l, zrc, deadline, "getChildren", &err);
+	} else {
+		deallocate_String_vector(&s->sv);
+		memset(&s->sv, 0, sizeof s->sv);
+		do {
+			l->st.lists++;
+			zrc = zoo_get_children(l->zh, l->path, 0, &s->sv);
+		} while (absorb(l, zrc, deadline, "getChildren", &err));
+	}
 	if (err)
 		return err;
 	if (zrc == ZNONODE)
@@ -915,6 +1077,46 @@ int zklock_recover(struct zklock *l, int wait_ms, char **path)
 	return rc;
 }
 
+/* Sends the candidate's create and waits for its answer: the ZOO code,
+ * with *path (caller frees) on ZOK.  Synchronous, answered on the
+ * client's I/O thread without a hop through its completion thread -
+ * unless a create_sent hook must run between sending and answer: then
+ * asynchronous. */
+static int send_create(struct zklock *l, const char *prefix, char **path)
+{
+	*path = NULL;
+	const char *data = l->opts.data;
+	int len = data ? l->opts.data_len : -1;
+	if (!l->opts.hooks.create_sent) {
+		size_t cap = strlen(prefix) + 32; /* the suffix is ten digits */
+		char *buf = wb_xcalloc(1, cap);
+		int zrc = zoo_create(l->zh, prefix, data, len, &ZOO_OPEN_ACL_UNSAFE,
+				     ZOO_EPHEMERAL_SEQUENTIAL, buf, (int)cap);
+		if (zrc == ZOK)
+			*path = buf;
+		else
+			free(buf);
+		return zrc;
+	}
+	struct create_wait w = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+	int zrc = zoo_acreate2(l->zh, prefix, data, len, &ZOO_OPEN_ACL_UNSAFE,
+			       ZOO_EPHEMERAL_SEQUENTIAL, create_cb, &w);
+	if (zrc == ZOK) {
+		l->opts.hooks.create_sent(l->opts.hooks.arg, l);
+		/* The client completes every request (reply, loss or close):
+		 * no deadline here, or w would be written after we left. */
+		pthread_mutex_lock(&w.mu);
+		while (!w.done)
+			pthread_cond_wait(&w.cv, &w.mu);
+		pthread_mutex_unlock(&w.mu);
+		zrc = w.rc;
+		*path = w.path;
+	}
+	pthread_mutex_destroy(&w.mu);
+	pthread_cond_destroy(&w.cv);
+	return zrc;
+}
+
 /* Creates this attempt's candidate (note 1).  0 with l->own_path set, or
  * a WB error with status and message set. */
 static int create_candidate(struct zklock *l, int64_t deadline)
@@ -922,26 +1124,10 @@ static int create_candidate(struct zklock *l, int64_t deadline)
 	char *prefix = zklock_name_prefix(l->path, l->guid);
 	int made_parents = 0, rc = 0;
 	for (;;) {
-		struct create_wait w = {.mu = PTHREAD_MUTEX_INITIALIZER,
-					.cv = PTHREAD_COND_INITIALIZER};
-		int zrc = zoo_acreate2(l->zh, prefix, l->opts.data,
-				       l->opts.data ? l->opts.data_len : -1, &ZOO_OPEN_ACL_UNSAFE,
-				       ZOO_EPHEMERAL_SEQUENTIAL, create_cb, &w);
-		if (zrc == ZOK) {
-			if (l->opts.hooks.create_sent)
-				l->opts.hooks.create_sent(l->opts.hooks.arg, l);
-			/* The client completes every request (reply, loss or close):
-			 * no deadline here, or w would be written after we left. */
-			pthread_mutex_lock(&w.mu);
-			while (!w.done)
-				pthread_cond_wait(&w.cv, &w.mu);
-			pthread_mutex_unlock(&w.mu);
-			zrc = w.rc;
-		}
-		pthread_mutex_destroy(&w.mu);
-		pthread_cond_destroy(&w.cv);
+		char *made = NULL;
+		int zrc = send_create(l, prefix, &made);
 		if (zrc == ZOK)
-			adopt(l, w.path);
+			adopt(l, made);
 		if (l->opts.hooks.create_done)
 			l->opts.hooks.create_done(l->opts.hooks.arg, l, zrc);
 		if (zrc == ZOK)
@@ -1247,8 +1433,7 @@ static void *monitor_main(void *arg)
 static void abandon(struct zklock *l, enum zklock_status why)
 {
 	drop_watch(l, l->pred_path);
-	free(l->pred_path);
-	l->pred_path = NULL;
+	set_pred(l, NULL);
 	if (l->own_path && why != ZKLOCK_EXPIRED) {
 		int64_t dl = mono_now_ms() + (int64_t)zoo_recv_timeout(l->zh);
 		delete_own(l, dl);
@@ -1460,8 +1645,7 @@ static int watch_predecessor(struct zklock *l, char *pred_path, int64_t deadline
 			     int *relist)
 {
 	*relist = 0;
-	free(l->pred_path);
-	l->pred_path = pred_path;
+	set_pred(l, pred_path);
 	if (l->opts.hooks.before_watch)
 		l->opts.hooks.before_watch(l->opts.hooks.arg, l, l->pred_path);
 	pthread_mutex_lock(&l->mb->mu);
@@ -1523,8 +1707,7 @@ static int await_notification(struct zklock *l, unsigned seen, int64_t deadline,
 	l->st.wakes++;
 	if (l->opts.hooks.woken)
 		l->opts.hooks.woken(l->opts.hooks.arg, l, type, l->pred_path);
-	free(l->pred_path); /* the watch is spent */
-	l->pred_path = NULL;
+	set_pred(l, NULL); /* the watch is spent; its re-list, if any, is out */
 	return 0;
 }
 
