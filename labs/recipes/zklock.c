@@ -383,7 +383,9 @@ static void mbox_watcher(zhandle_t *zh, int type, int state, const char *path, v
 		 * "not watching" keeps its reference: never free twice. */
 		drop = type != ZOO_NOTWATCHING_EVENT;
 	}
-	mbox_wake(m);
+	/* With a re-list out, the waiter is woken by its answer, not twice. */
+	if (!pf)
+		mbox_wake(m);
 	pthread_mutex_unlock(&m->mu);
 	if (pf)
 		relist_send(m, pf);
@@ -1451,6 +1453,16 @@ static int wait_pred(struct zklock *l, unsigned seen, int64_t deadline, int *typ
 	pthread_mutex_lock(&m->mu);
 	for (;;) {
 		if (m->pred_events != seen) {
+			/* The re-list the notification started is on its way:
+			 * its answer wakes us; a cancel still ends the wait. */
+			if (m->relist && !m->relist->done) {
+				if (m->cancel) {
+					r = -2;
+					break;
+				}
+				pthread_cond_wait(&m->cv, &m->mu);
+				continue;
+			}
 			*type = m->pred_type;
 			r = 1;
 			break;
