@@ -37,7 +37,7 @@
 #define SESSION_MS 10000
 #define WAIT_MS	   30000
 #define WAITERS	   16
-#define ROUNDS	   5
+#define ROUNDS	   9
 
 static double now_s(void)
 {
@@ -334,19 +334,21 @@ out:
 	return rc;
 }
 
-static double rtt_p50(zhandle_t *zh, int n)
+/* n round trips (a synchronous exists) into t. */
+static void rtt_sample(zhandle_t *zh, int n, double *t)
 {
-	double *t = wb_xcalloc((size_t)n, sizeof *t);
 	for (int i = 0; i < n; i++) {
 		struct Stat st;
 		double t0 = now_s();
 		zoo_exists(zh, "/bench", 0, &st);
 		t[i] = now_s() - t0;
 	}
+}
+
+static double p50_of(double *t, int n)
+{
 	qsort(t, (size_t)n, sizeof *t, cmp_double);
-	double p = pct(t, n, 0.5);
-	free(t);
-	return p;
+	return pct(t, n, 0.5);
 }
 
 /* The options: --zk, --seconds, --handoffs, --fsync.  0, or 2 after the
@@ -420,6 +422,12 @@ static int throughput(zhandle_t *zh, const char *run_dir, const char *zk, double
 			kz_ok = kz_r[r] > 0;
 		}
 	}
+	/* The ratio within each round, where raw and recipe ran back to back
+	 * at about the same load: steadier than a ratio of medians. */
+	double ratio_r[ROUNDS];
+	for (int r = 0; r < ROUNDS; r++)
+		ratio_r[r] = rec_r[r] / raw_r[r];
+	qsort(ratio_r, ROUNDS, sizeof ratio_r[0], cmp_double);
 	qsort(raw_r, ROUNDS, sizeof raw_r[0], cmp_double);
 	qsort(rec_r, ROUNDS, sizeof rec_r[0], cmp_double);
 	double raw = raw_r[ROUNDS / 2], rec = rec_r[ROUNDS / 2];
@@ -439,10 +447,12 @@ static int throughput(zhandle_t *zh, const char *run_dir, const char *zk, double
 	} else {
 		printf("  %-40s skipped: %s\n", "kazoo Lock (python3-kazoo)", why);
 	}
+	printf("  recipe / raw within each round: median %.2f (rounds %.2f..%.2f)\n",
+	       ratio_r[ROUNDS / 2], ratio_r[0], ratio_r[ROUNDS - 1]);
 	printf("  (raw and kazoo: 2 writes + 1 read per cycle, waited for one by one; the recipe\n"
 	       "   sends one more read - the get-with-watch on its own node that lets it tell the\n"
-	       "   holder about a loss - without waiting for it, and starts and joins its\n"
-	       "   monitor thread)\n");
+	       "   holder about a loss - with the listing, without waiting for it; its monitor\n"
+	       "   thread is started once per lock, not per acquisition)\n");
 
 	return 0;
 }
@@ -451,7 +461,10 @@ static int throughput(zhandle_t *zh, const char *run_dir, const char *zk, double
  * -1 after a message. */
 static int handoff_latency(zhandle_t *zh, const char *zk, int rounds)
 {
-	double rtt = rtt_p50(zh, 1000);
+	/* Round trips sampled before and after the hand-offs, so a load that
+	 * moves during the run moves both. */
+	double rtt_t[1000];
+	rtt_sample(zh, 500, rtt_t);
 	printf("\nhand-off latency: release -> next holder's acquire returns, %d waiters, %d "
 	       "hand-offs\n",
 	       WAITERS, rounds);
@@ -461,12 +474,16 @@ static int handoff_latency(zhandle_t *zh, const char *zk, int rounds)
 		free(lat);
 		return -1;
 	}
+	rtt_sample(zh, 500, rtt_t + 500);
+	double rtt = p50_of(rtt_t, 1000);
 	qsort(lat, (size_t)rounds, sizeof *lat, cmp_double);
 	double p50 = pct(lat, rounds, 0.5);
 	printf("  p50 %.3f ms   p90 %.3f ms   p99 %.3f ms   max %.3f ms\n", p50 * 1e3,
 	       pct(lat, rounds, 0.9) * 1e3, pct(lat, rounds, 0.99) * 1e3, lat[rounds - 1] * 1e3);
-	printf("  one round trip (exists) p50 %.3f ms: a hand-off is %.1f round trips\n"
-	       "  (the delete, the watch event, the waiter's getChildren, thread hand-offs)\n",
+	printf("  one round trip (exists, before and after) p50 %.3f ms: a hand-off is %.1f round "
+	       "trips\n"
+	       "  (the delete, the watch event, the getChildren the waiter's watcher sends,\n"
+	       "   thread hand-offs)\n",
 	       rtt * 1e3, p50 / rtt);
 	free(lat);
 	return 0;

@@ -37,10 +37,14 @@
  *     changed, and the one before it may still be there.  After every
  *     notification we list again, and we claim the lock only when a fresh
  *     list shows our own node first.  The list is also the proof that our
- *     own node still exists; claiming then sets a watch on it (a get with
- *     watch, sent without waiting: if the node vanished meanwhile or the
- *     session ended, its answer reaches the holder as LOST) so that its
- *     deletion or the session's end reaches the holder.
+ *     own node still exists.  The watch that tells a holder about its own
+ *     node is asked for once per candidate, right after the create and
+ *     before the first listing (a get with watch, sent without waiting,
+ *     so it costs no round trip of its own): the session answers in
+ *     order, so a node deleted before the get is missing from every later
+ *     list too (CANDIDATE_GONE), and one deleted after the get fires the
+ *     watch, which reaches the holder as LOST - as does an answer that
+ *     says the node or the session is gone.
  *
  *  5. Expired means over.  A handle whose session expired is dead; its
  *     ephemeral nodes are gone.  A new attempt needs a new handle and gets
@@ -65,8 +69,10 @@
  * the session we are connected on), create_candidate (note 1), then a
  * loop of find_position (note 2), watch_predecessor (note 3) and
  * await_notification, until a fresh list puts us first and we claim
- * (note 4); claim starts monitor_main, whose on_session_event and
- * on_own_node_event are note 5.
+ * (note 4); claim hands the hold to the lock's one monitor thread
+ * (monitor_main, started at the first claim and kept until zklock_free:
+ * no thread is started or joined per acquisition), whose on_session_event
+ * and on_own_node_event are note 5.
  */
 #include "recipes/zklock.h"
 #include "base/mono.h"
@@ -213,17 +219,40 @@ struct mbox {
 	unsigned session_gen;	   /* session events seen */
 	int session_state;	   /* state carried by the last one */
 	unsigned session_drops;	   /* those with a state other than CONNECTED */
-	int stop;		   /* tells the monitor thread to end */
+	pthread_cond_t mon_cv;	   /* the monitor sleeps here (CLOCK_MONOTONIC) */
+	int hold;		   /* a hold is on: the monitor watches it */
+	unsigned hold_gen;	   /* claims so far; the monitor's current hold */
+	int mon_busy;		   /* the monitor is out of mu (event, hook, arm) */
+	int mon_exit;		   /* tells the monitor thread to end */
 	int cancel;		   /* zklock_cancel was called */
 	unsigned arm_done;	   /* own-node watch requests answered */
 	int arm_rc;		   /* the last answer (ZOK: watch set) */
 	enum zklock_status status; /* the lock's status (under mu) */
+	zhandle_t *zh;		   /* the lock's handle, for the re-list */
+	char *lock_path;	   /* the lock path, for the re-list */
+	char *pred_path;	   /* the predecessor watched now, or NULL */
+	struct relist *relist;	   /* the re-list its notification started */
+};
+
+/* A getChildren the watcher sent when the predecessor's notification
+ * came, so the waiter finds the fresh list on its way instead of asking
+ * for it after the thread hop (note 4: the list is sent after the
+ * notification, so it is as fresh as one the waiter would ask for).
+ * Owned by the mailbox while mbox.relist points at it; an orphan (the
+ * attempt ended first) is freed by its completion. */
+struct relist {
+	struct mbox *m;
+	int done;		 /* the answer came (or the call failed) */
+	int rc;			 /* its ZooKeeper code */
+	int orphan;		 /* nobody waits for it: the completion frees it */
+	struct String_vector sv; /* the names on ZOK (owned) */
 };
 
 static struct mbox *mbox_new(void)
 {
 	struct mbox *m = wb_xcalloc(1, sizeof *m);
 	mono_cond_init(&m->cv);
+	mono_cond_init(&m->mon_cv);
 	pthread_mutex_init(&m->mu, NULL);
 	m->refs = 1;
 	return m;
@@ -238,18 +267,99 @@ static void mbox_unref(struct mbox *m, int n)
 	if (last) {
 		pthread_mutex_destroy(&m->mu);
 		pthread_cond_destroy(&m->cv);
+		pthread_cond_destroy(&m->mon_cv);
 		free(m->own_path);
+		free(m->lock_path);
+		free(m->pred_path);
 		free(m);
 	}
 }
 
+/* Wakes the acquiring thread and, while a hold is on, the monitor (it
+ * sleeps through what happens between holds).  Under m->mu. */
+static void mbox_wake(struct mbox *m)
+{
+	pthread_cond_broadcast(&m->cv);
+	if (m->hold)
+		pthread_cond_signal(&m->mon_cv);
+}
+
+/* Copies the names of a getChildren answer (the client frees its own). */
+static void names_copy(struct String_vector *to, const struct String_vector *from)
+{
+	memset(to, 0, sizeof *to);
+	if (!from || from->count <= 0)
+		return;
+	allocate_String_vector(to, from->count);
+	for (int i = 0; i < from->count; i++)
+		to->data[i] = wb_xstrdup(from->data[i]);
+}
+
+/* Completion of a watcher's re-list: hands the answer to the waiter, or
+ * frees it when nobody waits any more. */
+static void relist_done(int rc, const struct String_vector *strings, const void *data)
+{
+	struct relist *pf = (struct relist *)data;
+	struct mbox *m = pf->m;
+	pthread_mutex_lock(&m->mu);
+	if (pf->orphan) {
+		free(pf);
+	} else {
+		pf->rc = rc;
+		if (rc == ZOK)
+			names_copy(&pf->sv, strings);
+		pf->done = 1;
+		pthread_cond_broadcast(&m->cv);
+	}
+	pthread_mutex_unlock(&m->mu);
+	mbox_unref(m, 1);
+}
+
+/* Under m->mu: a notification on the watched predecessor of a waiting
+ * lock starts a re-list (one per watch: a data watch fires once).
+ * Returns it (already m->relist, with the completion's reference taken)
+ * for relist_send, or NULL. */
+static struct relist *relist_wanted(struct mbox *m, int type, const char *path)
+{
+	if (m->status != ZKLOCK_WAITING || m->relist || !m->pred_path || !path ||
+	    strcmp(path, m->pred_path) || (type != ZOO_DELETED_EVENT && type != ZOO_CHANGED_EVENT))
+		return NULL;
+	struct relist *pf = wb_xcalloc(1, sizeof *pf);
+	pf->m = m;
+	m->relist = pf;
+	m->refs++; /* the completion's */
+	return pf;
+}
+
+/* Sends the re-list (outside m->mu; asynchronous, so allowed on the
+ * completion thread).  A call that cannot be queued is an answer too:
+ * the waiter then lists itself. */
+static void relist_send(struct mbox *m, struct relist *pf)
+{
+	int zrc = zoo_aget_children(m->zh, m->lock_path, 0, relist_done, pf);
+	if (zrc == ZOK)
+		return;
+	pthread_mutex_lock(&m->mu);
+	int orphan = pf->orphan;
+	pf->rc = zrc;
+	pf->done = 1;
+	pthread_cond_broadcast(&m->cv);
+	pthread_mutex_unlock(&m->mu);
+	if (orphan)
+		free(pf);
+	mbox_unref(m, 1);
+}
+
 /* The watcher of every watch this recipe sets.  Runs on the ZooKeeper
- * completion thread: it only records and wakes, never calls ZooKeeper. */
+ * completion thread: it records and wakes, and on the predecessor's
+ * notification sends the waiter's re-list (asynchronous); it never makes
+ * a synchronous call. */
 static void mbox_watcher(zhandle_t *zh, int type, int state, const char *path, void *ctx)
 {
 	(void)zh;
 	struct mbox *m = ctx;
 	int drop = 0;
+	struct relist *pf = NULL;
 	pthread_mutex_lock(&m->mu);
 	if (type == ZOO_SESSION_EVENT) {
 		/* Delivered to every registered watch: duplicates are harmless. */
@@ -267,13 +377,18 @@ static void mbox_watcher(zhandle_t *zh, int type, int state, const char *path, v
 		} else {
 			m->pred_events++;
 			m->pred_type = type;
+			pf = relist_wanted(m, type, path);
 		}
 		/* A data watch fires once and is gone.  A server-side
 		 * "not watching" keeps its reference: never free twice. */
 		drop = type != ZOO_NOTWATCHING_EVENT;
 	}
-	pthread_cond_broadcast(&m->cv);
+	/* With a re-list out, the waiter is woken by its answer, not twice. */
+	if (!pf)
+		mbox_wake(m);
 	pthread_mutex_unlock(&m->mu);
+	if (pf)
+		relist_send(m, pf);
 	if (drop)
 		mbox_unref(m, 1);
 }
@@ -295,7 +410,7 @@ static void mbox_armed(int rc, const char *value, int len, const struct Stat *st
 	pthread_mutex_lock(&m->mu);
 	m->arm_done++;
 	m->arm_rc = rc;
-	pthread_cond_broadcast(&m->cv);
+	mbox_wake(m);
 	pthread_mutex_unlock(&m->mu);
 	mbox_unref(m, rc == ZOK ? 1 : 2);
 }
@@ -313,10 +428,10 @@ struct zklock {
 	int32_t seq;			/* its sequence number */
 	int64_t session_id;		/* the session of the candidate */
 	char *pred_path;		/* predecessor with a watch possibly set */
-	pthread_t monitor;		/* watches the hold; joined on release/free */
+	pthread_t monitor;		/* watches each hold; joined in zklock_free */
 	int monitor_running;		/* monitor was started and not yet joined */
 	int recovered;			/* this attempt's candidate was found by GUID */
-	unsigned arm_seen;		/* mb->arm_done before the claim's own-node watch */
+	unsigned arm_seen;		/* mb->arm_done before the own-node watch was asked */
 	unsigned own_seen;		/* mb->own_events then */
 	unsigned gen_seen;		/* mb->session_gen then */
 	unsigned drops_seen;		/* mb->session_drops then */
@@ -438,10 +553,71 @@ int zklock_new(zhandle_t *zh, const char *lock_path, const struct zklock_opts *o
 		l->opts = *opts;
 	l->mb = mbox_new();
 	l->mb->status = ZKLOCK_IDLE;
+	l->mb->zh = zh;
+	l->mb->lock_path = wb_xstrdup(lock_path);
 	l->seq = -1;
 	set_msg(l, "no attempt yet");
 	*out = l;
 	return 0;
+}
+
+/* Frees a re-list's names and the struct. */
+static void relist_free(struct relist *pf)
+{
+	deallocate_String_vector(&pf->sv);
+	free(pf);
+}
+
+/* Under mb->mu: lets go of a re-list nobody will read (the attempt
+ * moved on); one still out is freed by its completion. */
+static void relist_drop_locked(struct mbox *m)
+{
+	struct relist *pf = m->relist;
+	m->relist = NULL;
+	if (!pf)
+		return;
+	if (pf->done)
+		relist_free(pf);
+	else
+		pf->orphan = 1;
+}
+
+/* The predecessor watched now (taken over; NULL: none), mirrored in the
+ * mailbox for the watcher's re-list.  Any re-list of an older watch is
+ * dropped. */
+static void set_pred(struct zklock *l, char *path)
+{
+	free(l->pred_path);
+	l->pred_path = path;
+	pthread_mutex_lock(&l->mb->mu);
+	free(l->mb->pred_path);
+	l->mb->pred_path = path ? wb_xstrdup(path) : NULL;
+	if (path)
+		relist_drop_locked(l->mb);
+	pthread_mutex_unlock(&l->mb->mu);
+}
+
+/* The re-list the predecessor's notification started, if any: waits for
+ * its answer (the client completes every request) and returns its code
+ * with the names moved into *sv, or 1 when there is none. */
+static int relist_take(struct zklock *l, struct String_vector *sv)
+{
+	struct mbox *m = l->mb;
+	pthread_mutex_lock(&m->mu);
+	struct relist *pf = m->relist;
+	if (!pf) {
+		pthread_mutex_unlock(&m->mu);
+		return 1;
+	}
+	while (!pf->done)
+		pthread_cond_wait(&m->cv, &m->mu);
+	m->relist = NULL;
+	pthread_mutex_unlock(&m->mu);
+	int zrc = pf->rc;
+	*sv = pf->sv;
+	memset(&pf->sv, 0, sizeof pf->sv);
+	relist_free(pf);
+	return zrc;
 }
 
 /* Removes our watch on path, if one is still registered, without asking
@@ -452,13 +628,29 @@ static void drop_watch(struct zklock *l, const char *path)
 		mbox_unref(l->mb, 1);
 }
 
-static void monitor_stop(struct zklock *l)
+/* Ends the current hold for the monitor: after this, it says nothing
+ * more about it and no longer touches l's candidate.  Waits only while it
+ * is out of the mailbox's lock (telling the holder, in a hook, arming);
+ * a monitor asleep is not woken: it notices at its next wake. */
+static void monitor_idle(struct zklock *l)
+{
+	struct mbox *m = l->mb;
+	pthread_mutex_lock(&m->mu);
+	m->hold = 0;
+	while (m->mon_busy)
+		pthread_cond_wait(&m->cv, &m->mu);
+	pthread_mutex_unlock(&m->mu);
+}
+
+/* Ends the monitor thread (zklock_free). */
+static void monitor_exit(struct zklock *l)
 {
 	if (!l->monitor_running)
 		return;
 	pthread_mutex_lock(&l->mb->mu);
-	l->mb->stop = 1;
-	pthread_cond_broadcast(&l->mb->cv);
+	l->mb->mon_exit = 1;
+	l->mb->hold = 0;
+	pthread_cond_broadcast(&l->mb->mon_cv);
 	pthread_mutex_unlock(&l->mb->mu);
 	pthread_join(l->monitor, NULL);
 	l->monitor_running = 0;
@@ -467,10 +659,10 @@ static void monitor_stop(struct zklock *l)
 static void forget_candidate(struct zklock *l)
 {
 	drop_watch(l, l->pred_path);
-	free(l->pred_path);
-	l->pred_path = NULL;
+	set_pred(l, NULL);
 	drop_watch(l, l->own_path);
 	pthread_mutex_lock(&l->mb->mu);
+	relist_drop_locked(l->mb);
 	free(l->mb->own_path);
 	l->mb->own_path = NULL;
 	pthread_mutex_unlock(&l->mb->mu);
@@ -484,7 +676,7 @@ void zklock_free(struct zklock *l)
 {
 	if (!l)
 		return;
-	monitor_stop(l);
+	monitor_exit(l);
 	forget_candidate(l);
 	mbox_unref(l->mb, 1);
 	free(l->path);
@@ -642,11 +834,20 @@ static void snapshot_free(struct snapshot *s)
 static int list(struct zklock *l, int64_t deadline, struct snapshot *s)
 {
 	memset(s, 0, sizeof *s);
-	int zrc, err;
-	do {
+	int zrc, err = 0;
+	/* The notification's re-list, when it brought an answer; else ask. */
+	zrc = relist_take(l, &s->sv);
+	if (zrc == ZOK || zrc == ZNONODE) {
 		l->st.lists++;
-		zrc = zoo_get_children(l->zh, l->path, 0, &s->sv);
-	} while (absorb(l, zrc, deadline, "getChildren", &err));
+		absorb(l, zrc, deadline, "getChildren", &err);
+	} else {
+		deallocate_String_vector(&s->sv);
+		memset(&s->sv, 0, sizeof s->sv);
+		do {
+			l->st.lists++;
+			zrc = zoo_get_children(l->zh, l->path, 0, &s->sv);
+		} while (absorb(l, zrc, deadline, "getChildren", &err));
+	}
 	if (err)
 		return err;
 	if (zrc == ZNONODE)
@@ -878,6 +1079,46 @@ int zklock_recover(struct zklock *l, int wait_ms, char **path)
 	return rc;
 }
 
+/* Sends the candidate's create and waits for its answer: the ZOO code,
+ * with *path (caller frees) on ZOK.  Synchronous, answered on the
+ * client's I/O thread without a hop through its completion thread -
+ * unless a create_sent hook must run between sending and answer: then
+ * asynchronous. */
+static int send_create(struct zklock *l, const char *prefix, char **path)
+{
+	*path = NULL;
+	const char *data = l->opts.data;
+	int len = data ? l->opts.data_len : -1;
+	if (!l->opts.hooks.create_sent) {
+		size_t cap = strlen(prefix) + 32; /* the suffix is ten digits */
+		char *buf = wb_xcalloc(1, cap);
+		int zrc = zoo_create(l->zh, prefix, data, len, &ZOO_OPEN_ACL_UNSAFE,
+				     ZOO_EPHEMERAL_SEQUENTIAL, buf, (int)cap);
+		if (zrc == ZOK)
+			*path = buf;
+		else
+			free(buf);
+		return zrc;
+	}
+	struct create_wait w = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+	int zrc = zoo_acreate2(l->zh, prefix, data, len, &ZOO_OPEN_ACL_UNSAFE,
+			       ZOO_EPHEMERAL_SEQUENTIAL, create_cb, &w);
+	if (zrc == ZOK) {
+		l->opts.hooks.create_sent(l->opts.hooks.arg, l);
+		/* The client completes every request (reply, loss or close):
+		 * no deadline here, or w would be written after we left. */
+		pthread_mutex_lock(&w.mu);
+		while (!w.done)
+			pthread_cond_wait(&w.cv, &w.mu);
+		pthread_mutex_unlock(&w.mu);
+		zrc = w.rc;
+		*path = w.path;
+	}
+	pthread_mutex_destroy(&w.mu);
+	pthread_cond_destroy(&w.cv);
+	return zrc;
+}
+
 /* Creates this attempt's candidate (note 1).  0 with l->own_path set, or
  * a WB error with status and message set. */
 static int create_candidate(struct zklock *l, int64_t deadline)
@@ -885,26 +1126,10 @@ static int create_candidate(struct zklock *l, int64_t deadline)
 	char *prefix = zklock_name_prefix(l->path, l->guid);
 	int made_parents = 0, rc = 0;
 	for (;;) {
-		struct create_wait w = {.mu = PTHREAD_MUTEX_INITIALIZER,
-					.cv = PTHREAD_COND_INITIALIZER};
-		int zrc = zoo_acreate2(l->zh, prefix, l->opts.data,
-				       l->opts.data ? l->opts.data_len : -1, &ZOO_OPEN_ACL_UNSAFE,
-				       ZOO_EPHEMERAL_SEQUENTIAL, create_cb, &w);
-		if (zrc == ZOK) {
-			if (l->opts.hooks.create_sent)
-				l->opts.hooks.create_sent(l->opts.hooks.arg, l);
-			/* The client completes every request (reply, loss or close):
-			 * no deadline here, or w would be written after we left. */
-			pthread_mutex_lock(&w.mu);
-			while (!w.done)
-				pthread_cond_wait(&w.cv, &w.mu);
-			pthread_mutex_unlock(&w.mu);
-			zrc = w.rc;
-		}
-		pthread_mutex_destroy(&w.mu);
-		pthread_cond_destroy(&w.cv);
+		char *made = NULL;
+		int zrc = send_create(l, prefix, &made);
 		if (zrc == ZOK)
-			adopt(l, w.path);
+			adopt(l, made);
 		if (l->opts.hooks.create_done)
 			l->opts.hooks.create_done(l->opts.hooks.arg, l, zrc);
 		if (zrc == ZOK)
@@ -970,17 +1195,16 @@ static int delete_own(struct zklock *l, int64_t deadline)
 
 /* ---- Holding: the monitor thread (note 5) ------------------------------- */
 
-static void emit(struct zklock *l, enum zklock_event ev, const char *why)
+/* The monitor's hold gen is over: released, a newer claim, or the lock is
+ * being freed.  Under mb->mu. */
+static int mon_quit(const struct mbox *m, unsigned gen)
 {
-	if (!l->opts.on_event)
-		return;
-	pthread_mutex_unlock(&l->mb->mu);
-	l->opts.on_event(l->opts.event_arg, ev, why);
-	pthread_mutex_lock(&l->mb->mu);
+	return m->mon_exit || !m->hold || m->hold_gen != gen;
 }
 
 /* What the monitor knows about the hold; read and written under mb->mu. */
 struct watch_state {
+	unsigned gen;					   /* the hold (mb->hold_gen) */
 	unsigned seen_gen, seen_own, seen_arm, seen_drops; /* mailbox counters taken in */
 	int in_flight;	      /* a get-with-watch on the own node is out */
 	int armed;	      /* a watch on the own node is registered */
@@ -990,12 +1214,28 @@ struct watch_state {
 	char why[160];	      /* room for a lost reason with numbers */
 };
 
+/* Tells the holder, unless the hold is over (then nothing is said: a
+ * released lock hears nothing more).  mon_busy makes zklock_release wait
+ * for a call in progress. */
+static void emit(struct zklock *l, struct watch_state *w, enum zklock_event ev, const char *why)
+{
+	struct mbox *m = l->mb;
+	if (!l->opts.on_event || mon_quit(m, w->gen))
+		return;
+	m->mon_busy = 1;
+	pthread_mutex_unlock(&m->mu);
+	l->opts.on_event(l->opts.event_arg, ev, why);
+	pthread_mutex_lock(&m->mu);
+	m->mon_busy = 0;
+	pthread_cond_broadcast(&m->cv);
+}
+
 static void suspend(struct zklock *l, struct watch_state *w, const char *why)
 {
 	if (w->suspended_at >= 0)
 		return;
 	w->suspended_at = mono_now_ms();
-	emit(l, ZKLOCK_EV_SUSPENDED, why);
+	emit(l, w, ZKLOCK_EV_SUSPENDED, why);
 }
 
 static void resume(struct zklock *l, struct watch_state *w, const char *why)
@@ -1003,14 +1243,16 @@ static void resume(struct zklock *l, struct watch_state *w, const char *why)
 	if (w->suspended_at < 0)
 		return;
 	w->suspended_at = -1;
-	emit(l, ZKLOCK_EV_RESUMED, why);
+	emit(l, w, ZKLOCK_EV_RESUMED, why);
 }
 
 /* Sleeps until a counter moves, the disconnection outlasts the session
- * timeout or a re-arm is due.  0, or 1 when told to stop. */
+ * timeout or a re-arm is due.  0, or 1 when the hold is over. */
 static int wait_for_news(struct zklock *l, struct watch_state *w, int timeout_ms)
 {
 	struct mbox *m = l->mb;
+	if (mon_quit(m, w->gen))
+		return 1;
 	if (w->seen_gen != m->session_gen || w->seen_own != m->own_events ||
 	    w->seen_arm != m->arm_done)
 		return 0;
@@ -1018,13 +1260,13 @@ static int wait_for_news(struct zklock *l, struct watch_state *w, int timeout_ms
 	if (w->rearm_at >= 0 && !w->in_flight && (until < 0 || w->rearm_at < until))
 		until = w->rearm_at;
 	if (until < 0) {
-		pthread_cond_wait(&m->cv, &m->mu);
+		pthread_cond_wait(&m->mon_cv, &m->mu);
 	} else {
 		struct timespec ts;
 		abs_deadline(until, &ts);
-		pthread_cond_timedwait(&m->cv, &m->mu, &ts);
+		pthread_cond_timedwait(&m->mon_cv, &m->mu, &ts);
 	}
-	return m->stop;
+	return mon_quit(m, w->gen);
 }
 
 /* The answer to a get-with-watch on the own node: the watch is set (and
@@ -1090,12 +1332,17 @@ static void on_session_event(struct zklock *l, struct watch_state *w)
 static void rearm(struct zklock *l, struct watch_state *w)
 {
 	struct mbox *m = l->mb;
+	if (mon_quit(m, w->gen))
+		return; /* l->own_path may be going: the hold is over */
 	w->rearm_at = -1;
 	w->in_flight = 1;
 	m->refs += 2; /* the watch's and the completion's (mbox_armed) */
+	m->mon_busy = 1;
 	pthread_mutex_unlock(&m->mu);
 	int zrc = zoo_awget(l->zh, l->own_path, mbox_watcher, m, mbox_armed, m);
 	pthread_mutex_lock(&m->mu);
+	m->mon_busy = 0;
+	pthread_cond_broadcast(&m->cv);
 	if (zrc != ZOK) {
 		m->refs -= 2; /* no request, no completion: never the last refs */
 		w->in_flight = 0;
@@ -1106,29 +1353,36 @@ static void rearm(struct zklock *l, struct watch_state *w)
 	}
 }
 
-/* The holder's side of note 5.  Never blocks on ZooKeeper: the own-node
- * watch is (re-)armed asynchronously and its answers arrive like events. */
-static void *monitor_main(void *arg)
+/* One hold (gen), under mb->mu: the holder's side of note 5.  Never
+ * blocks on ZooKeeper: the own-node watch is (re-)armed asynchronously
+ * and its answers arrive like events.  Returns when the hold is over or
+ * lost. */
+static void monitor_hold(struct zklock *l, unsigned gen)
 {
-	struct zklock *l = arg;
 	struct mbox *m = l->mb;
 	int timeout_ms = zoo_recv_timeout(l->zh);
-	if (l->opts.hooks.monitor_started)
+	if (l->opts.hooks.monitor_started) {
+		m->mon_busy = 1;
+		pthread_mutex_unlock(&m->mu);
 		l->opts.hooks.monitor_started(l->opts.hooks.arg, l);
-	pthread_mutex_lock(&m->mu);
-	/* Counters as they were at the claim: what happened between the claim
-	 * and this thread's start is news too.  The claim's get-with-watch is
-	 * out. */
-	struct watch_state w = {.seen_gen = l->gen_seen,
+		pthread_mutex_lock(&m->mu);
+		m->mon_busy = 0;
+		pthread_cond_broadcast(&m->cv);
+	}
+	/* Counters as they were when the own-node watch was asked for (its
+	 * answer and what came since are news) and at the claim (session
+	 * news since then). */
+	struct watch_state w = {.gen = gen,
+				.seen_gen = l->gen_seen,
 				.seen_own = l->own_seen,
 				.seen_arm = l->arm_seen,
 				.seen_drops = l->drops_seen,
 				.in_flight = 1,
 				.suspended_at = -1,
 				.rearm_at = -1};
-	while (!m->stop && !w.lost) {
+	while (!w.lost) {
 		if (wait_for_news(l, &w, timeout_ms))
-			break;
+			return;
 		if (w.seen_arm != m->arm_done)
 			on_arm_answer(l, &w);
 		if (!w.lost && w.seen_own != m->own_events)
@@ -1143,13 +1397,32 @@ static void *monitor_main(void *arg)
 				 timeout_ms);
 			w.lost = w.why;
 		}
-		if (!w.lost && !m->stop && w.rearm_at >= 0 && !w.in_flight &&
-		    mono_now_ms() >= w.rearm_at)
+		if (!w.lost && w.rearm_at >= 0 && !w.in_flight && mono_now_ms() >= w.rearm_at)
 			rearm(l, &w);
 	}
-	if (w.lost && !m->stop) {
+	if (!mon_quit(m, gen)) {
 		m->status = ZKLOCK_LOST;
-		emit(l, ZKLOCK_EV_LOST, w.lost);
+		emit(l, &w, ZKLOCK_EV_LOST, w.lost);
+	}
+}
+
+/* The lock's monitor: started at the first claim, it lives until
+ * zklock_free and watches each hold in turn (a new claim bumps
+ * mb->hold_gen); between holds it sleeps on mon_cv.  One thread per lock,
+ * not one per acquisition. */
+static void *monitor_main(void *arg)
+{
+	struct zklock *l = arg;
+	struct mbox *m = l->mb;
+	unsigned ran = 0;
+	pthread_mutex_lock(&m->mu);
+	for (;;) {
+		while (!m->mon_exit && (!m->hold || m->hold_gen == ran))
+			pthread_cond_wait(&m->mon_cv, &m->mu);
+		if (m->mon_exit)
+			break;
+		ran = m->hold_gen;
+		monitor_hold(l, ran);
 	}
 	pthread_mutex_unlock(&m->mu);
 	return NULL;
@@ -1162,8 +1435,7 @@ static void *monitor_main(void *arg)
 static void abandon(struct zklock *l, enum zklock_status why)
 {
 	drop_watch(l, l->pred_path);
-	free(l->pred_path);
-	l->pred_path = NULL;
+	set_pred(l, NULL);
 	if (l->own_path && why != ZKLOCK_EXPIRED) {
 		int64_t dl = mono_now_ms() + (int64_t)zoo_recv_timeout(l->zh);
 		delete_own(l, dl);
@@ -1181,6 +1453,16 @@ static int wait_pred(struct zklock *l, unsigned seen, int64_t deadline, int *typ
 	pthread_mutex_lock(&m->mu);
 	for (;;) {
 		if (m->pred_events != seen) {
+			/* The re-list the notification started is on its way:
+			 * its answer wakes us; a cancel still ends the wait. */
+			if (m->relist && !m->relist->done) {
+				if (m->cancel) {
+					r = -2;
+					break;
+				}
+				pthread_cond_wait(&m->cv, &m->mu);
+				continue;
+			}
 			*type = m->pred_type;
 			r = 1;
 			break;
@@ -1240,13 +1522,12 @@ static int start_attempt(struct zklock *l, int wait_ms, int64_t *deadline)
 			   "new handle");
 		return WB_EINVAL;
 	}
-	monitor_stop(l);
+	monitor_idle(l);
 	forget_candidate(l);
 	memset(&l->st, 0, sizeof l->st);
 	l->recovered = 0;
 	pthread_mutex_lock(&l->mb->mu);
 	l->mb->own_deleted = 0;
-	l->mb->stop = 0;
 	l->mb->cancel = 0;
 	l->mb->session_state = 0;
 	l->drops_known = l->mb->session_drops;
@@ -1318,35 +1599,51 @@ static int find_position(struct zklock *l, int64_t deadline, char **pred_path)
 	return 0;
 }
 
-/* Takes the lock: the own node is first in a fresh list - which is also
- * the proof that it exists (note 4).  The watch that tells the holder
- * about its node is armed asynchronously: its answer (ZNONODE, expired)
- * reaches the monitor as LOST, so the claim costs no extra round trip.
- * Starts the monitor (note 5).  0, or a WB error (candidate given up). */
-static int claim(struct zklock *l, int64_t deadline)
+/* Asks, without waiting, for a watch on the own node, right after the
+ * create and before the first listing, so its answer travels with the
+ * listing's (note 4): the claim then sends nothing.  The answer and the
+ * node's events from here on are the monitor's news.  0, or a WB error
+ * (candidate given up). */
+static int arm_own(struct zklock *l, int64_t deadline)
 {
 	pthread_mutex_lock(&l->mb->mu);
 	l->arm_seen = l->mb->arm_done;
 	l->own_seen = l->mb->own_events;
-	l->gen_seen = l->mb->session_gen;
-	l->drops_seen = l->mb->session_drops;
 	l->mb->refs += 2; /* the watch's and the completion's (mbox_armed) */
 	pthread_mutex_unlock(&l->mb->mu);
 	int zrc = zoo_awget(l->zh, l->own_path, mbox_watcher, l->mb, mbox_armed, l->mb);
-	if (zrc != ZOK) {
-		mbox_unref(l->mb, 2);
-		int err;
-		absorb(l, zrc, deadline, "watching the own node", &err);
-		return give_up(l, err ? err : WB_EIO);
-	}
-	pthread_mutex_lock(&l->mb->mu);
-	l->mb->status = ZKLOCK_HELD;
-	if (l->mb->session_gen == l->gen_seen) /* else the news is newer */
-		l->mb->session_state = ZOO_CONNECTED_STATE;
-	pthread_mutex_unlock(&l->mb->mu);
+	if (zrc == ZOK)
+		return 0;
+	mbox_unref(l->mb, 2);
+	int err;
+	absorb(l, zrc, deadline, "watching the own node", &err);
+	return give_up(l, err ? err : WB_EIO);
+}
+
+/* Takes the lock: the own node is first in a fresh list - which is also
+ * the proof that it exists (note 4); its watch was asked for before that
+ * list (arm_own), so a deletion after the list reaches the monitor as
+ * LOST.  Hands the hold to the lock's monitor (note 5), started at the
+ * first claim and woken now only when there is news already (or a test
+ * waits for it to start).  0. */
+static int claim(struct zklock *l, int64_t deadline)
+{
+	(void)deadline;
+	struct mbox *m = l->mb;
+	pthread_mutex_lock(&m->mu);
+	l->gen_seen = m->session_gen;
+	l->drops_seen = m->session_drops;
+	m->status = ZKLOCK_HELD;
+	m->session_state = ZOO_CONNECTED_STATE; /* session news after here is new */
+	m->hold_gen++;
+	m->hold = 1;
+	int news = (m->arm_done != l->arm_seen && m->arm_rc != ZOK) || m->own_events != l->own_seen;
+	if (news || l->opts.hooks.monitor_started)
+		pthread_cond_signal(&m->mon_cv);
+	pthread_mutex_unlock(&m->mu);
 	set_msg(l, "held %s (fencing token %d)%s", l->own_path, (int)l->seq,
 		l->recovered ? ", after finding it by GUID when the create's reply was lost" : "");
-	if (pthread_create(&l->monitor, NULL, monitor_main, l) == 0)
+	if (!l->monitor_running && pthread_create(&l->monitor, NULL, monitor_main, l) == 0)
 		l->monitor_running = 1;
 	return 0;
 }
@@ -1360,8 +1657,7 @@ static int watch_predecessor(struct zklock *l, char *pred_path, int64_t deadline
 			     int *relist)
 {
 	*relist = 0;
-	free(l->pred_path);
-	l->pred_path = pred_path;
+	set_pred(l, pred_path);
 	if (l->opts.hooks.before_watch)
 		l->opts.hooks.before_watch(l->opts.hooks.arg, l, l->pred_path);
 	pthread_mutex_lock(&l->mb->mu);
@@ -1423,8 +1719,7 @@ static int await_notification(struct zklock *l, unsigned seen, int64_t deadline,
 	l->st.wakes++;
 	if (l->opts.hooks.woken)
 		l->opts.hooks.woken(l->opts.hooks.arg, l, type, l->pred_path);
-	free(l->pred_path); /* the watch is spent */
-	l->pred_path = NULL;
+	set_pred(l, NULL); /* the watch is spent; its re-list, if any, is out */
 	return 0;
 }
 
@@ -1434,6 +1729,8 @@ int zklock_acquire(struct zklock *l, int wait_ms)
 	int rc = start_attempt(l, wait_ms, &deadline);
 	if (rc == 0)
 		rc = create_candidate(l, deadline); /* note 1 */
+	if (rc == 0)
+		rc = arm_own(l, deadline); /* note 4 */
 	while (rc == 0) {
 		char *pred_path;
 		rc = find_position(l, deadline, &pred_path); /* note 2 */
@@ -1464,7 +1761,7 @@ int zklock_release(struct zklock *l)
 		set_msg(l, "zklock_release: nothing held (%s)", zklock_status_name(s));
 		return WB_EINVAL;
 	}
-	monitor_stop(l);
+	monitor_idle(l);
 	/* Unreachable for a whole session timeout: the server ends the session,
 	 * and the node with it. */
 	int64_t dl = mono_now_ms() + (int64_t)zoo_recv_timeout(l->zh);

@@ -141,13 +141,16 @@ struct zklock_hooks {
 	 * ZNONODE: it vanished, no watch left, re-listing at once). */
 	void (*watched)(void *arg, struct zklock *l, const char *pred_path, int zrc);
 	/* A notification for the predecessor was taken (type is the ZOO event
-	 * type); the waiter is about to re-list. */
+	 * type); the waiter is about to re-list.  The getChildren itself was
+	 * sent by the watcher when the notification came (and may have
+	 * answered already): what this hook changes need not be in it. */
 	void (*woken)(void *arg, struct zklock *l, int type, const char *path);
 	/* Recovery after an unknown create outcome found this many candidates
 	 * of this session with our GUID; zklock_message() says what it
 	 * decided. */
 	void (*recovered)(void *arg, struct zklock *l, size_t matches);
-	/* On the holder's monitor thread, once, before it looks at anything:
+	/* On the lock's monitor thread, once per hold, before it looks at
+	 * anything (the thread lives from the first claim to zklock_free):
 	 * a test may block here until events have piled up (what came since
 	 * the claim must still be reported).  Must not call zklock_*. */
 	void (*monitor_started)(void *arg, struct zklock *l);

@@ -607,12 +607,13 @@ static void gate_completion(int rc, const struct Stat *st, const void *data)
 	gate_hook((void *)data, NULL);
 }
 
-static void block_completions_at_claim(void *arg, struct zklock *l, size_t n, long idx)
+/* After the create, before the own-node watch is asked for (it goes out
+ * with the first listing): that watch's completion queues behind ours. */
+static void block_completions_after_create(void *arg, struct zklock *l, int zrc)
 {
 	(void)l;
-	(void)n;
 	struct completion_block *b = arg;
-	if (idx == 0 && !b->armed &&
+	if (zrc == ZOK && !b->armed &&
 	    zoo_aexists(zkc_handle(b->c), "/", 0, gate_completion, &b->g) == ZOK)
 		b->armed = 1;
 }
@@ -629,7 +630,8 @@ static void lock_freed_before_the_arm_completes(void **state)
 	struct completion_block b = {0};
 	gate_init(&b.g);
 	b.c = c;
-	struct zklock_opts o = {.hooks = {.arg = &b, .listed = block_completions_at_claim}};
+	struct zklock_opts o = {
+		.hooks = {.arg = &b, .create_done = block_completions_after_create}};
 	holder_lock(h, &o);
 	struct zklock *l = h->l;
 	assert_int_equal(zklock_acquire(l, WAIT_MS), 0);
