@@ -11,14 +11,12 @@
 
 #include <stdlib.h>
 
-void *exzk_sym(struct report *r, const struct ex_code *code, const char *name)
+void *exzk_sym(struct report *r, const struct ex_code *code, const char *name, const char *expected)
 {
 	void *sym = ex_code_sym(code, name);
 	char *what = wb_xasprintf("defines %s", name);
-	char *want = wb_xasprintf("%s defined", name);
-	report_check(r, what, sym != NULL, want, sym ? "defined" : "missing");
+	report_check(r, what, sym != NULL, expected, sym ? "defined" : "missing");
 	free(what);
-	free(want);
 	return sym;
 }
 

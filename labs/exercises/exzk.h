@@ -14,6 +14,7 @@
 #define WB_EXZK_H
 
 #include "exercise.h"
+#include "harness/narration.h"
 #include "harness/report.h"
 
 struct zklab;
@@ -21,9 +22,11 @@ struct zkproxy;
 struct zkc;
 
 /* The learner's symbol name (ex_code_sym), reported as the check
- * "defines <name>" (expected "<name> defined"; "defined" or "missing").
- * Returns its address, or NULL after the failed check. */
-void *exzk_sym(struct report *r, const struct ex_code *code, const char *name);
+ * "defines <name>" with expected (narration: N_("<name> defined")),
+ * observed "defined" or "missing".  Returns its address, or NULL after
+ * the failed check. */
+void *exzk_sym(struct report *r, const struct ex_code *code, const char *name,
+	       const char *expected);
 
 /* zklab_open into *z, then (only with the lab's own server: under --zk
  * report_cannot and WB_EINVAL) the fault proxy in front of it into *p

@@ -20,9 +20,9 @@ static enum lab_outcome check(struct lab_ctx *ctx, const struct ex_code *code)
 {
 	return redisex_check(
 		ctx, code, REDISEX_RELEASE,
-		"Your release script deleted the lock only for the token that held it: "
-		"A's late release left B's lock in place, and B's own release removed "
-		"it.");
+		N_("Your release script deleted the lock only for the token that held it: "
+		   "A's late release left B's lock in place, and B's own release removed "
+		   "it."));
 }
 
 const ex_check_fn ex_redis_release = check;

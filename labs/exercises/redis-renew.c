@@ -20,9 +20,9 @@ static enum lab_outcome check(struct lab_ctx *ctx, const struct ex_code *code)
 {
 	return redisex_check(
 		ctx, code, REDISEX_RENEW,
-		"Your renew script extended the lease only for the token that held it: "
-		"A's late renewal left B's lease as it was, and B's own renewal "
-		"extended it.");
+		N_("Your renew script extended the lease only for the token that held it: "
+		   "A's late renewal left B's lease as it was, and B's own renewal "
+		   "extended it."));
 }
 
 const ex_check_fn ex_redis_renew = check;

@@ -12,6 +12,7 @@
 #define WB_REDISEX_H
 
 #include "exercise.h"
+#include "harness/narration.h"
 
 /* Which script the learner wrote. */
 enum redisex_script {

@@ -189,7 +189,7 @@ static int cas_check_run(struct lab_ctx *ctx, const struct ex_code *code)
 {
 	struct cas_ex x = {.r = ctx->report};
 	counter_add_fn add;
-	*(void **)&add = exzk_sym(x.r, code, "counter_add");
+	*(void **)&add = exzk_sym(x.r, code, "counter_add", N_("counter_add defined"));
 	if (!add)
 		return 0;
 	int rc = cas_open(&x, ctx);

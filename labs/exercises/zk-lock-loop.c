@@ -374,7 +374,7 @@ static int loop_main(struct lab_ctx *ctx, const struct ex_code *code)
 	x->r = ctx->report;
 	pthread_mutex_init(&x->mu, NULL);
 	mono_cond_init(&x->cv);
-	*(void **)&x->fn = exzk_sym(x->r, code, "lock_acquire");
+	*(void **)&x->fn = exzk_sym(x->r, code, "lock_acquire", N_("lock_acquire defined"));
 	if (!x->fn) {
 		free(x);
 		return 0;

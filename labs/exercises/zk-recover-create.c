@@ -258,7 +258,7 @@ static int recover_main(struct lab_ctx *ctx, const struct ex_code *code)
 	x->r = ctx->report;
 	x->decoy2_rc = -1;
 	pthread_mutex_init(&x->mu, NULL);
-	*(void **)&x->fn = exzk_sym(x->r, code, "create_candidate");
+	*(void **)&x->fn = exzk_sym(x->r, code, "create_candidate", N_("create_candidate defined"));
 	if (!x->fn) {
 		free(x);
 		return 0;
