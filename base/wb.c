@@ -5,11 +5,13 @@
 #include "base/wb.h"
 
 #include <errno.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 const char *wb_strerror(int err)
 {
@@ -177,4 +179,24 @@ int wb_mkdir_p(const char *path, unsigned mode)
 		rc = WB_EIO;
 	free(p);
 	return rc;
+}
+
+/* The home folder: $HOME when set and not empty, else the password
+ * database's entry for this user; NULL when neither names one. */
+static const char *home_dir(void)
+{
+	const char *home = getenv("HOME");
+	if (home && *home)
+		return home;
+	struct passwd *pw = getpwuid(getuid());
+	return pw && pw->pw_dir && *pw->pw_dir ? pw->pw_dir : NULL;
+}
+
+char *wb_data_path(const char *rel)
+{
+	const char *xdg = getenv("XDG_DATA_HOME");
+	if (xdg && xdg[0] == '/')
+		return wb_xasprintf("%s/workbench/%s", xdg, rel);
+	const char *home = home_dir();
+	return home ? wb_xasprintf("%s/.local/share/workbench/%s", home, rel) : NULL;
 }

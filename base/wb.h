@@ -69,6 +69,14 @@ int wb_read_file(const char *path, char **out, size_t *len);
 /* Creates a directory and its parents with the given mode. 0 or WB_EIO. */
 int wb_mkdir_p(const char *path, unsigned mode);
 
+/* The path rel in this user's workbench data folder:
+ * $XDG_DATA_HOME/workbench/rel (an absolute XDG_DATA_HOME only: a
+ * relative one is ignored, as the XDG base directory spec says), else
+ * HOME/.local/share/workbench/rel, HOME being $HOME when set and not
+ * empty, else the password database's entry for this user.  Never the
+ * current directory: NULL when neither names a home.  Caller frees. */
+char *wb_data_path(const char *rel);
+
 #define WB_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif

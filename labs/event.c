@@ -90,11 +90,8 @@ static json_t *encode(const struct event_line *e)
 	return NULL;
 }
 
-int event_write(FILE *f, const struct event_line *e)
+int event_json_line(FILE *f, json_t *o)
 {
-	if (e->kind == EVENT_UNKNOWN)
-		return WB_EINVAL;
-	json_t *o = encode(e);
 	if (!o)
 		return WB_ENOMEM;
 	char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
@@ -103,7 +100,15 @@ int event_write(FILE *f, const struct event_line *e)
 		return WB_ENOMEM;
 	int rc = fprintf(f, "%s\n", s) < 0 ? WB_EIO : 0;
 	free(s);
-	if (fflush(f) != 0)
+	return rc;
+}
+
+int event_write(FILE *f, const struct event_line *e)
+{
+	if (e->kind == EVENT_UNKNOWN)
+		return WB_EINVAL;
+	int rc = event_json_line(f, encode(e));
+	if (rc != WB_ENOMEM && fflush(f) != 0)
 		rc = WB_EIO;
 	return rc;
 }

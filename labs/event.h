@@ -87,6 +87,14 @@ struct event_line {
  * WB_ENOMEM or WB_EIO. */
 int event_write(FILE *f, const struct event_line *e);
 
+struct json_t;
+
+/* Writes the jansson value o as one compact, ASCII-only JSON line to f
+ * (no flush) and drops the caller's reference to it; NULL o (a json_pack
+ * that failed) is WB_ENOMEM.  For the other JSON-lines writers under
+ * labs/ (histfile.c).  Returns 0, WB_ENOMEM or WB_EIO. */
+int event_json_line(FILE *f, struct json_t *o);
+
 /* Parses one line (no newline needed).  Returns 0 with *e filled (free
  * with event_clear), or WB_EINVAL when the line is not a JSON object with
  * a string "t" (then *e is cleared and needs no event_clear).  Missing

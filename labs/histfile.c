@@ -5,6 +5,7 @@
  * keywords, integers, nil and strings) is small.  It does not read EDN.
  */
 #include "histfile.h"
+#include "event.h"
 #include "base/wb.h"
 
 #include <ctype.h>
@@ -119,15 +120,7 @@ static int write_json(FILE *f, int index, const struct hist_op *op, int done, in
 			      op->process ? op->process : "", "type",
 			      type_words[done ? op->end : HIST_INVOKE], "f", op->f ? op->f : "",
 			      "value", v ? json_string(v) : json_null(), "time", (json_int_t)t);
-	if (!o)
-		return WB_ENOMEM;
-	char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
-	json_decref(o);
-	if (!s)
-		return WB_ENOMEM;
-	int rc = fprintf(f, "%s\n", s) < 0 ? WB_EIO : 0;
-	free(s);
-	return rc;
+	return event_json_line(f, o);
 }
 
 static void write_edn(FILE *f, int index, const struct hist_op *op, int done, int64_t t,

@@ -14,42 +14,15 @@
  * It does not run the lab's control rounds (they run no learner code) nor
  * read the script for keywords: only what the server did counts.
  */
-#include "base/wb.h"
-#include "exercise.h"
-#include "harness/report.h"
-#include "redis/redislab.h"
-
-#include <stdlib.h>
-#include <string.h>
-
-#if defined(__has_include) && __has_include(<hiredis/hiredis.h>)
-#include "recipes/redislock.h"
-#define RENEW_LUA redislock_renew_lua
-#else
-#define RENEW_LUA ""
-#endif
+#include "redisex.h"
 
 static enum lab_outcome check(struct lab_ctx *ctx, const struct ex_code *code)
 {
-	char *text = NULL;
-	if (ex_code_text(code, &text, NULL)) {
-		report_check(ctx->report, "reads-script", 0, "the script file can be read",
-			     code->path);
-		return LAB_RAN;
-	}
-	const struct redis_lock_code lc = {
-		.release_lua = text,
-		.renew_lua = RENEW_LUA,
-		.from = code->ex->file,
-		.rounds = REDIS_LOCK_ROUND_DEL_SAFE,
-	};
-	report_conclusion(ctx->report,
-			  "Your release script deleted the lock only for the token that held it: "
-			  "A's late release left B's lock in place, and B's own release removed "
-			  "it.");
-	int rc = redis_lock_scenario(ctx, &lc);
-	free(text);
-	return lab_outcome_of(ctx, rc);
+	return redisex_check(
+		ctx, code, REDISEX_RELEASE,
+		N_("Your release script deleted the lock only for the token that held it: "
+		   "A's late release left B's lock in place, and B's own release removed "
+		   "it."));
 }
 
 const ex_check_fn ex_redis_release = check;

@@ -71,6 +71,22 @@ int sqlex_load(struct lab_ctx *ctx, const struct ex_code *code, const char *sche
 	return 0;
 }
 
+int sqlex_load_data(struct lab_ctx *ctx, const struct ex_code *code, const char *data,
+		    const char *const *names, const struct sqlfile_param *params, size_t n,
+		    struct sqlfile **out)
+{
+	char path[LAB_PATH_MAX];
+	char *schema = NULL;
+	*out = NULL;
+	if (wb_read_file(lab_data_file(ctx, data, path, sizeof path), &schema, NULL) != 0) {
+		report_cannot(ctx->report, "cannot read %s", path);
+		return WB_EIO;
+	}
+	int rc = sqlex_load(ctx, code, schema, names, params, n, out);
+	free(schema);
+	return rc;
+}
+
 int sqlex_check_stmts(struct lab_ctx *ctx, const struct sqlfile *f, const char *schema,
 		      const char *const *names, const struct sqlfile_param *params, size_t n)
 {

@@ -43,6 +43,14 @@ int sqlex_load(struct lab_ctx *ctx, const struct ex_code *code, const char *sche
 	       const char *const *names, const struct sqlfile_param *params, size_t n,
 	       struct sqlfile **out);
 
+/* sqlex_load with the schema read from the lab's data file data
+ * (lab_data_file, e.g. "tasks.sql"): a file that cannot be read is
+ * report_cannot "cannot read <path>" and WB_EIO; otherwise what
+ * sqlex_load returns. */
+int sqlex_load_data(struct lab_ctx *ctx, const struct ex_code *code, const char *data,
+		    const char *const *names, const struct sqlfile_param *params, size_t n,
+		    struct sqlfile **out);
+
 /* The second half of sqlex_load, for statements a check asks for only
  * when the file has them: prepares and binds names on a fresh scratch
  * database made from schema, with the same failed checks.  0, WB_EINVAL

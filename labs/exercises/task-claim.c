@@ -101,19 +101,11 @@ static int learner_claim(void *arg, struct tasktable *tt, const char *task_id, c
 
 static enum lab_outcome check(struct lab_ctx *ctx, const struct ex_code *code)
 {
-	char schema_path[LAB_PATH_MAX];
-	char *schema = NULL;
-	if (wb_read_file(lab_data_file(ctx, "tasks.sql", schema_path, sizeof schema_path), &schema,
-			 NULL) != 0) {
-		report_cannot(ctx->report, "cannot read %s", schema_path);
-		return LAB_CANNOT_RUN;
-	}
 	static const char *const names[] = {"claim", NULL};
 	struct sqlfile_param p[5];
 	claim_params(p, "T000", "w1", "00000000000000000000000000000000", 30, 100);
 	struct learner L = {0};
-	int rc = sqlex_load(ctx, code, schema, names, p, 5, &L.f);
-	free(schema);
+	int rc = sqlex_load_data(ctx, code, "tasks.sql", names, p, 5, &L.f);
 	if (rc)
 		return rc == WB_EINVAL ? LAB_RAN : LAB_CANNOT_RUN;
 	report_conclusion(ctx->report,

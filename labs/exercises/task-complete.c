@@ -136,20 +136,12 @@ out:
 
 static enum lab_outcome check(struct lab_ctx *ctx, const struct ex_code *code)
 {
-	char schema_path[LAB_PATH_MAX];
-	char *schema = NULL;
-	if (wb_read_file(lab_data_file(ctx, "tasks.sql", schema_path, sizeof schema_path), &schema,
-			 NULL) != 0) {
-		report_cannot(ctx->report, "cannot read %s", schema_path);
-		return LAB_CANNOT_RUN;
-	}
 	static const char *const names[] = {"renew", "complete", NULL};
 	struct task_claim c = {.task_id = "T7", .owner = "A", .version = 1};
 	struct sqlfile_param p[4];
 	holder_params(p, &c, LEASE);
 	struct sqlfile *f = NULL;
-	int rc = sqlex_load(ctx, code, schema, names, p, 4, &f);
-	free(schema);
+	int rc = sqlex_load_data(ctx, code, "tasks.sql", names, p, 4, &f);
 	if (rc)
 		return rc == WB_EINVAL ? LAB_RAN : LAB_CANNOT_RUN;
 	report_conclusion(ctx->report,

@@ -64,19 +64,11 @@ static int learner_recover(void *arg, struct tasktable *tt, const char *task_id,
 
 static enum lab_outcome check(struct lab_ctx *ctx, const struct ex_code *code)
 {
-	char schema_path[LAB_PATH_MAX];
-	char *schema = NULL;
-	if (wb_read_file(lab_data_file(ctx, "tasks.sql", schema_path, sizeof schema_path), &schema,
-			 NULL) != 0) {
-		report_cannot(ctx->report, "cannot read %s", schema_path);
-		return LAB_CANNOT_RUN;
-	}
 	static const char *const names[] = {"recover", NULL};
 	struct sqlfile_param p[3];
 	recover_params(p, "T1", "00000000000000000000000000000000", "w");
 	struct sqlfile *f = NULL;
-	int rc = sqlex_load(ctx, code, schema, names, p, 3, &f);
-	free(schema);
+	int rc = sqlex_load_data(ctx, code, "tasks.sql", names, p, 3, &f);
 	if (rc)
 		return rc == WB_EINVAL ? LAB_RAN : LAB_CANNOT_RUN;
 	report_conclusion(ctx->report,

@@ -19,11 +19,11 @@
  */
 #include "base/wb.h"
 #include "exercise.h"
+#include "exzk.h"
 #include "harness/report.h"
 #include "harness/zk/zkclient.h"
 #include "harness/zk/zklab.h"
 #include "harness/zk/zkproxy.h"
-#include "harness/zk/zkserver.h"
 #include "lab.h"
 #include "rigs/exthread.h"
 
@@ -71,24 +71,9 @@ struct cas_ex {
 static int cas_open(struct cas_ex *x, struct lab_ctx *ctx)
 {
 	struct report *r = x->r;
-	int rc = zklab_open(ctx, &x->z);
+	int rc = exzk_open_proxied(ctx, ZKLAB_CLIENT_SESSION_MS, &x->z, &x->p, &x->a);
 	if (rc)
 		return rc;
-	if (!x->z->server) {
-		report_cannot(r,
-			      "this exercise proxies its own server; it cannot run against --zk");
-		return WB_EINVAL;
-	}
-	if ((rc = zkproxy_new(zkserver_connect(x->z->server), &x->p)) != 0) {
-		report_cannot(r, "cannot start the fault proxy: %s", wb_strerror(rc));
-		return rc;
-	}
-	if ((rc = zkc_connect(zkproxy_connect(x->p), ZKLAB_CLIENT_SESSION_MS, ZKLAB_WAIT_MS,
-			      ctx->run_dir, &x->a)) != 0) {
-		report_cannot(r, "client A cannot connect through the proxy");
-		return rc;
-	}
-	zklab_watch(x->z, x->a);
 	if ((rc = zklab_client(x->z, &x->b)) != 0)
 		return rc;
 	x->path = wb_xasprintf("%s/counter", x->z->base);
@@ -204,9 +189,8 @@ static int cas_check_run(struct lab_ctx *ctx, const struct ex_code *code)
 {
 	struct cas_ex x = {.r = ctx->report};
 	counter_add_fn add;
-	*(void **)&add = ex_code_sym(code, "counter_add");
-	if (!report_check(x.r, "defines counter_add", add != NULL, "counter_add defined",
-			  add ? "defined" : "missing"))
+	*(void **)&add = exzk_sym(x.r, code, "counter_add", N_("counter_add defined"));
+	if (!add)
 		return 0;
 	int rc = cas_open(&x, ctx);
 	if (!rc)

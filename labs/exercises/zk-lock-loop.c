@@ -22,6 +22,7 @@
 #include "base/mono.h"
 #include "base/wb.h"
 #include "exercise.h"
+#include "exzk.h"
 #include "harness/report.h"
 #include "harness/zk/zkclient.h"
 #include "harness/zk/zklab.h"
@@ -373,9 +374,8 @@ static int loop_main(struct lab_ctx *ctx, const struct ex_code *code)
 	x->r = ctx->report;
 	pthread_mutex_init(&x->mu, NULL);
 	mono_cond_init(&x->cv);
-	*(void **)&x->fn = ex_code_sym(code, "lock_acquire");
-	if (!report_check(x->r, "defines lock_acquire", x->fn != NULL, "lock_acquire defined",
-			  x->fn ? "defined" : "missing")) {
+	*(void **)&x->fn = exzk_sym(x->r, code, "lock_acquire", N_("lock_acquire defined"));
+	if (!x->fn) {
 		free(x);
 		return 0;
 	}

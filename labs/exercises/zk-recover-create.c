@@ -22,11 +22,11 @@
  */
 #include "base/wb.h"
 #include "exercise.h"
+#include "exzk.h"
 #include "harness/report.h"
 #include "harness/zk/zkclient.h"
 #include "harness/zk/zklab.h"
 #include "harness/zk/zkproxy.h"
-#include "harness/zk/zkserver.h"
 #include "lab.h"
 #include "recipes/zklock.h"
 #include "rigs/exthread.h"
@@ -134,24 +134,9 @@ static int recover_open(struct recover_ex *x, struct lab_ctx *ctx)
 {
 	struct report *r = x->r;
 	char hex[ZKC_HEX_LEN];
-	int rc = zklab_open(ctx, &x->z);
+	int rc = exzk_open_proxied(ctx, SESSION_MS, &x->z, &x->p, &x->a);
 	if (rc)
 		return rc;
-	if (!x->z->server) {
-		report_cannot(r,
-			      "this exercise proxies its own server; it cannot run against --zk");
-		return WB_EINVAL;
-	}
-	if ((rc = zkproxy_new(zkserver_connect(x->z->server), &x->p)) != 0) {
-		report_cannot(r, "cannot start the fault proxy: %s", wb_strerror(rc));
-		return rc;
-	}
-	if ((rc = zkc_connect(zkproxy_connect(x->p), SESSION_MS, ZKLAB_WAIT_MS, ctx->run_dir,
-			      &x->a)) != 0) {
-		report_cannot(r, "client A cannot connect through the proxy");
-		return rc;
-	}
-	zklab_watch(x->z, x->a);
 	if ((rc = zklab_client(x->z, &x->other)) != 0)
 		return rc;
 	x->lock = wb_xasprintf("%s/lock", x->z->base);
@@ -273,9 +258,8 @@ static int recover_main(struct lab_ctx *ctx, const struct ex_code *code)
 	x->r = ctx->report;
 	x->decoy2_rc = -1;
 	pthread_mutex_init(&x->mu, NULL);
-	*(void **)&x->fn = ex_code_sym(code, "create_candidate");
-	if (!report_check(x->r, "defines create_candidate", x->fn != NULL,
-			  "create_candidate defined", x->fn ? "defined" : "missing")) {
+	*(void **)&x->fn = exzk_sym(x->r, code, "create_candidate", N_("create_candidate defined"));
+	if (!x->fn) {
 		free(x);
 		return 0;
 	}

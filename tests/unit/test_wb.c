@@ -1,6 +1,8 @@
 /* test_wb.c - the base helpers: the one two-pass vsnprintf
  * (wb_xvasprintf) behind wb_xasprintf and wb_buf_printf, with short,
- * long and empty results, and wb_buf growing and being stolen. */
+ * long and empty results, wb_buf growing and being stolen, and
+ * wb_data_path's choice between XDG_DATA_HOME, HOME and the password
+ * database. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -68,11 +70,34 @@ static void test_buf(void **state)
 	wb_buf_free(&b);
 }
 
+static void test_data_path(void **state)
+{
+	(void)state;
+	setenv("XDG_DATA_HOME", "/x/data", 1);
+	setenv("HOME", "/h", 1);
+	char *s = wb_data_path("progress.db");
+	assert_string_equal(s, "/x/data/workbench/progress.db");
+	free(s);
+	setenv("XDG_DATA_HOME", "rel/data", 1); /* relative: ignored */
+	s = wb_data_path("exercises/e1");
+	assert_string_equal(s, "/h/.local/share/workbench/exercises/e1");
+	free(s);
+	unsetenv("XDG_DATA_HOME");
+	setenv("HOME", "", 1); /* empty: the password database's home, never "." */
+	s = wb_data_path("p");
+	if (s) {
+		assert_true(strncmp(s, "/.local", 7) != 0);
+		assert_non_null(strstr(s, "/.local/share/workbench/p"));
+	}
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_xvasprintf),
 		cmocka_unit_test(test_buf),
+		cmocka_unit_test(test_data_path),
 	};
 	return cmocka_run_group_tests_name("wb", tests, NULL, NULL);
 }

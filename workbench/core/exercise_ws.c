@@ -18,7 +18,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,22 +56,12 @@ const char *excat_title(const struct excat_entry *e, const char *lang)
 
 /* ---- paths ---- */
 
-static const char *home_dir(void)
-{
-	const char *home = getenv("HOME");
-	if (home && *home)
-		return home;
-	struct passwd *pw = getpwuid(getuid());
-	return pw && pw->pw_dir && *pw->pw_dir ? pw->pw_dir : NULL;
-}
-
 char *exws_dir(const char *id)
 {
-	const char *xdg = getenv("XDG_DATA_HOME");
-	if (xdg && xdg[0] == '/')
-		return wb_xasprintf("%s/workbench/exercises/%s", xdg, id);
-	const char *home = home_dir();
-	return home ? wb_xasprintf("%s/.local/share/workbench/exercises/%s", home, id) : NULL;
+	char *rel = wb_xasprintf("exercises/%s", id);
+	char *dir = wb_data_path(rel);
+	free(rel);
+	return dir;
 }
 
 char *exws_file(const struct excat_entry *e)

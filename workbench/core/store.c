@@ -42,7 +42,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pwd.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,28 +158,12 @@ static const char *migrations[] = {
 	 "CREATE INDEX IF NOT EXISTS exercise_event_id ON exercise_event (exercise, kind);"),
 };
 
-/* The home folder: $HOME when set and not empty, else the password
- * database's entry for this user; NULL when neither names one.  Never
- * the current directory. */
-static const char *home_dir(void)
-{
-	const char *home = getenv("HOME");
-	if (home && *home)
-		return home;
-	struct passwd *pw = getpwuid(getuid());
-	return pw && pw->pw_dir && *pw->pw_dir ? pw->pw_dir : NULL;
-}
-
 /* The default location without $WORKBENCH_DB: the only path whose
  * folders store_open creates.  A relative XDG_DATA_HOME is ignored, as
  * the XDG base directory spec says.  NULL when there is no home. */
 static char *xdg_path(void)
 {
-	const char *xdg = getenv("XDG_DATA_HOME");
-	if (xdg && xdg[0] == '/')
-		return wb_xasprintf("%s/workbench/progress.db", xdg);
-	const char *home = home_dir();
-	return home ? wb_xasprintf("%s/.local/share/workbench/progress.db", home) : NULL;
+	return wb_data_path("progress.db");
 }
 
 char *store_default_path(const char *explicit_path)
