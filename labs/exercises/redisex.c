@@ -19,7 +19,7 @@
 #endif
 
 enum lab_outcome redisex_check(struct lab_ctx *ctx, const struct ex_code *code,
-			       enum redisex_script which, const char *conclusion)
+			       enum redisex_script which)
 {
 	char *text = NULL;
 	if (ex_code_text(code, &text, NULL)) {
@@ -34,7 +34,6 @@ enum lab_outcome redisex_check(struct lab_ctx *ctx, const struct ex_code *code,
 		.from = code->ex->file,
 		.rounds = renew ? REDIS_LOCK_ROUND_RENEW_SAFE : REDIS_LOCK_ROUND_DEL_SAFE,
 	};
-	report_conclusion(ctx->report, conclusion);
 	int rc = redis_lock_scenario(ctx, &lc);
 	free(text);
 	return lab_outcome_of(ctx, rc);

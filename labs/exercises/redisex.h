@@ -21,10 +21,11 @@ enum redisex_script {
 };
 
 /* Reads code's file (an unreadable one is the failed check
- * "reads-script" and LAB_RAN), sets conclusion as the report's
- * conclusion and runs the round of which with the learner's script.
+ * "reads-script" and LAB_RAN) and runs the round of which with the
+ * learner's script; the caller sets the conclusion (a literal, so its
+ * Chinese text is found).
  * Returns the lab's outcome (lab_outcome_of). */
 enum lab_outcome redisex_check(struct lab_ctx *ctx, const struct ex_code *code,
-			       enum redisex_script which, const char *conclusion);
+			       enum redisex_script which);
 
 #endif
