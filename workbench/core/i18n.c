@@ -298,6 +298,13 @@ static const char *const strings[M_COUNT][2] = {
 	[M_LABALL_TOTAL] =
 		{"%d labs in %.1f s: %d passed, %d failed, %d could not run, %d not run",
 		 "%d 个实验，共 %.1f 秒：%d 个通过，%d 个未通过，%d 个无法运行，%d 个未运行"},
+	/* wt-labtime */
+	[M_LABALL_STORY] = {"story", "故事"},
+	[M_LABALL_SERVER] = {"servers", "服务器"},
+	[M_LABALL_OTHER] = {"other", "其余"},
+	[M_LABALL_SPLIT] = {"of which %.1f s waiting for the stories, %.1f s starting and "
+			    "stopping servers, %.1f s the rest",
+			    "其中等待故事所需 %.1f 秒，启动和停止服务器 %.1f 秒，其余 %.1f 秒"},
 };
 
 const char *i18n(const char *lang, enum msg m)

@@ -192,6 +192,11 @@ enum msg {
 	M_LABALL_VERDICT,
 	M_LABALL_NOT_RUN,
 	M_LABALL_TOTAL,
+	/* wt-labtime: the time split columns and total */
+	M_LABALL_STORY,
+	M_LABALL_SERVER,
+	M_LABALL_OTHER,
+	M_LABALL_SPLIT,
 	M_COUNT
 };
 
