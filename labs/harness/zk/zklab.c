@@ -282,9 +282,9 @@ void zklab_close(struct zklab *z)
 	if (z->server) {
 		/* The server's data is this run's and goes with the run
 		 * folder: a SIGKILL ends it at once (and reaps it), where
-		 * SIGTERM waits for the JVM's shutdown. */
+		 * SIGTERM waits for the JVM's shutdown (zkserver_discard). */
 		long long t0 = mono_now_ms();
-		zkserver_kill(z->server);
+		zkserver_discard(z->server);
 		zkserver_free(z->server);
 		report_server_time(z->ctx->report, (long)(mono_now_ms() - t0));
 	}

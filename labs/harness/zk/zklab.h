@@ -56,7 +56,8 @@ int zklab_open_prepared(struct lab_ctx *ctx, int (*prepare)(struct zkserver *s, 
 			void *arg, struct zklab **out);
 
 /* Deletes base recursively (best effort, so --zk ensembles are left as they
- * were), closes the admin client, stops our server, frees z.  Accepts
+ * were), closes the admin client, kills our server (SIGKILL: its data
+ * goes with the run folder), frees z.  Accepts
  * NULL. */
 void zklab_close(struct zklab *z);
 
