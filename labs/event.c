@@ -16,7 +16,7 @@ static const char *const names[] = {
 	[EVENT_VERDICT] = "verdict",	 [EVENT_CONCLUSION] = "conclusion",
 	[EVENT_CANCELLED] = "cancelled", [EVENT_OP] = "op",
 	[EVENT_MARK] = "mark",		 [EVENT_CHECKER] = "checker",
-	[EVENT_UNKNOWN] = "?",
+	[EVENT_TIMING] = "timing",	 [EVENT_UNKNOWN] = "?",
 };
 
 const char *event_kind_name(enum event_kind kind)
@@ -85,6 +85,10 @@ static json_t *encode(const struct event_line *e)
 		return json_pack("{s:s, s:s, s:s, s:I}", "t", "mark", "lane", or_empty(e->process),
 				 "text", or_empty(e->text), "ns", (json_int_t)e->ns);
 	case EVENT_CHECKER: return encode_checker(e);
+	case EVENT_TIMING:
+		return json_pack("{s:s, s:I, s:I, s:I, s:s}", "t", "timing", "story_ms",
+				 (json_int_t)e->story_ms, "server_ms", (json_int_t)e->server_ms,
+				 "other_ms", (json_int_t)e->other_ms, "text", or_empty(e->text));
 	case EVENT_UNKNOWN: break;
 	}
 	return NULL;
@@ -193,6 +197,12 @@ int event_parse(const char *line, struct event_line *e)
 		e->ns = (long long)json_integer_value(json_object_get(o, "ns"));
 		break;
 	case EVENT_CHECKER: parse_checker(o, e); break;
+	case EVENT_TIMING:
+		e->story_ms = (long)json_integer_value(json_object_get(o, "story_ms"));
+		e->server_ms = (long)json_integer_value(json_object_get(o, "server_ms"));
+		e->other_ms = (long)json_integer_value(json_object_get(o, "other_ms"));
+		e->text = str(o, "text");
+		break;
 	default: /* step, error, conclusion, and an unknown kind's text if it has one */
 		e->text = str(o, "text");
 		break;

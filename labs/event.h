@@ -26,6 +26,13 @@
  *  "text":"why","witness":[3,5]}           a checker's verdict on the
  *                                           history, witness = op indexes
  *
+ * {"t":"timing","story_ms":N,"server_ms":N,"other_ms":N,"text":"lease 400 ms"}
+ *                                           where the run's time went, just
+ *                                           before the verdict: the waits
+ *                                           its story needs (text: per kind,
+ *                                           "-" for none), server start and
+ *                                           stop, and the rest
+ *
  * This module only encodes and decodes lines; it decides no verdict and
  * prints no human text.
  */
@@ -45,6 +52,7 @@ enum event_kind {
 	EVENT_OP,	  /* one history line: an invocation or a completion */
 	EVENT_MARK,	  /* an event on a lane of the timeline */
 	EVENT_CHECKER,	  /* a checker's verdict on the history */
+	EVENT_TIMING,	  /* the run's time split, before the verdict */
 	EVENT_UNKNOWN,	  /* a JSON object with a "t" this version does not know */
 };
 
@@ -68,18 +76,19 @@ struct event_line {
 	int checks, failed;   /* verdict: counters */
 	int stopped;	      /* cancelled: processes stopped */
 	/* op, mark, checker (text: the mark's text, the checker's why) */
-	int index;			/* op: "i", the op's index in the history */
-	const char *process;		/* op: "p"; mark: "lane" */
-	const char *type;		/* op: "invoke", "ok", "fail" or "info" */
-	const char *f;			/* op: the operation, e.g. "read" */
-	const char *value;		/* op: "v", NULL = none (JSON null) */
-	const char *result;		/* op: "r", NULL = none; checker: "valid",
-					   "invalid" or "unknown" */
-	const char *name;		/* checker: its name */
-	long long ns;			/* op, mark: monotonic ns since the run started */
-	int witness[EVENT_WITNESS_MAX]; /* checker: op indexes */
-	int n_witness;			/* checker: how many (<= the max) */
-	void *priv;			/* parsed: the decoded object, freed by event_clear */
+	int index;			    /* op: "i", the op's index in the history */
+	const char *process;		    /* op: "p"; mark: "lane" */
+	const char *type;		    /* op: "invoke", "ok", "fail" or "info" */
+	const char *f;			    /* op: the operation, e.g. "read" */
+	const char *value;		    /* op: "v", NULL = none (JSON null) */
+	const char *result;		    /* op: "r", NULL = none; checker: "valid",
+					       "invalid" or "unknown" */
+	const char *name;		    /* checker: its name */
+	long long ns;			    /* op, mark: monotonic ns since the run started */
+	int witness[EVENT_WITNESS_MAX];	    /* checker: op indexes */
+	int n_witness;			    /* checker: how many (<= the max) */
+	long story_ms, server_ms, other_ms; /* timing (text: the waits) */
+	void *priv;			    /* parsed: the decoded object, freed by event_clear */
 };
 
 /* Writes e as one compact, ASCII-only JSON line to f and flushes.  NULL

@@ -21,6 +21,9 @@
 #include <string.h>
 #include <time.h>
 
+/* Distinct whats of report_story_wait kept apart in the plain line. */
+#define REPORT_WAIT_KINDS 8
+
 struct report {
 	FILE *out;	       /* borrowed stream */
 	int json;	       /* JSON lines instead of text */
@@ -36,6 +39,13 @@ struct report {
 	int64_t *seen;	       /* when each op's completion was seen, or -1 */
 	size_t n_ops, cap_ops;
 	struct history hist; /* what report_history returned last */
+	long story_ms;	     /* report_story_wait's sum */
+	long server_ms;	     /* report_server_time's sum */
+	struct story_wait {
+		char *what;
+		long ms;
+	} waits[REPORT_WAIT_KINDS]; /* per what; the last slot takes the rest */
+	int n_waits;
 };
 
 struct report *report_new(FILE *out, int json)
@@ -64,6 +74,8 @@ void report_free(struct report *r)
 	free(r->seen);
 	pthread_mutex_destroy(&r->lock);
 	free(r->conclusion);
+	for (int i = 0; i < r->n_waits; i++)
+		free(r->waits[i].what);
 	free(r);
 }
 
@@ -201,18 +213,102 @@ enum report_verdict report_verdict_rule(int checks, int failed, int cannot, enum
 	return REPORT_PASS;
 }
 
-enum report_verdict report_finish(struct report *r, enum report_end end)
+void report_story_wait(struct report *r, long ms, const char *what)
+{
+	if (ms <= 0)
+		return;
+	if (!what || !*what)
+		what = "wait";
+	pthread_mutex_lock(&r->lock);
+	r->story_ms += ms;
+	int i = 0;
+	while (i < r->n_waits && strcmp(r->waits[i].what, what) != 0)
+		i++;
+	if (i == r->n_waits && i < REPORT_WAIT_KINDS) {
+		r->waits[i].what = strdup(what);
+		if (r->waits[i].what)
+			r->n_waits++;
+	}
+	if (i >= r->n_waits)
+		i = r->n_waits - 1; /* out of slots (or memory): the last one */
+	if (i >= 0)
+		r->waits[i].ms += ms;
+	pthread_mutex_unlock(&r->lock);
+}
+
+void report_server_time(struct report *r, long ms)
+{
+	if (ms <= 0)
+		return;
+	pthread_mutex_lock(&r->lock);
+	r->server_ms += ms;
+	pthread_mutex_unlock(&r->lock);
+}
+
+static long elapsed_ms(const struct report *r)
 {
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	long ms =
-		(now.tv_sec - r->start.tv_sec) * 1000 + (now.tv_nsec - r->start.tv_nsec) / 1000000;
+	return (now.tv_sec - r->start.tv_sec) * 1000 + (now.tv_nsec - r->start.tv_nsec) / 1000000;
+}
+
+/* The split at elapsed time ms. */
+static void split_at(struct report *r, long ms, long *story, long *server, long *other)
+{
+	pthread_mutex_lock(&r->lock);
+	long st = r->story_ms, sv = r->server_ms;
+	pthread_mutex_unlock(&r->lock);
+	long rest = ms - st - sv;
+	if (story)
+		*story = st;
+	if (server)
+		*server = sv;
+	if (other)
+		*other = rest > 0 ? rest : 0;
+}
+
+void report_time_split(struct report *r, long *story_ms, long *server_ms, long *other_ms)
+{
+	split_at(r, elapsed_ms(r), story_ms, server_ms, other_ms);
+}
+
+/* The timing event and its plain line, at elapsed time ms. */
+static void emit_timing(struct report *r, long ms)
+{
+	long story, server, other;
+	split_at(r, ms, &story, &server, &other);
+	struct wb_buf w = {0};
+	pthread_mutex_lock(&r->lock);
+	for (int i = 0; i < r->n_waits; i++)
+		wb_buf_printf(&w, "%s%s %ld ms", i ? ", " : "", r->waits[i].what, r->waits[i].ms);
+	pthread_mutex_unlock(&r->lock);
+	const char *waits = w.len ? w.data : "-";
+	emit(r, &(struct event_line){.kind = EVENT_TIMING,
+				     .text = waits,
+				     .story_ms = story,
+				     .server_ms = server,
+				     .other_ms = other});
+	if (!r->json) {
+		fprintf(r->out,
+			narration_text(r->lang, N_("time: %ld ms waiting for the story (%s), %ld ms "
+						   "starting and stopping servers, %ld ms the rest")),
+			story, waits, server, other);
+		fputc('\n', r->out);
+		fflush(r->out);
+	}
+	wb_buf_free(&w);
+}
+
+enum report_verdict report_finish(struct report *r, enum report_end end)
+{
+	long ms = elapsed_ms(r);
 	enum report_verdict verdict = report_verdict_rule(r->checks, r->failed, r->cannot, end);
 	if (verdict == REPORT_PASS && r->conclusion) {
 		emit(r, &(struct event_line){.kind = EVENT_CONCLUSION, .text = r->conclusion});
 		if (!r->json)
 			fprintf(r->out, "  ⇒ %s\n", r->conclusion);
 	}
+	emit_timing(r, ms);
 	emit(r, &(struct event_line){.kind = EVENT_VERDICT,
 				     .ok = verdict == REPORT_PASS,
 				     .cannot = verdict == REPORT_CANNOT,

@@ -78,9 +78,27 @@ enum report_verdict { REPORT_PASS, REPORT_FAIL, REPORT_CANNOT };
 enum report_verdict report_verdict_rule(int checks, int failed, int cannot, enum report_end end);
 
 /* Ends the run: writes the conclusion of a passing run (report_conclusion),
+ * the time split (a "timing" event and one plain line: report_story_wait),
  * then the verdict event (and the human summary line),
  * and returns the verdict of report_verdict_rule. */
 enum report_verdict report_finish(struct report *r, enum report_end end);
+
+/* The time split (docs/labs.md, "Where a lab's time goes").  A lab
+ * declares each wait its story needs, the time it deliberately waited for
+ * a session to expire, a lease to run out, syncLimit ticks to pass: ms as
+ * measured around that wait, what a short identifier ("session-expiry",
+ * "lease", "sync-limit"; copied, not translated).  Waits of the same what
+ * add up.  Safe from several threads; ms <= 0 is ignored. */
+void report_story_wait(struct report *r, long ms, const char *what);
+
+/* Time spent starting and stopping servers (the JVM of a ZooKeeper, a
+ * redis-server), declared by the harness that did it; ms <= 0 is
+ * ignored.  Safe from several threads. */
+void report_server_time(struct report *r, long ms);
+
+/* The split so far: the story's waits, the servers, and everything else
+ * (elapsed minus both, never negative).  Any pointer may be NULL. */
+void report_time_split(struct report *r, long *story_ms, long *server_ms, long *other_ms);
 
 /* The operation history (docs/histories.md, checkers/history.h).  Safe to
  * call from several client threads at once.  Each call also writes an

@@ -658,6 +658,7 @@ static long long watch_then(struct run *R, const char *path, struct gchild *c, i
 		return -1;
 	report_mark(R->r, "zk", "session of %s expired: %s deleted", c->name,
 		    strrchr(path, '/') + 1);
+	report_story_wait(R->r, (long)(mono_now_ms() - t0), "session-expiry");
 	return mono_now_ms() - t0;
 }
 

@@ -199,6 +199,7 @@ static int wait_expired(struct lab_run *L, long long *waited)
 		nanosleep(&tick, NULL); /* polling a condition, with a deadline */
 	}
 	*waited = mono_now_ms() - t0;
+	report_story_wait(L->r, (long)*waited, "lease-expiry"); /* the PX the story sets */
 	return 0;
 }
 
@@ -493,6 +494,7 @@ int redis_lock_scenario(struct lab_ctx *ctx, const struct redis_lock_code *code)
 	report_evidence(L.r, "redis_version", "%s", redisserver_version(srv));
 	report_evidence(L.r, "redis_port", "%d", L.port);
 	report_evidence(L.r, "redis_start_ms", "%d", redisserver_start_ms(srv));
+	report_server_time(L.r, redisserver_start_ms(srv));
 
 	if (!(L.a = connect_client(L.port, &why)) || !(L.b = connect_client(L.port, &why)) ||
 	    !(L.obs = connect_client(L.port, &why))) {
@@ -523,7 +525,9 @@ out:
 	redisFree(L.a);
 	redisFree(L.b);
 	redisFree(L.obs);
+	long long t_stop = mono_now_ms();
 	redisserver_free(srv);
+	report_server_time(L.r, (long)(mono_now_ms() - t_stop));
 	return rc;
 }
 

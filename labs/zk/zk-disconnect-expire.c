@@ -230,6 +230,7 @@ static int b_server_expires(struct run *R, const char *own, struct zkc_event *de
 		rc = WB_EIO;
 		return rc;
 	}
+	report_story_wait(r, (long)(del->at_ms - held_at), "session-expiry");
 	report_evidence(r, "a_state_at_server_expiry", "%s",
 			zkc_state_name(zoo_state(zkc_handle(R->a))));
 
@@ -311,6 +312,9 @@ static int b_a_learns_expired(struct run *R, long long del_at)
 		return rc;
 	}
 	report_evidence(r, "expired_seen_after_delete_ms", "%lld", exp.at_ms - del_at);
+	/* A hears of the expiry only on its next connection attempt, which
+	 * its client makes at the pace the session timeout sets. */
+	report_story_wait(r, (long)(exp.at_ms - del_at), "reconnect-after-expiry");
 	long long lost_at = 0;
 	rc = zkhold_wait(R->ha, ZKLOCK_EV_LOST, ZKLAB_WAIT_MS, &lost_at, why, sizeof why);
 	report_checkf(r, "holder-told-lost", rc == 0 && !zkhold_may_work(R->ha),

@@ -454,6 +454,7 @@ static int a_goes_silent(struct run *R)
 		return WB_EIO;
 	report_evidence(r, "a_candidate_deleted_after_ms", "%lld (of silence)",
 			R->wb.woken_at - R->held_at);
+	report_story_wait(r, (long)(R->wb.woken_at - R->held_at), "session-expiry");
 	report_evidence(r, "a_handle_state_when_b_holds", "%s",
 			zkc_state_name(zoo_state(zkc_handle(R->a))));
 	report_checkf(r, "b-token-larger", R->token_b > R->token_a, "B's token is larger than A's",

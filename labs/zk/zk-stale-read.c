@@ -339,6 +339,7 @@ static void release_short_hold(struct lab_state *s, struct short_hold *h)
 		    "flushed to follower %d in order",
 		    t_rel - h->t_hold, SYNC_LIMIT * TICK_MS, bytes, s->lagger);
 	report_evidence(r, "short_hold_ms", "%lld", t_rel - h->t_hold);
+	report_story_wait(r, (long)(t_rel - h->t_hold), "short-hold");
 	report_evidence(r, "released_bytes", "%lld", bytes);
 	int all = !zkasync_wait(&h->sync1, WAIT_MS, NULL) &&
 		  !zkasync_wait(&h->get1, WAIT_MS, NULL) &&
@@ -481,6 +482,7 @@ static int part_long_hold(struct lab_state *s)
 	report_step(r, "release after %lld ms held: %lld bytes flushed; follower %d rejoins",
 		    t_rel - t_hold, bytes, s->lagger);
 	report_evidence(r, "long_hold_ms", "%lld", t_rel - t_hold);
+	report_story_wait(r, (long)(t_rel - t_hold), "sync-limit");
 	enum zkensemble_mode m2 = ZKENS_DOWN;
 	int jrc = zkensemble_wait_mode(s->e, s->lagger, 1u << ZKENS_FOLLOWER, 2 * WAIT_MS, &m2);
 	long long t_serving = zkc_now_ms();
@@ -490,8 +492,12 @@ static int part_long_hold(struct lab_state *s)
 		      zkensemble_mode_name(m2), crc == 0 ? "reconnected" : "not reconnected");
 	if (jrc == 0)
 		report_evidence(r, "release_to_follower_serving_ms", "%lld", t_serving - t_rel);
-	if (crc == 0)
+	if (crc == 0) {
 		report_evidence(r, "release_to_b_reconnected_ms", "%lld", ev.at_ms - t_rel);
+		/* the follower re-syncs with the leader (initLimit), then B's
+		 * client finds it again at its reconnect pace */
+		report_story_wait(r, (long)(ev.at_ms - t_rel), "rejoin");
+	}
 	struct tcphold_stats st1;
 	tcphold_stats(s->link, &st1);
 	report_evidence(r, "follower_link_reconnects", "%d", st1.accepted - st0.accepted);

@@ -19,10 +19,14 @@ done
 rc=0
 "$WB_BIN" --lang en --db "$DB" lab run --only id-collision,id-uuid >"$T/out" 2>"$T/err" || rc=$?
 [ $rc -eq 0 ] || fail "--only id-collision,id-uuid: exit $rc: $(cat "$T/out" "$T/err")"
-grep -Eq '^id-collision +[0-9]+\.[0-9]  PASS' "$T/out" || fail "no id-collision row: $(cat "$T/out")"
-grep -Eq '^id-uuid +[0-9]+\.[0-9]  PASS' "$T/out" || fail "no id-uuid row: $(cat "$T/out")"
+# lab, seconds, then the time split (story, servers, other), verdict
+row='( +[0-9]+\.[0-9]){4}  PASS'
+grep -Eq "^id-collision$row" "$T/out" || fail "no id-collision row: $(cat "$T/out")"
+grep -Eq "^id-uuid$row" "$T/out" || fail "no id-uuid row: $(cat "$T/out")"
 grep -Eq '^2 labs in [0-9.]+ s: 2 passed, 0 failed, 0 could not run, 0 not run$' "$T/out" ||
 	fail "no total line: $(cat "$T/out")"
+grep -Eq '^of which [0-9.]+ s waiting for the stories, [0-9.]+ s starting and stopping servers, [0-9.]+ s the rest$' "$T/out" ||
+	fail "no time split total: $(cat "$T/out")"
 # The order is the order given, and each lab's own output comes first.
 first=$(grep -En '^(id-collision|id-uuid) ' "$T/out" | head -1 | cut -d: -f2 | awk '{print $1}')
 [ "$first" = id-collision ] || fail "rows not in --only order: $(cat "$T/out")"
@@ -34,7 +38,7 @@ rc=0
 "$WB_BIN" --lang en --db "$DB" lab run --only id-uuid,id-collision --json >"$T/out" 2>"$T/err" || rc=$?
 [ $rc -eq 0 ] || fail "--json: exit $rc: $(cat "$T/out" "$T/err")"
 [ "$(wc -l <"$T/out")" -eq 2 ] || fail "--json: want 2 lines on stdout: $(cat "$T/out")"
-head -1 "$T/out" | grep -Eq '^\{"lab": ?"id-uuid", ?"verdict": ?"pass", ?"seconds": ?[0-9.e+-]+\}$' ||
+head -1 "$T/out" | grep -Eq '^\{"lab": ?"id-uuid", ?"verdict": ?"pass", ?"seconds": ?[0-9.e+-]+, ?"story_ms": ?[0-9]+, ?"server_ms": ?[0-9]+, ?"other_ms": ?[0-9]+\}$' ||
 	fail "--json first object: $(cat "$T/out")"
 sed -n 2p "$T/out" | grep -q '"lab": *"id-collision"' || fail "--json second object: $(cat "$T/out")"
 grep -q '^id-uuid: ' "$T/err" || fail "--json: the labs' text should go to stderr: $(cat "$T/err")"
@@ -77,9 +81,9 @@ kill -INT $sup
 rc=0
 wait $sup || rc=$?
 [ $rc -eq 2 ] || fail "cancelled --only run: exit $rc, want 2: $(cat "$T/out" "$T/err")"
-grep -Eq '^id-collision +[0-9.]+  PASS' "$T/out" || fail "first lab row after cancel: $(cat "$T/out")"
-grep -Eq '^task-claim +[0-9.]+  cancelled$' "$T/out" || fail "no cancelled row: $(cat "$T/out")"
-grep -Eq '^id-uuid +-  not run$' "$T/out" || fail "the third lab ran or has no row: $(cat "$T/out")"
+grep -Eq "^id-collision$row" "$T/out" || fail "first lab row after cancel: $(cat "$T/out")"
+grep -Eq '^task-claim +[0-9.]+( +-){3}  cancelled$' "$T/out" || fail "no cancelled row: $(cat "$T/out")"
+grep -Eq '^id-uuid( +-){4}  not run$' "$T/out" || fail "the third lab ran or has no row: $(cat "$T/out")"
 grep -q '^id-uuid: ' "$T/out" && fail "the third lab was started: $(cat "$T/out")"
 grep -q "lab task-claim cancelled" "$T/err" || fail "no cancel message: $(cat "$T/err")"
 # Every process of the cancelled lab is gone (PDEATHSIG is asynchronous:

@@ -42,7 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (event_parse(buf, &b) != 0 || b.kind != a.kind || !same(a.text, b.text) ||
 		    !same(a.process, b.process) || !same(a.value, b.value) ||
 		    !same(a.result, b.result) || a.ns != b.ns || a.index != b.index ||
-		    a.n_witness != b.n_witness)
+		    a.n_witness != b.n_witness || a.story_ms != b.story_ms ||
+		    a.server_ms != b.server_ms || a.other_ms != b.other_ms)
 			abort();
 		event_clear(&b);
 	}

@@ -102,12 +102,54 @@ static void test_eio_is_a_failure(void **state)
 	fclose(devnull);
 }
 
+/* The time split: story waits add up per kind, servers apart, the rest
+ * is what remains (never negative); the timing event comes just before
+ * the verdict and parses back to the same figures. */
+static void test_timing(void **state)
+{
+	(void)state;
+	FILE *out = tmpfile();
+	assert_non_null(out);
+	struct report *r = report_new(out, 1);
+	report_story_wait(r, 300, "lease");
+	report_story_wait(r, 200, "lease");
+	report_story_wait(r, 40, "sync-limit");
+	report_story_wait(r, -5, "ignored");
+	report_server_time(r, 70);
+	report_server_time(r, 0);
+	long story = -1, server = -1, other = -1;
+	report_time_split(r, &story, &server, &other);
+	assert_int_equal(story, 540);
+	assert_int_equal(server, 70);
+	assert_int_equal(other, 0); /* less elapsed than declared: clamped */
+	report_check(r, "holds", 1, "x", "x");
+	report_finish(r, REPORT_RAN);
+	report_free(r);
+	rewind(out);
+	char line[512], prev[512] = "", last[512] = "";
+	while (fgets(line, sizeof line, out)) {
+		memcpy(prev, last, sizeof last);
+		memcpy(last, line, sizeof line);
+	}
+	fclose(out);
+	struct event_line e;
+	assert_int_equal(event_parse(prev, &e), 0);
+	assert_int_equal(e.kind, EVENT_TIMING);
+	assert_int_equal(e.story_ms, 540);
+	assert_int_equal(e.server_ms, 70);
+	assert_int_equal(e.other_ms, 0);
+	assert_string_equal(e.text, "lease 500 ms, sync-limit 40 ms");
+	event_clear(&e);
+	assert_string_equal(event_kind_name(EVENT_TIMING), "timing");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rule),
 		cmocka_unit_test(test_finish),
 		cmocka_unit_test(test_eio_is_a_failure),
+		cmocka_unit_test(test_timing),
 	};
 	return cmocka_run_group_tests_name("report", tests, NULL, NULL);
 }

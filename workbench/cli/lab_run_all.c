@@ -4,7 +4,8 @@
  * in the order given, one after the other, each under the same supervisor
  * as `lab run ID` (cli/labsuper.h: its own run folder, its processes
  * reaped, its run recorded), then prints a summary table (lab, seconds,
- * verdict) and the total time.
+ * the time split of its "timing" event: the waits its story needs, server
+ * start and stop, the rest; verdict) and the totals.
  *
  * Exit: 1 when any lab failed, else 2 when any could not run (or the run
  * was cancelled), else 0.  A SIGINT/SIGTERM/SIGHUP stops the current lab
@@ -40,6 +41,7 @@ struct all_row {
 	const struct lab *lab;
 	enum all_verdict verdict;
 	double seconds;
+	struct labsuper_timing timing; /* the lab's own split (have: it wrote one) */
 };
 
 static double mono_s(void)
@@ -126,6 +128,7 @@ static void run_one(struct app *app, struct all_row *row, int json)
 		.title = title,
 		.record = 1,
 		.keep_failed = 1,
+		.timing = &row->timing,
 	};
 	int saved = -1;
 	fflush(stdout);
@@ -156,6 +159,11 @@ static void print_json(const struct all_row *row)
 {
 	json_t *o = json_pack("{s:s, s:s, s:f}", "lab", row->lab->id, "verdict",
 			      verdict_word(row->verdict), "seconds", row->seconds);
+	if (o && row->timing.have) {
+		json_object_set_new(o, "story_ms", json_integer(row->timing.story_ms));
+		json_object_set_new(o, "server_ms", json_integer(row->timing.server_ms));
+		json_object_set_new(o, "other_ms", json_integer(row->timing.other_ms));
+	}
 	char *s = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(4)) : NULL;
 	if (s)
 		printf("%s\n", s);
@@ -168,24 +176,40 @@ static int summarise(const struct app *app, const struct all_row *rows, size_t n
 		     int json)
 {
 	int counts[ALL_CANCELLED + 1] = {0};
+	long sum[3] = {0};
+	const char *lang = app->lang;
 	if (!json)
-		printf("\n%-24s %8s  %s\n", i18n(app->lang, M_LABALL_LAB),
-		       i18n(app->lang, M_LABALL_SECONDS), i18n(app->lang, M_LABALL_VERDICT));
+		printf("\n%-24s %8s %8s %8s %8s  %s\n", i18n(lang, M_LABALL_LAB),
+		       i18n(lang, M_LABALL_SECONDS), i18n(lang, M_LABALL_STORY),
+		       i18n(lang, M_LABALL_SERVER), i18n(lang, M_LABALL_OTHER),
+		       i18n(lang, M_LABALL_VERDICT));
 	for (size_t i = 0; i < n; i++) {
-		counts[rows[i].verdict]++;
+		const struct all_row *w = &rows[i];
+		counts[w->verdict]++;
+		if (w->timing.have) {
+			sum[0] += w->timing.story_ms;
+			sum[1] += w->timing.server_ms;
+			sum[2] += w->timing.other_ms;
+		}
 		if (json)
-			print_json(&rows[i]);
-		else if (rows[i].verdict == ALL_NOT_RUN)
-			printf("%-24s %8s  %s\n", rows[i].lab->id, "-",
-			       verdict_text(rows[i].verdict, app->lang));
+			print_json(w);
+		else if (w->verdict == ALL_NOT_RUN)
+			printf("%-24s %8s %8s %8s %8s  %s\n", w->lab->id, "-", "-", "-", "-",
+			       verdict_text(w->verdict, lang));
+		else if (!w->timing.have)
+			printf("%-24s %8.1f %8s %8s %8s  %s\n", w->lab->id, w->seconds, "-", "-",
+			       "-", verdict_text(w->verdict, lang));
 		else
-			printf("%-24s %8.1f  %s\n", rows[i].lab->id, rows[i].seconds,
-			       verdict_text(rows[i].verdict, app->lang));
+			printf("%-24s %8.1f %8.1f %8.1f %8.1f  %s\n", w->lab->id, w->seconds,
+			       w->timing.story_ms / 1e3, w->timing.server_ms / 1e3,
+			       w->timing.other_ms / 1e3, verdict_text(w->verdict, lang));
 	}
 	if (!json) {
-		printf(i18n(app->lang, M_LABALL_TOTAL), (int)n, total, counts[ALL_PASS],
+		printf(i18n(lang, M_LABALL_TOTAL), (int)n, total, counts[ALL_PASS],
 		       counts[ALL_FAIL], counts[ALL_CANNOT] + counts[ALL_CANCELLED],
 		       counts[ALL_NOT_RUN]);
+		printf("\n");
+		printf(i18n(lang, M_LABALL_SPLIT), sum[0] / 1e3, sum[1] / 1e3, sum[2] / 1e3);
 		printf("\n");
 	}
 	fflush(stdout);

@@ -301,6 +301,28 @@ static void write_timeline(const struct labsuper_job *job, const char *run_dir, 
 	free(events);
 }
 
+/* Fills *t from the run's timing event. */
+static void read_timing(const char *run_dir, struct labsuper_timing *t)
+{
+	char *path = wb_xasprintf("%s/events.jsonl", run_dir);
+	char *text = NULL;
+	size_t len = 0;
+	memset(t, 0, sizeof *t);
+	if (wb_read_file(path, &text, &len) == 0) {
+		for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+			struct event_line e;
+			if (event_parse(line, &e) != 0)
+				continue;
+			if (e.kind == EVENT_TIMING)
+				*t = (struct labsuper_timing){1, e.story_ms, e.server_ms,
+							      e.other_ms};
+			event_clear(&e);
+		}
+	}
+	free(text);
+	free(path);
+}
+
 int labsuper_run(struct app *app, const struct labsuper_job *job)
 {
 	char *run_dir = NULL;
@@ -369,6 +391,8 @@ int labsuper_run(struct app *app, const struct labsuper_job *job)
 	int verdict = verdict_of(job, status);
 	if (!got_signal && job->timeline_svg)
 		write_timeline(job, run_dir, app->lang);
+	if (job->timing)
+		read_timing(run_dir, job->timing);
 	if (got_signal)
 		report_cancel(job->what, job->id, run_dir, job->json); /* and removes the folder */
 	else if (job->record)

@@ -14,26 +14,35 @@
 
 #include <stdio.h>
 
+/* Where a run's time went: its "timing" event (event.h), read back from
+ * the run's events before the folder goes.  have is 0 when the run wrote
+ * none (it broke before report_finish). */
+struct labsuper_timing {
+	int have;
+	long story_ms, server_ms, other_ms;
+};
+
 /* One supervised run. */
 struct labsuper_job {
-	const struct lab *lab; /* the lab whose context the worker gets */
-	const char *what;      /* "lab" or "exercise", for messages */
-	const char *id;	       /* what the messages name (lab or exercise id) */
-	const char *title;     /* the first line of plain output */
-	const char *zk;	       /* --zk, or NULL */
-	int json;	       /* event lines on stdout instead of text */
-	int record;	       /* 1: store the run in progress.db (lab_runs) */
-	int keep_failed;       /* 1: keep the run folder of a failed run */
-	FILE *history;	       /* borrowed: the worker writes the run's operation
-				  history here after the lab (histfile.h), or NULL */
-	int history_format;    /* enum histfile_format */
+	const struct lab *lab;	  /* the lab whose context the worker gets */
+	const char *what;	  /* "lab" or "exercise", for messages */
+	const char *id;		  /* what the messages name (lab or exercise id) */
+	const char *title;	  /* the first line of plain output */
+	const char *zk;		  /* --zk, or NULL */
+	int json;		  /* event lines on stdout instead of text */
+	int record;		  /* 1: store the run in progress.db (lab_runs) */
+	int keep_failed;	  /* 1: keep the run folder of a failed run */
+	FILE *history;		  /* borrowed: the worker writes the run's operation
+				     history here after the lab (histfile.h), or NULL */
+	int history_format;	  /* enum histfile_format */
 	const char *timeline_svg; /* not NULL: after the run, its timeline as SVG there */
 	/* The worker's work; NULL runs (*lab->run)(ctx).  Runs in the
 	 * worker process, after the worker set its limits. */
 	enum lab_outcome (*body)(struct lab_ctx *ctx, void *arg);
 	void *arg;
-	unsigned wall_limit_s; /* > 0: kill the worker's group after this long */
-	int limit_worker;      /* 1: CPU, address-space and core limits in the worker */
+	unsigned wall_limit_s;		/* > 0: kill the worker's group after this long */
+	struct labsuper_timing *timing; /* borrowed: filled after the run, or NULL */
+	int limit_worker;		/* 1: CPU, address-space and core limits in the worker */
 };
 
 /* Runs job under supervision and returns the exit code of `lab run`

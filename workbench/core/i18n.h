@@ -234,6 +234,11 @@ enum msg {
 	M_EX_SOLVED,
 	M_STATS_EXERCISES,
 	M_EX_NOT_BUILT,
+	/* wt-labtime: the time split columns and total */
+	M_LABALL_STORY,
+	M_LABALL_SERVER,
+	M_LABALL_OTHER,
+	M_LABALL_SPLIT,
 	M_COUNT
 };
 

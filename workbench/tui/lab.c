@@ -198,9 +198,10 @@ static void parse_line(struct labscr *l, const char *line)
 		event_clear(&in);
 		return;
 	}
-	if (in.kind == EVENT_OP || in.kind == EVENT_MARK || in.kind == EVENT_CHECKER) {
+	if (in.kind == EVENT_OP || in.kind == EVENT_MARK || in.kind == EVENT_CHECKER ||
+	    in.kind == EVENT_TIMING) {
 		/* history lines: not narration (the checker's verdict also
-		 * comes as a check) */
+		 * comes as a check); the time split is for `lab run --all` */
 		event_clear(&in);
 		return;
 	}
@@ -230,7 +231,8 @@ static void parse_line(struct labscr *l, const char *line)
 	case EVENT_CANCELLED: /* handled above */
 	case EVENT_OP:
 	case EVENT_MARK:
-	case EVENT_CHECKER: break;
+	case EVENT_CHECKER:
+	case EVENT_TIMING: break;
 	case EVENT_ERROR:
 	case EVENT_UNKNOWN: e.kind = '!'; break;
 	}

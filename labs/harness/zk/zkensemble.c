@@ -35,7 +35,7 @@
 #include <string.h>
 #include <time.h>
 
-enum req { REQ_NONE, REQ_START, REQ_STOP, REQ_EXIT };
+enum req { REQ_NONE, REQ_START, REQ_STOP, REQ_KILL, REQ_EXIT };
 
 struct member {
 	struct zkensemble *e; /* back pointer */
@@ -89,7 +89,9 @@ static void *member_main(void *arg)
 		if (req == REQ_EXIT)
 			break;
 		pthread_mutex_unlock(&e->mu);
-		int rc = req == REQ_START ? zkserver_start(m->s) : zkserver_stop(m->s);
+		int rc = req == REQ_START  ? zkserver_start(m->s)
+			 : req == REQ_KILL ? zkserver_discard(m->s)
+					   : zkserver_stop(m->s);
 		pthread_mutex_lock(&e->mu);
 		m->req = REQ_NONE;
 		m->rc = rc;
@@ -303,7 +305,9 @@ void zkensemble_free(struct zkensemble *e)
 	for (int i = 0; i < e->n; i++)
 		if (e->m[i].s && zkserver_pid(e->m[i].s) > 0)
 			running |= 1u << i;
-	run_on(e, running, REQ_STOP, rcs);
+	/* The members' data is the run's and goes with the run folder: a
+	 * SIGKILL ends each at once, where SIGTERM waits for the JVM. */
+	run_on(e, running, REQ_KILL, rcs);
 	pthread_mutex_lock(&e->mu);
 	for (int i = 0; i < e->n; i++)
 		e->m[i].req = REQ_EXIT;

@@ -86,7 +86,7 @@ struct zkensemble;
 int zkensemble_new(const char *run_dir, const struct zkensemble_opts *opts, struct zkensemble **out,
 		   char **why);
 
-/* Stops every member (SIGTERM, then SIGKILL), reaps them, stops the relays
+/* Kills every member (SIGKILL: its data goes with the run folder), reaps them, stops the relays
  * and the member threads, frees e.  Accepts NULL. */
 void zkensemble_free(struct zkensemble *e);
 

@@ -25,6 +25,7 @@ int zkenslab_start(struct report *r, const char *run_dir, const struct zkensembl
 	}
 	long long t0 = mono_now_ms();
 	rc = zkensemble_start(*out);
+	report_server_time(r, (long)(mono_now_ms() - t0));
 	if (rc) {
 		report_cannot(r, "%s", zkensemble_error(*out));
 		goto out;
@@ -41,6 +42,7 @@ void zkenslab_stop(struct report *r, struct zkensemble *e)
 		return;
 	long long t1 = mono_now_ms();
 	zkensemble_free(e);
+	report_server_time(r, (long)(mono_now_ms() - t1));
 	report_evidence(r, "ensemble_stop_ms", "%lld", mono_now_ms() - t1);
 }
 

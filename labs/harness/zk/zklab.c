@@ -14,6 +14,7 @@
  * refused connection when it does not.
  */
 #include "harness/zk/zklab.h"
+#include "base/mono.h"
 #include "base/wb.h"
 #include "harness/report.h"
 #include "harness/zk/zkclient.h"
@@ -180,7 +181,9 @@ int zklab_open_prepared(struct lab_ctx *ctx, int (*prepare)(struct zkserver *s, 
 			    "starting a local ZooKeeper server on %s (tickTime 200 ms, data in the "
 			    "run directory)",
 			    zkserver_connect(z->server));
+		long long t0 = mono_now_ms();
 		rc = zkserver_start(z->server);
+		report_server_time(ctx->report, (long)(mono_now_ms() - t0));
 		if (rc) {
 			report_cannot(ctx->report, "%s", zkserver_error(z->server));
 			return rc;
@@ -276,7 +279,15 @@ void zklab_close(struct zklab *z)
 		zoo_delete(zkc_handle(z->admin), "/workbench", -1);
 	}
 	zkc_close(z->admin);
-	zkserver_free(z->server);
+	if (z->server) {
+		/* The server's data is this run's and goes with the run
+		 * folder: a SIGKILL ends it at once (and reaps it), where
+		 * SIGTERM waits for the JVM's shutdown (zkserver_discard). */
+		long long t0 = mono_now_ms();
+		zkserver_discard(z->server);
+		zkserver_free(z->server);
+		report_server_time(z->ctx->report, (long)(mono_now_ms() - t0));
+	}
 	free(z->base);
 	free(z);
 }

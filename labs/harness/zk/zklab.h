@@ -56,8 +56,8 @@ int zklab_open_prepared(struct lab_ctx *ctx, int (*prepare)(struct zkserver *s, 
 			void *arg, struct zklab **out);
 
 /* Deletes base recursively (best effort, so --zk ensembles are left as they
- * were), closes the admin client, stops our server, frees z.  Accepts
- * NULL. */
+ * were), closes the admin client, ends our server (zkserver_discard:
+ * SIGKILL, its data goes with the run folder), frees z.  Accepts NULL. */
 void zklab_close(struct zklab *z);
 
 /* Connects a new client to the target with ZKLAB_CLIENT_SESSION_MS (a lab

@@ -17,6 +17,12 @@
  *    before the JVM binds it.  A standalone server that fails with
  *    "Address already in use" is retried on fresh ports; an ensemble member
  *    cannot be (its ports are in the other members' configs).
+ *  - Class data sharing: the JVM's start is mostly loading and linking
+ *    classes; mapping them from an archive (-XX:SharedArchiveFile, JDK
+ *    13+) about halves it.  The archive is the JVM's own dynamic dump
+ *    (-XX:ArchiveClassesAtExit) written by the first server that finds
+ *    none, at its normal exit (zkserver_discard), into a temporary name
+ *    then renamed; -Xshare:auto ignores a stale one.
  *  - Lab speed settings: tickTime 200 ms, forceSync=no (labs test protocol
  *    behaviour, not disk durability), a 4 MiB log preallocation, a
  *    client-compiler-only JIT and the serial collector (faster start, less
@@ -39,6 +45,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +79,8 @@ struct zkserver {
 	int start_ms;	      /* last successful start, spawn to serving */
 	long long spawned_at; /* CLOCK_MONOTONIC ms of the last spawn */
 	size_t log_off;	      /* zookeeper.log size at the last spawn */
+	char *cds_tmp;	      /* this JVM writes the class archive here at exit */
+	char *cds_final;      /* ... to be renamed to this, or NULL */
 	char err[1024];	      /* last error message */
 };
 
@@ -399,6 +408,81 @@ static int write_config(struct zkserver *s)
 	return rc;
 }
 
+/* The class-data-sharing archive of the server's classes for this java
+ * and these jars (their paths, sizes and times in the name's hash, so an
+ * upgrade makes a new one): $XDG_CACHE_HOME/workbench, else
+ * $HOME/.cache/workbench.  NULL when there is no such directory and it
+ * cannot be made.  Caller frees. */
+static char *cds_archive(const char *java, const char *cp)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char *dir = xdg && *xdg	    ? wb_xasprintf("%s/workbench", xdg)
+		    : home && *home ? wb_xasprintf("%s/.cache/workbench", home)
+				    : NULL;
+	if (!dir)
+		return NULL;
+	if (home && *home && !(xdg && *xdg)) {
+		char *cache = wb_xasprintf("%s/.cache", home);
+		mkdir(cache, 0700);
+		free(cache);
+	}
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+		free(dir);
+		return NULL;
+	}
+	uint32_t h = 2166136261u; /* FNV-1a */
+	struct wb_buf key = {0};
+	wb_buf_printf(&key, "%s|%s", java, cp);
+	char *copy = wb_xstrdup(cp), *save = NULL;
+	for (char *e = strtok_r(copy, ":", &save); e; e = strtok_r(NULL, ":", &save)) {
+		struct stat st;
+		if (stat(e, &st) == 0)
+			wb_buf_printf(&key, "|%lld.%lld", (long long)st.st_size,
+				      (long long)st.st_mtime);
+	}
+	free(copy);
+	for (size_t i = 0; i < key.len; i++)
+		h = (h ^ (unsigned char)key.data[i]) * 16777619u;
+	wb_buf_free(&key);
+	char *path = wb_xasprintf("%s/zookeeper-cds-%08x.jsa", dir, (unsigned)h);
+	free(dir);
+	return path;
+}
+
+/* After the JVM that was to write the archive has ended: keep puts what
+ * it wrote in place (it ended normally: SIGTERM, the JVM's exit writes
+ * it), else the part is removed.  Nothing when no archive was written. */
+static void cds_settle(struct zkserver *s, int keep)
+{
+	if (!s->cds_tmp)
+		return;
+	if (!keep || access(s->cds_tmp, R_OK) != 0 || rename(s->cds_tmp, s->cds_final) != 0)
+		unlink(s->cds_tmp);
+	free(s->cds_tmp);
+	free(s->cds_final);
+	s->cds_tmp = s->cds_final = NULL;
+}
+
+/* The JVM option that uses the archive, or that writes it at exit when
+ * there is none yet (s->cds_* set; renamed by zkserver_discard).  NULL:
+ * no archive (no cache directory).  Caller frees. */
+static char *cds_option(struct zkserver *s, const char *java, const char *cp)
+{
+	cds_settle(s, 0);
+	char *path = cds_archive(java, cp);
+	if (!path)
+		return NULL;
+	if (access(path, R_OK) == 0) {
+		char *opt = wb_xasprintf("-XX:SharedArchiveFile=%s", path);
+		free(path);
+		return opt;
+	}
+	/* one name per JVM: ensemble members may all write at once */
+	s->cds_tmp = wb_xasprintf("%s.%d.%d.tmp", path, (int)getpid(), s->port);
+	s->cds_final = path;
+	return wb_xasprintf("-XX:ArchiveClassesAtExit=%s", s->cds_tmp);
+}
+
 /* Spawns the JVM.  Returns 0 or a WB_E* code with s->err set. */
 static int spawn(struct zkserver *s)
 {
@@ -413,7 +497,15 @@ static int spawn(struct zkserver *s)
 		free(cp);
 		return rc;
 	}
-	char *classpath = wb_xasprintf("%s:%s", s->dir, cp);
+	/* With the Debian jars the class path is the jars alone, so that
+	 * their classes can come from the shared archive (a directory in
+	 * the class path stops the JVM writing one; log4j finds its file
+	 * through -Dlog4j.configuration).  $ZOOKEEPER_CLASSPATH keeps the
+	 * directory first and gets no archive. */
+	const char *env_cp = getenv("ZOOKEEPER_CLASSPATH");
+	int custom = env_cp && *env_cp;
+	char *cds = custom ? NULL : cds_option(s, java, cp);
+	char *classpath = custom ? wb_xasprintf("%s:%s", s->dir, cp) : wb_xstrdup(cp);
 	char *log4j = wb_xasprintf("-Dlog4j.configuration=file:%s/log4j.properties", s->dir);
 	char *logdir = wb_xasprintf("-Dzookeeper.log.dir=%s", s->dir);
 	char *cfg = wb_xasprintf("%s/zoo.cfg", s->dir);
@@ -424,6 +516,7 @@ static int spawn(struct zkserver *s)
 		"-XX:+UseSerialGC",
 		"-XX:TieredStopAtLevel=1",
 		"-XX:-UsePerfData",
+		"-Xshare:auto", /* a stale or foreign archive is ignored */
 		"-Djava.awt.headless=true",
 		"-Djava.net.preferIPv4Stack=true",
 		log4j,
@@ -436,7 +529,16 @@ static int spawn(struct zkserver *s)
 		"org.apache.zookeeper.server.quorum.QuorumPeerMain",
 		cfg,
 		NULL,
+		NULL,
 	};
+	if (cds) { /* the option goes before the main class */
+		size_t n = sizeof argv / sizeof argv[0];
+		size_t at = 0;
+		while (argv[at] && strcmp(argv[at], "-cp") != 0)
+			at++;
+		memmove(&argv[at + 1], &argv[at], (n - at - 1) * sizeof argv[0]);
+		argv[at] = cds;
+	}
 	const char *path = getenv("PATH");
 	char *env_path = wb_xasprintf("PATH=%s", path && *path ? path : "/usr/bin:/bin");
 	char *env_home = wb_xasprintf("HOME=%s", s->dir);
@@ -459,6 +561,7 @@ static int spawn(struct zkserver *s)
 	free(logdir);
 	free(log4j);
 	free(classpath);
+	free(cds);
 	free(cp);
 	free(java);
 	return rc;
@@ -663,7 +766,9 @@ int zkserver_stop(struct zkserver *s)
 		return WB_ENOENT;
 	pid_t pid = s->pid;
 	s->pid = 0;
-	return proc_stop(pid, STOP_GRACE_MS);
+	int rc = proc_stop(pid, STOP_GRACE_MS);
+	cds_settle(s, rc == 0);
+	return rc;
 }
 
 int zkserver_kill(struct zkserver *s)
@@ -676,7 +781,18 @@ int zkserver_kill(struct zkserver *s)
 	kill(pid, SIGKILL);
 	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 		;
+	cds_settle(s, 0);
 	return 0;
+}
+
+int zkserver_discard(struct zkserver *s)
+{
+	if (!s || s->pid <= 0)
+		return WB_ENOENT;
+	if (!s->cds_tmp)
+		return zkserver_kill(s);
+	/* This JVM writes the class archive at a normal exit: let it. */
+	return zkserver_stop(s);
 }
 
 int zkserver_died(const struct zkserver *s, char *why, size_t n)
@@ -711,6 +827,7 @@ void zkserver_free(struct zkserver *s)
 	free(s->log_path);
 	free(s->quorum_line);
 	free(s->extra_cfg);
+	cds_settle(s, 0);
 	free(s);
 }
 

@@ -75,6 +75,11 @@ int zkserver_check_runtime(char **why);
  * 'ruok' four-letter word answers 'imok' and 'srvr' reports a Mode (imok
  * alone comes before the database is loaded), polled until the start
  * timeout.
+ * With the Debian jars (no $ZOOKEEPER_CLASSPATH) the JVM maps the
+ * server's classes from a class-data-sharing archive in
+ * $XDG_CACHE_HOME/workbench (else ~/.cache/workbench), which the first
+ * server that finds none writes when zkserver_discard ends it: a start
+ * about half as long.
  * Also restarts a stopped or killed server on the same directory and ports.
  * A standalone server whose port was taken meanwhile is retried on fresh
  * ports.  Returns 0, WB_EUNAVAIL (no java or no jars), WB_EIO (the JVM
@@ -99,6 +104,14 @@ int zkserver_stop(struct zkserver *s);
 /* Kills the server with SIGKILL at once (a crash) and reaps it.  Returns 0,
  * or WB_ENOENT when it was not running. */
 int zkserver_kill(struct zkserver *s);
+
+/* Ends a server whose data is no longer needed (a lab's own server at
+ * the end of the run): SIGKILL at once, except for the one start that
+ * writes the class-data-sharing archive (see zkserver_start), which is
+ * stopped as zkserver_stop does so that the JVM writes it, and the
+ * archive put in place.  Returns 0, or WB_ENOENT when it was not
+ * running. */
+int zkserver_discard(struct zkserver *s);
 
 /* Whether the JVM this object started has ended without zkserver_stop or
  * zkserver_kill (a crash, or a kill from outside): 1 with the reason
