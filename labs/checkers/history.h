@@ -25,15 +25,15 @@ enum hist_type {
 
 /* One operation, invocation and completion together. */
 struct hist_op {
-	int index;	      /* position in the history, from 0; stable id */
-	const char *process;  /* "c1", "worker-a", "zk1" ... */
-	const char *f;	      /* the operation: "read", "write", "acquire" ... */
-	const char *value;    /* the argument (write) or the argument asked */
-	const char *result;   /* what the completion returned (ok), else NULL */
-	enum hist_type end;   /* HIST_OK, HIST_FAIL or HIST_INFO; HIST_INVOKE:
-				 never completed (treated as info) */
-	int64_t t_invoke;     /* ns from the run's start */
-	int64_t t_complete;   /* ns; INT64_MAX when never completed or info */
+	int index;	     /* position in the history, from 0; stable id */
+	const char *process; /* "c1", "worker-a", "zk1" ... */
+	const char *f;	     /* the operation: "read", "write", "acquire" ... */
+	const char *value;   /* the argument (write) or the argument asked */
+	const char *result;  /* what the completion returned (ok), else NULL */
+	enum hist_type end;  /* HIST_OK, HIST_FAIL or HIST_INFO; HIST_INVOKE:
+				never completed (treated as info) */
+	int64_t t_invoke;    /* ns from the run's start */
+	int64_t t_complete;  /* ns; INT64_MAX when never completed or info */
 };
 
 /* A history: ops in invocation order.  Strings are owned by whoever built

@@ -290,8 +290,9 @@ static void emit_timing(struct report *r, long ms)
 				     .other_ms = other});
 	if (!r->json) {
 		fprintf(r->out,
-			narration_text(r->lang, N_("time: %ld ms waiting for the story (%s), %ld ms "
-						   "starting and stopping servers, %ld ms the rest")),
+			narration_text(r->lang,
+				       N_("time: %ld ms waiting for the story (%s), %ld ms "
+					  "starting and stopping servers, %ld ms the rest")),
 			story, waits, server, other);
 		fputc('\n', r->out);
 		fflush(r->out);

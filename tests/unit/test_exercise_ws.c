@@ -205,7 +205,8 @@ static void test_store_state_and_merge(void **state)
 	assert_int_equal(store_open(p, &s, err, sizeof err), 0);
 	size_t added, skipped;
 	for (int i = 0; i < 2; i++)
-		assert_int_equal(answers_import(s, text, len, &added, &skipped, err, sizeof err), 0);
+		assert_int_equal(answers_import(s, text, len, &added, &skipped, err, sizeof err),
+				 0);
 	assert_int_equal(store_ex_get(s, "demo-c", &x), 0);
 	assert_int_equal(x.started, 1000);
 	assert_int_equal(x.attempts, 2);

@@ -301,7 +301,8 @@ static const char *const msgids[M_COUNT] = {
 	[M_LABALL_STORY] = N_("story"),
 	[M_LABALL_SERVER] = N_("servers"),
 	[M_LABALL_OTHER] = N_("other"),
-	[M_LABALL_SPLIT] = N_("of which %.1f s waiting for the stories, %.1f s starting and stopping servers, %.1f s the rest"),
+	[M_LABALL_SPLIT] = N_("of which %.1f s waiting for the stories, %.1f s starting and "
+			      "stopping servers, %.1f s the rest"),
 };
 
 const char *i18n_text(const char *lang, const char *msgid)
