@@ -175,7 +175,8 @@ int histfile_write(FILE *f, const struct history *h, const int64_t *ends, enum h
 		if (op->end != HIST_INVOKE && t >= 0 && t != INT64_MAX)
 			lines[n++] = (struct hline){t < op->t_invoke ? op->t_invoke : t, (int)i, 1};
 	}
-	qsort(lines, n, sizeof *lines, by_time);
+	if (n > 1) /* qsort wants a valid pointer even for 0 elements */
+		qsort(lines, n, sizeof *lines, by_time);
 	int n_slots = 0;
 	for (size_t k = 0; k < n && !rc; k++) {
 		const struct hist_op *op = &h->ops[lines[k].op];

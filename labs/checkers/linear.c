@@ -251,7 +251,8 @@ static void build_list(const struct lop *all, const int *sel, size_t m, struct e
 		se[2 * i] = (struct sortent){op->inv, 0, (int)i};
 		se[2 * i + 1] = (struct sortent){op->ret, op->info ? 2 : 1, (int)i};
 	}
-	qsort(se, 2 * m, sizeof *se, sortent_cmp);
+	if (2 * m > 1) /* qsort wants a valid pointer even for 0 elements */
+		qsort(se, 2 * m, sizeof *se, sortent_cmp);
 	memset(head, 0, sizeof *head);
 	for (size_t k = 0; k < 2 * m; k++) {
 		struct entry *e = &ents[k];

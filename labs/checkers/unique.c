@@ -77,7 +77,8 @@ int unique_check(const struct history *h, unsigned flags, struct hist_result *re
 		ids[n].is_num = histres_parse_i64(op->result, &ids[n].num) == 0;
 		n++;
 	}
-	qsort(ids, n, sizeof *ids, by_id);
+	if (n > 1) /* qsort wants a valid pointer even for 0 elements */
+		qsort(ids, n, sizeof *ids, by_id);
 	for (size_t i = 1; i < n; i++) {
 		if (id_cmp(&ids[i - 1], &ids[i]) == 0) {
 			pair(res, &ids[i - 1], &ids[i]);
@@ -89,7 +90,8 @@ int unique_check(const struct history *h, unsigned flags, struct hist_result *re
 		}
 	}
 	if (!(flags & UNIQUE_ANY_ORDER)) {
-		qsort(ids, n, sizeof *ids, by_process_time);
+		if (n > 1) /* qsort wants a valid pointer even for 0 elements */
+			qsort(ids, n, sizeof *ids, by_process_time);
 		for (size_t i = 1; i < n; i++) {
 			const struct uid *x = &ids[i - 1], *y = &ids[i];
 			if (strcmp(x->op->process, y->op->process) == 0 && id_cmp(x, y) >= 0) {

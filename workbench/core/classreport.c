@@ -252,7 +252,8 @@ int classreport_add_json(struct classreport *r, const char *file, const char *te
 		r->cap = (r->n + ngot) * 2;
 		r->r = wb_xrealloc(r->r, r->cap * sizeof *r->r);
 	}
-	memcpy(r->r + r->n, got, ngot * sizeof *got);
+	if (ngot) /* r->r is still NULL before the first answer */
+		memcpy(r->r + r->n, got, ngot * sizeof *got);
 	r->n += ngot;
 	ngot = 0;
 	r->x = wb_xrealloc(r->x, (r->nx + 1) * sizeof *r->x);
@@ -303,7 +304,8 @@ static int by_name(const void *a, const void *b)
 /* Drops answers whose uid came before (sorted by uid). */
 static void drop_duplicates(struct classreport *r)
 {
-	qsort(r->r, r->n, sizeof *r->r, by_uid);
+	if (r->n > 1) /* qsort wants a valid pointer even for 0 elements */
+		qsort(r->r, r->n, sizeof *r->r, by_uid);
 	size_t k = 0;
 	for (size_t i = 0; i < r->n; i++) {
 		if (k && !strcmp(r->r[k - 1].uid, r->r[i].uid)) {
@@ -412,7 +414,8 @@ static void compute(struct classreport *r)
 		return;
 	clear_figures(r);
 	drop_duplicates(r);
-	qsort(r->r, r->n, sizeof *r->r, by_question);
+	if (r->n > 1) /* qsort wants a valid pointer even for 0 elements */
+		qsort(r->r, r->n, sizeof *r->r, by_question);
 	for (size_t s = 0, e; s < r->n; s = e) {
 		for (e = s + 1; e < r->n && !strcmp(r->r[e].question, r->r[s].question); e++)
 			;
@@ -421,9 +424,9 @@ static void compute(struct classreport *r)
 	for (size_t f = 0; f < r->nx; f++)
 		learner(r, r->x[f].learner);
 	learner_extras(r);
-	if (r->nq)
+	if (r->nq > 1)
 		qsort(r->q, r->nq, sizeof *r->q, by_chapter_id);
-	if (r->nl)
+	if (r->nl > 1)
 		qsort(r->l, r->nl, sizeof *r->l, by_name);
 	r->dirty = 0;
 }
@@ -469,7 +472,8 @@ size_t classreport_hardest(struct classreport *r, size_t *idx, size_t max)
 	for (size_t i = 0; i < r->nq; i++)
 		all[i] = i;
 	sort_base = r->q;
-	qsort(all, r->nq, sizeof *all, harder_first);
+	if (r->nq > 1) /* qsort wants a valid pointer even for 0 elements */
+		qsort(all, r->nq, sizeof *all, harder_first);
 	size_t n = r->nq < max ? r->nq : max;
 	memcpy(idx, all, n * sizeof *idx);
 	free(all);

@@ -282,7 +282,8 @@ static void axis_points(const struct timeline *t, struct axis *a)
 	}
 	for (size_t i = 0; i < t->nmarks; i++)
 		a->p[m++] = t->marks[i].t;
-	qsort(a->p, m, sizeof *a->p, cmp_i64);
+	if (m > 1) /* qsort wants a valid pointer even for 0 elements */
+		qsort(a->p, m, sizeof *a->p, cmp_i64);
 	size_t u = 0;
 	for (size_t i = 0; i < m; i++)
 		if (!u || a->p[i] != a->p[u - 1])
@@ -475,7 +476,8 @@ static void link_rows(struct tl_layout *l)
 	struct rowpos *rp = wb_xcalloc(n + 1, sizeof *rp);
 	for (size_t i = 0; i < l->nbars; i++)
 		rp[i] = (struct rowpos){l->bars[i].row, l->bars[i].x0, i};
-	qsort(rp, l->nbars, sizeof *rp, cmp_rowpos);
+	if (l->nbars > 1) /* qsort wants a valid pointer even for 0 elements */
+		qsort(rp, l->nbars, sizeof *rp, cmp_rowpos);
 	for (size_t k = 0; k < l->nbars; k++) {
 		int next = l->area + 1;
 		/* bars of a row never overlap, so the next one starts after x1 */
@@ -485,7 +487,8 @@ static void link_rows(struct tl_layout *l)
 	}
 	for (size_t i = 0; i < l->nmarks; i++)
 		rp[i] = (struct rowpos){l->marks[i].row, l->marks[i].x, i};
-	qsort(rp, l->nmarks, sizeof *rp, cmp_rowpos);
+	if (l->nmarks > 1) /* qsort wants a valid pointer even for 0 elements */
+		qsort(rp, l->nmarks, sizeof *rp, cmp_rowpos);
 	for (size_t k = 0; k < l->nmarks; k++) {
 		size_t j = k + 1;
 		while (j < l->nmarks && rp[j].row == rp[k].row && rp[j].x == rp[k].x)
