@@ -33,7 +33,6 @@ enum wbx_step {
  * Returns WBX_HOLDER, WBX_WAIT or WBX_ERROR.  Must not keep pointers to
  * its arguments or print anything.
  */
-int wbx_lock_step(const char *own, const char *const *children, size_t n, char *watch,
-		  size_t len);
+int wbx_lock_step(const char *own, const char *const *children, size_t n, char *watch, size_t len);
 
 #endif

@@ -26,8 +26,7 @@ static long long suffix(const char *name)
 	return v;
 }
 
-int wbx_lock_step(const char *own, const char *const *children, size_t n, char *watch,
-		  size_t len)
+int wbx_lock_step(const char *own, const char *const *children, size_t n, char *watch, size_t len)
 {
 	long long mine = -1;
 	for (size_t i = 0; i < n; i++)

@@ -5,8 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int wbx_lock_step(const char *own, const char *const *children, size_t n, char *watch,
-		  size_t len)
+int wbx_lock_step(const char *own, const char *const *children, size_t n, char *watch, size_t len)
 {
 	(void)own;
 	(void)children;

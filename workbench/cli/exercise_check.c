@@ -15,6 +15,7 @@
 #include "app.h"
 #include "cli/commands.h"
 #include "cli/labsuper.h"
+#include "core/exercise_ws.h"
 #include "core/store.h"
 #include "base/wb.h"
 #include "exercise.h"
@@ -92,15 +93,15 @@ static enum lab_outcome check_body(struct lab_ctx *ctx, void *argp)
 	return (*a->ex->check)(ctx, &code);
 }
 
-/* The learner's file in the workspace: $XDG_DATA_HOME/workbench/
- * exercises/<id>/<file> (~/.local/share when unset).  Caller frees. */
+/* The learner's file in the workspace (core/exercise_ws.h's folder, the
+ * one `exercise start` fills), or NULL when there is no home.  Caller
+ * frees. */
 static char *workspace_file(const struct exercise *ex)
 {
-	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
-	if (xdg && *xdg == '/')
-		return wb_xasprintf("%s/workbench/exercises/%s/%s", xdg, ex->id, ex->file);
-	return wb_xasprintf("%s/.local/share/workbench/exercises/%s/%s", home ? home : ".", ex->id,
-			    ex->file);
+	char *dir = exws_dir(ex->id);
+	char *path = dir ? wb_xasprintf("%s/%s", dir, ex->file) : NULL;
+	free(dir);
+	return path;
 }
 
 /* The wall limit: WORKBENCH_EXERCISE_TIMEOUT seconds when it is a number
@@ -146,6 +147,11 @@ static int exercise_check(struct app *app, const struct args *args)
 		return LAB_EXIT_CANNOT;
 	}
 	char *given = file ? wb_xstrdup(file) : workspace_file(ex);
+	if (!given) {
+		fprintf(stderr, "workbench: no home folder for the workspace (set HOME or "
+				"XDG_DATA_HOME), or check a file with --file PATH\n");
+		return EXIT_USAGE;
+	}
 	char *src = realpath(given, NULL);
 	if (!src) {
 		if (file)
@@ -159,7 +165,7 @@ static int exercise_check(struct app *app, const struct args *args)
 		return EXIT_USAGE;
 	}
 	free(given);
-	char *ex_dir = wb_xasprintf("%s/exercises/%s", app->content, ex->id);
+	char *ex_dir = exws_shipped(app->content, ex->id);
 	char *title = wb_xasprintf("exercise %s: %s (%s)", ex->id, ex_title(ex, app->lang), src);
 	struct check_arg arg = {ex, src, ex_dir};
 	struct labsuper_job job = {

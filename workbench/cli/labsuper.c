@@ -39,6 +39,17 @@
 #define WB_SOURCE_DIR NULL
 #endif
 
+/* Built with AddressSanitizer (gcc says so with a macro, clang with
+ * __has_feature): its shadow memory needs far more address space than
+ * the worker's limit allows. */
+#if defined(__SANITIZE_ADDRESS__)
+#define WB_ASAN_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WB_ASAN_BUILD 1
+#endif
+#endif
+
 static volatile sig_atomic_t got_signal;
 static volatile sig_atomic_t worker_pid;   /* the running worker, 0 if none */
 static volatile sig_atomic_t timed_out;	   /* the wall limit passed */
@@ -93,7 +104,7 @@ static void limit_worker(unsigned wall_s)
 	rlim_t cpu = wall_s ? wall_s : 120;
 	struct rlimit c = {cpu, cpu + 5};
 	setrlimit(RLIMIT_CPU, &c);
-#if !defined(__SANITIZE_ADDRESS__) && !defined(__has_feature)
+#ifndef WB_ASAN_BUILD
 	struct rlimit as = {(rlim_t)4 << 30, (rlim_t)4 << 30};
 	setrlimit(RLIMIT_AS, &as);
 #endif
@@ -393,16 +404,17 @@ int labsuper_run(struct app *app, const struct labsuper_job *job)
 		write_timeline(job, run_dir, app->lang);
 	if (job->timing)
 		read_timing(run_dir, job->timing);
-	if (got_signal)
+	if (got_signal) {
 		report_cancel(job->what, job->id, run_dir, job->json); /* and removes the folder */
-	else if (job->record)
-		record_run(app, job->id, run_dir, verdict);
-	if (got_signal)
-		;
-	else if (verdict == LAB_EXIT_PASS || (verdict == LAB_EXIT_FAIL && !job->keep_failed))
-		rundir_remove(run_dir);
-	else
-		fprintf(stderr, "workbench: run directory kept for inspection: %s\n", run_dir);
+	} else {
+		if (job->record)
+			record_run(app, job->id, run_dir, verdict);
+		if (verdict == LAB_EXIT_PASS || (verdict == LAB_EXIT_FAIL && !job->keep_failed))
+			rundir_remove(run_dir);
+		else
+			fprintf(stderr, "workbench: run directory kept for inspection: %s\n",
+				run_dir);
+	}
 	free(run_dir);
 	return verdict;
 }

@@ -6,8 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int wbx_lock_step(const char *own, const char *const *children, size_t n, char *watch,
-		  size_t len)
+int wbx_lock_step(const char *own, const char *const *children, size_t n, char *watch, size_t len)
 {
 	int found = 0;
 	const char *best = NULL;

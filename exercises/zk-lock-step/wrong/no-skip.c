@@ -14,8 +14,7 @@ static long long suffix(const char *name)
 	return p ? atoll(p + 5) : 0;
 }
 
-int wbx_lock_step(const char *own, const char *const *children, size_t n, char *watch,
-		  size_t len)
+int wbx_lock_step(const char *own, const char *const *children, size_t n, char *watch, size_t len)
 {
 	long long mine = suffix(own), best_seq = -1;
 	const char *best = NULL;

@@ -17,8 +17,7 @@ static long long suffix(const char *name)
 	return v;
 }
 
-int wbx_lock_step(const char *own, const char *const *children, size_t n, char *watch,
-		  size_t len)
+int wbx_lock_step(const char *own, const char *const *children, size_t n, char *watch, size_t len)
 {
 	long long mine = suffix(own), low = -1;
 	const char *lowest = NULL;
