@@ -921,16 +921,23 @@ static const char *remember_exercise(struct layout *lay, const char *id)
 
 static void card_box(struct ctx *c, struct run *body, struct box_arg *ba);
 
+/* A card's box at this depth: at most 64 columns wide, its text 4 less
+ * (the borders and their padding), never under 2. */
+static struct box_arg card_arg(struct ctx *c, const char *kept_id, int kind)
+{
+	int avail = c->lay->width - prefix_width(c);
+	int cw = avail < 64 ? avail : 64;
+	struct box_arg ba = {cw - 4, kept_id, kind};
+	if (ba.inner < 2)
+		ba.inner = 2;
+	return ba;
+}
+
 static void lab_card(struct ctx *c, const char *id)
 {
 	begin_block(c);
-	const char *kept = remember_lab(c->lay, id);
+	struct box_arg ba = card_arg(c, remember_lab(c->lay, id), LK_LAB);
 	int zh = c->lang && !strcmp(c->lang, "zh");
-	int avail = c->lay->width - prefix_width(c);
-	int cw = avail < 64 ? avail : 64;
-	struct box_arg ba = {cw - 4, kept, LK_LAB};
-	if (ba.inner < 2)
-		ba.inner = 2;
 
 	struct run body = {0};
 	const struct labcat_entry *e = labcat_find(id);
@@ -980,13 +987,8 @@ static void card_box(struct ctx *c, struct run *body, struct box_arg *ba)
 static void exercise_card(struct ctx *c, const char *id)
 {
 	begin_block(c);
-	const char *kept = remember_exercise(c->lay, id);
+	struct box_arg ba = card_arg(c, remember_exercise(c->lay, id), LK_EXERCISE);
 	int zh = c->lang && !strcmp(c->lang, "zh");
-	int avail = c->lay->width - prefix_width(c);
-	int cw = avail < 64 ? avail : 64;
-	struct box_arg ba = {cw - 4, kept, LK_EXERCISE};
-	if (ba.inner < 2)
-		ba.inner = 2;
 	struct run body = {0};
 	const struct excat_entry *e = excat_find(id);
 	run_addz(&body, zh ? "自己动手 " : "Try it yourself ", LS_LAB | LS_BOLD);
