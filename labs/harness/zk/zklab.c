@@ -23,6 +23,8 @@
 
 #include <ctype.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,6 +208,29 @@ int zklab_open_prepared(struct lab_ctx *ctx, int (*prepare)(struct zkserver *s, 
 	return 0;
 }
 
+/* Reports why a client of z could not connect (rc: its code), as
+ * zklab_client's contract says. */
+static void client_failed(struct zklab *z, int rc)
+{
+	int need = z->ctx->lab->sessions;
+	if (zklab_server_gone(z))
+		return;
+	if (!z->server && need > 0 && z->opened > 0)
+		report_cannot(z->ctx->report,
+			      "%s opens %d sessions; the server at %s took %d from this address "
+			      "and then refused the next: it allows fewer per client address "
+			      "(maxClientCnxns): raise it or run without --zk",
+			      z->ctx->lab->id, need, z->connect, z->opened);
+	else if (rc == WB_EUNAVAIL) /* nothing answered in time, not a missing program */
+		report_cannot(z->ctx->report,
+			      "cannot connect to ZooKeeper at %s within %d ms: it is unreachable "
+			      "(no server answered there)",
+			      z->connect, ZKLAB_WAIT_MS);
+	else
+		report_cannot(z->ctx->report, "cannot connect to ZooKeeper at %s within %d ms (%s)",
+			      z->connect, ZKLAB_WAIT_MS, wb_strerror(rc));
+}
+
 int zklab_client(struct zklab *z, struct zkc **out)
 {
 	struct zkc *c = NULL;
@@ -224,24 +249,71 @@ int zklab_client(struct zklab *z, struct zkc **out)
 		*out = c;
 		return 0;
 	}
-	int need = z->ctx->lab->sessions;
-	if (zklab_server_gone(z))
-		return rc;
-	if (!z->server && need > 0 && z->opened > 0)
-		report_cannot(z->ctx->report,
-			      "%s opens %d sessions; the server at %s took %d from this address "
-			      "and then refused the next: it allows fewer per client address "
-			      "(maxClientCnxns): raise it or run without --zk",
-			      z->ctx->lab->id, need, z->connect, z->opened);
-	else if (rc == WB_EUNAVAIL) /* nothing answered in time, not a missing program */
-		report_cannot(z->ctx->report,
-			      "cannot connect to ZooKeeper at %s within %d ms: it is unreachable "
-			      "(no server answered there)",
-			      z->connect, ZKLAB_WAIT_MS);
-	else
-		report_cannot(z->ctx->report, "cannot connect to ZooKeeper at %s within %d ms (%s)",
-			      z->connect, ZKLAB_WAIT_MS, wb_strerror(rc));
+	client_failed(z, rc);
 	return rc;
+}
+
+int zklab_clients(struct zklab *z, int n, struct zkc **out)
+{
+	int rc = 0, failed = 0;
+	for (int i = 0; i < n; i++)
+		out[i] = NULL;
+	for (int i = 0; i < n && rc == 0; i++) {
+		rc = zkc_open(z->connect, ZKLAB_CLIENT_SESSION_MS, z->ctx->run_dir, &out[i]);
+		if (rc == 0)
+			zklab_watch(z, out[i]);
+	}
+	if (rc) {
+		client_failed(z, rc);
+		return rc;
+	}
+	/* They connect in parallel: one deadline for all of them. */
+	long long deadline = mono_now_ms() + ZKLAB_WAIT_MS;
+	for (int i = 0; i < n; i++) {
+		long long left = deadline - mono_now_ms();
+		if (zkc_wait_state(out[i], ZOO_CONNECTED_STATE, left > 0 ? (int)left : 1, NULL) ==
+		    0)
+			z->opened++;
+		else
+			failed++;
+	}
+	if (failed) {
+		client_failed(z, WB_EUNAVAIL);
+		return WB_EUNAVAIL;
+	}
+	return 0;
+}
+
+/* zklab_close_clients' workers take the next entry until none is left. */
+struct closer {
+	struct zkc **c;
+	int n;
+	atomic_int next;
+};
+
+static void *closer_main(void *arg)
+{
+	struct closer *k = arg;
+	for (int i; (i = atomic_fetch_add(&k->next, 1)) < k->n;) {
+		zkc_close(k->c[i]);
+		k->c[i] = NULL;
+	}
+	return NULL;
+}
+
+void zklab_close_clients(struct zkc **c, int n)
+{
+	enum { CLOSERS = 8 };
+	struct closer k = {.c = c, .n = n};
+	atomic_init(&k.next, 0);
+	pthread_t th[CLOSERS];
+	int started = 0;
+	while (started < CLOSERS && started < n - 1 &&
+	       pthread_create(&th[started], NULL, closer_main, &k) == 0)
+		started++;
+	closer_main(&k); /* this thread too; alone when no thread started */
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
 }
 
 int zklab_delete_tree(struct zkc *c, const char *path)

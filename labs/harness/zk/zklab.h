@@ -67,6 +67,20 @@ void zklab_close(struct zklab *z);
  * needs, or no connection in time) and returns the negative code. */
 int zklab_client(struct zklab *z, struct zkc **out);
 
+/* zklab_client for n clients at once: every handle is started before the
+ * first is waited for, so n connections cost about one hand-shake, not n
+ * (zk-herd's 64).  out[0..n) receive the clients, NULL where none; on
+ * failure the ones already in out stay there for the caller to close
+ * (zklab_close_clients) and it is reported as zklab_client does.  Returns
+ * 0 or the negative code. */
+int zklab_clients(struct zklab *z, int n, struct zkc **out);
+
+/* zkc_close on c[0..n) (NULL entries skipped), several at a time: each
+ * close waits for the server to answer the session's close, so closing
+ * many one after the other costs one round trip each.  Sets each entry to
+ * NULL. */
+void zklab_close_clients(struct zkc **c, int n);
+
 /* Whether our own server died under the lab (never under --zk): the first
  * time it returns 1 it reports "the ZooKeeper server (pid N) died: ..."
  * through report_cannot, so the lab ends as could-not-run; a lab calls it
