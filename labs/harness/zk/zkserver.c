@@ -10,8 +10,10 @@
  *    server.N lines, and an ensemble member when it has them, so issue 7
  *    only adds lines.
  *  - Readiness is 'ruok' answering 'imok' and 'srvr' reporting a Mode
- *    (imok alone comes before the database is loaded), polled until a
- *    deadline; a JVM that exits meanwhile is reported with its log.
+ *    (imok alone comes before the database is loaded), asked when the
+ *    server log (watched with inotify) shows a start-up-done line and
+ *    otherwise every 200 ms, until a deadline; a JVM that exits
+ *    meanwhile (a pidfd) is reported with its log.
  *  - Ports are reserved by binding and closing (a port below the ephemeral
  *    range when one is free, else port 0): another process may take one
  *    before the JVM binds it.  A standalone server that fails with
@@ -50,7 +52,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -660,52 +664,136 @@ static int log_says(const struct zkserver *s, const char *needle)
 	return found;
 }
 
+/* Lines of the server log that come when a start is (about) done: a
+ * standalone 3.8 server's last start-up line, and an ensemble member
+ * entering the broadcast phase ("Peer state changed: leading -
+ * broadcast").  Only hints: 'ruok' + 'srvr' still decide. */
+static const char *const ready_hints[] = {
+	"ZooKeeper audit is",
+	" - broadcast",
+};
+
+/* Whether the log written since *off says one of ready_hints; moves *off
+ * on (keeping a short overlap, so a hint split between two reads is
+ * found). */
+static int log_hints_ready(const struct zkserver *s, size_t *off)
+{
+	enum { OVERLAP = 64 };
+	int fd = open(s->log_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	size_t from = *off >= s->log_off + OVERLAP ? *off - OVERLAP : s->log_off;
+	int found = 0;
+	char buf[8192 + 1];
+	for (;;) {
+		ssize_t n = pread(fd, buf, sizeof buf - 1, (off_t)from);
+		if (n <= 0)
+			break;
+		buf[n] = '\0';
+		for (size_t i = 0; i < WB_ARRAY_LEN(ready_hints) && !found; i++)
+			found = strstr(buf, ready_hints[i]) != NULL;
+		*off = from + (size_t)n;
+		if (found || n < (ssize_t)sizeof buf - 1)
+			break;
+		from = *off - OVERLAP;
+	}
+	close(fd);
+	return found;
+}
+
+/* The JVM ended during start-up: WB_EBUSY when its port was taken, else
+ * WB_EIO with the reason and the log's tail in s->err. */
+static int start_exited(struct zkserver *s, int status)
+{
+	s->pid = 0;
+	if (log_says(s, "Address already in use"))
+		return WB_EBUSY;
+	char *tail = file_tail(s->log_path, 600);
+	if (!*tail) {
+		free(tail);
+		char *out = wb_xasprintf("%s/stdout.log", s->dir);
+		tail = file_tail(out, 600);
+		free(out);
+	}
+	set_err(s, "the ZooKeeper server exited during start-up (%s %d); see %s: %s",
+		WIFEXITED(status) ? "status" : "signal",
+		WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), s->log_path, tail);
+	free(tail);
+	return WB_EIO;
+}
+
 /* Like zkserver_wait_ready, but WB_EBUSY when the JVM exited because its
- * port was taken (the caller may retry on fresh ports). */
+ * port was taken (the caller may retry on fresh ports).
+ *
+ * Readiness by event, not by a tight poll: the wait sleeps in poll(2) on
+ * an inotify watch of the server directory (the log growing) and on a
+ * pidfd (the JVM exiting), and asks 'ruok' + 'srvr' only when the log
+ * shows a ready hint, or every FALLBACK_MS whatever the log says (a
+ * server version whose lines differ still comes up).  Each four-letter
+ * word costs the booting JVM an accept, a worker and log lines, CPU that
+ * every member of an ensemble is short of while they all start; polling
+ * every 20 ms asked about 50 of them per start. */
 static int wait_ready(struct zkserver *s)
 {
+	enum { FALLBACK_MS = 200 };
 	if (s->pid <= 0) {
 		if (!s->err[0])
 			set_err(s, "the server in %s is not running", s->dir);
 		return WB_EIO;
 	}
 	long long deadline = s->spawned_at + s->start_timeout;
-	struct timespec tick = {0, 20 * 1000 * 1000};
+	int in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (in >= 0 && inotify_add_watch(in, s->dir, IN_MODIFY | IN_CREATE) < 0) {
+		close(in);
+		in = -1;
+	}
+	int pfd = (int)syscall(SYS_pidfd_open, s->pid, 0);
+	size_t off = s->log_off;
+	long long next_ask = mono_now_ms(); /* ask once at once: a restart may be quick */
+	int rc = 0;
 	for (;;) {
 		int status = 0;
 		pid_t w = waitpid(s->pid, &status, WNOHANG);
 		if (w == s->pid) {
-			s->pid = 0;
-			if (log_says(s, "Address already in use"))
-				return WB_EBUSY;
-			char *tail = file_tail(s->log_path, 600);
-			if (!*tail) {
-				free(tail);
-				char *out = wb_xasprintf("%s/stdout.log", s->dir);
-				tail = file_tail(out, 600);
-				free(out);
-			}
-			set_err(s,
-				"the ZooKeeper server exited during start-up (%s %d); see %s: %s",
-				WIFEXITED(status) ? "status" : "signal",
-				WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-				s->log_path, tail);
-			free(tail);
-			return WB_EIO;
-		}
-		if (serving(s, deadline))
+			rc = start_exited(s, status);
 			break;
-		if (mono_now_ms() >= deadline) {
+		}
+		long long now = mono_now_ms();
+		if (now >= next_ask || log_hints_ready(s, &off)) {
+			if (serving(s, deadline))
+				break;
+			next_ask = mono_now_ms() + FALLBACK_MS;
+		}
+		now = mono_now_ms();
+		if (now >= deadline) {
 			zkserver_kill(s);
 			set_err(s,
 				"the ZooKeeper server on %s was not serving within %d ms; see %s",
 				s->connect, s->start_timeout, s->log_path);
-			return WB_EIO;
+			rc = WB_EIO;
+			break;
 		}
-		nanosleep(&tick, NULL);
+		long long until = next_ask < deadline ? next_ask : deadline;
+		struct pollfd fds[2] = {{in, POLLIN, 0}, {pfd, POLLIN, 0}};
+		if (in < 0 && pfd < 0) { /* neither: a plain short sleep */
+			struct timespec tick = {0, 20 * 1000 * 1000};
+			nanosleep(&tick, NULL);
+			continue;
+		}
+		poll(fds, 2, (int)(until - now) + 1);
+		if (in >= 0 && (fds[0].revents & POLLIN)) {
+			char ev[4096];
+			while (read(in, ev, sizeof ev) > 0)
+				; /* drained: the log is read from off on */
+		}
 	}
-	s->start_ms = (int)(mono_now_ms() - s->spawned_at);
-	return 0;
+	if (pfd >= 0)
+		close(pfd);
+	if (in >= 0)
+		close(in);
+	if (rc == 0)
+		s->start_ms = (int)(mono_now_ms() - s->spawned_at);
+	return rc;
 }
 
 int zkserver_wait_ready(struct zkserver *s)

@@ -73,8 +73,9 @@ int zkserver_check_runtime(char **why);
 
 /* Writes zoo.cfg and log4j.properties, spawns the JVM and waits until the
  * 'ruok' four-letter word answers 'imok' and 'srvr' reports a Mode (imok
- * alone comes before the database is loaded), polled until the start
- * timeout.
+ * alone comes before the database is loaded), until the start timeout:
+ * asked when the server log says its start-up is done (inotify), else
+ * every 200 ms, and the JVM's exit is seen at once (a pidfd).
  * With the Debian jars (no $ZOOKEEPER_CLASSPATH) the JVM maps the
  * server's classes from a class-data-sharing archive in
  * $XDG_CACHE_HOME/workbench (else ~/.cache/workbench), which the first
@@ -91,9 +92,10 @@ int zkserver_start(struct zkserver *s);
  * serve once a quorum is up: spawn every member, then wait for each.
  * zkserver_spawn writes the config and starts the JVM without waiting
  * (0, WB_EINVAL when already running, WB_EUNAVAIL, WB_EIO).
- * zkserver_wait_ready polls until the server is serving, it exits (WB_EIO,
- * zkserver_error has the log tail) or the start timeout, counted from the
- * spawn, passes (WB_EIO; the JVM is killed).  No port retry here. */
+ * zkserver_wait_ready waits as zkserver_start does until the server is
+ * serving, it exits (WB_EIO, zkserver_error has the log tail) or the
+ * start timeout, counted from the spawn, passes (WB_EIO; the JVM is
+ * killed).  No port retry here. */
 int zkserver_spawn(struct zkserver *s);
 int zkserver_wait_ready(struct zkserver *s);
 
