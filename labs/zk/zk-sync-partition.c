@@ -320,6 +320,7 @@ static void heal(struct part_state *s)
 {
 	struct report *r = s->r;
 	char h1[24];
+	long long t_heal = mono_now_ms();
 	for (int i = 0; i < s->nside; i++) {
 		tcphold_refuse(zkensemble_quorum_relay(s->e, s->side[i], s->leader), 0);
 		zkensemble_block_election(s->e, s->side[i], s->leader, 0);
@@ -328,6 +329,12 @@ static void heal(struct part_state *s)
 	int j1 = zkensemble_wait_mode(s->e, s->leader, 1u << ZKENS_FOLLOWER, 2 * WAIT_MS, NULL);
 	int j2 = zkensemble_wait_mode(s->e, s->old_f, 1u << ZKENS_FOLLOWER, 2 * WAIT_MS, NULL);
 	int rc2 = zkc_wait_state(s->rc_r, ZOO_CONNECTED_STATE, 2 * WAIT_MS, NULL);
+	/* The old side's re-join is the story's last event, as in
+	 * zk-stale-read: the old leader and follower elect, learn the new
+	 * leader and re-sync (its uncommitted write dropped), and R's client
+	 * finds its server again at its reconnect pace. */
+	if (j1 == 0 && j2 == 0 && rc2 == 0)
+		report_story_wait(r, (long)(mono_now_ms() - t_heal), "rejoin");
 	char *modes = zkenslab_modes(s->e);
 	report_evidence(r, "modes_after_heal", "%s", modes);
 	report_checkf(r, "old-side-rejoins", j1 == 0 && j2 == 0 && rc2 == 0,
