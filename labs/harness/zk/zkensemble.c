@@ -188,6 +188,15 @@ static int make_members(struct zkensemble *e, const char *run_dir,
 	return rc;
 }
 
+/* How long a quorum relay waits for its leader to listen (see
+ * make_relays): QUORUM_RETRY_MS, or initLimit x tickTime when shorter. */
+#define QUORUM_RETRY_MS 2000
+static int quorum_retry_ms(const struct zkensemble *e)
+{
+	int init = e->init_limit * e->tick_ms;
+	return init < QUORUM_RETRY_MS ? init : QUORUM_RETRY_MS;
+}
+
 /* The relays asked for (quorum and election links, i -> j for i != j),
  * lower -> higher election relays refusing, the others retrying their
  * member.  0, or WB_EIO (or tcphold's code) with *why. */
@@ -207,10 +216,18 @@ static int make_relays(struct zkensemble *e, const struct zkensemble_opts *opts,
 				 * relay it would be refused and retry; through one
 				 * it is accepted, so the relay must wait instead of
 				 * closing (which the follower takes for a dead
-				 * leader). */
+				 * leader).  But not for long: a follower can also
+				 * pick a member that then follows someone else
+				 * (its vote came before a better one reached that
+				 * member), and while the relay waits the follower
+				 * waits for a leader that never comes, initLimit x
+				 * tickTime (10 s) before it looks again.  ZooKeeper
+				 * itself gives a refused leader 5 tries 100 ms
+				 * apart; QUORUM_RETRY_MS is that with room for a
+				 * loaded machine. */
 				if (!rc)
 					tcphold_set_connect_retry(e->qrelay[i][j],
-								  e->init_limit * e->tick_ms);
+								  quorum_retry_ms(e));
 			}
 			if (!rc && opts->relay_election) {
 				snprintf(name, sizeof name, "election %d->%d", i + 1, j + 1);

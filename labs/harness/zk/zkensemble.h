@@ -10,8 +10,10 @@
  * leader, whichever server won the election.  relay_election does the same
  * for election ports (needed to partition an ensemble).  Each member's
  * zoo.cfg carries its own view of the server.N lines.  A quorum relay
- * waits (up to initLimit x tickTime) for a leader that does not listen yet,
- * as ZooKeeper's own connect retries would.
+ * waits (up to 2 s, or initLimit x tickTime when shorter) for a leader
+ * that does not listen yet, as ZooKeeper's own connect retries would
+ * (5 tries 100 ms apart); then it closes, and the follower looks for a
+ * leader again, as it does when its connects are refused.
  *
  * Election links need two more rules.  ZooKeeper keeps one election
  * connection per pair, the one the higher myid opened; when a lower myid
