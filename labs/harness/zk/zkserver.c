@@ -762,7 +762,8 @@ static int wait_ready(struct zkserver *s)
 		if (now >= next_ask || log_hints_ready(s, &off)) {
 			if (serving(s, deadline))
 				break;
-			next_ask = mono_now_ms() + FALLBACK_MS;
+			/* without the log watch, ask as often as before it */
+			next_ask = mono_now_ms() + (in >= 0 ? FALLBACK_MS : 20);
 		}
 		now = mono_now_ms();
 		if (now >= deadline) {
@@ -775,12 +776,7 @@ static int wait_ready(struct zkserver *s)
 		}
 		long long until = next_ask < deadline ? next_ask : deadline;
 		struct pollfd fds[2] = {{in, POLLIN, 0}, {pfd, POLLIN, 0}};
-		if (in < 0 && pfd < 0) { /* neither: a plain short sleep */
-			struct timespec tick = {0, 20 * 1000 * 1000};
-			nanosleep(&tick, NULL);
-			continue;
-		}
-		poll(fds, 2, (int)(until - now) + 1);
+		poll(fds, 2, (int)(until - now) + 1); /* neither fd: a plain sleep */
 		if (in >= 0 && (fds[0].revents & POLLIN)) {
 			char ev[4096];
 			while (read(in, ev, sizeof ev) > 0)
