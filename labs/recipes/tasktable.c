@@ -243,15 +243,13 @@ static const char *const sql_text[Q__N] = {
 			       " ORDER BY lease_until LIMIT 1",
 	[Q_H_DUE_READY] = "SELECT count(*) FROM task WHERE state = 'READY' AND due <= :now",
 	[Q_H_COUNTS] = "SELECT state, count(*) FROM task GROUP BY state",
-	/* One counter of the current interval's ring row; the first write of
-	 * a new interval resets the row it reuses.  Right of SET, bare names
-	 * are the stored row (old values), excluded.* the new interval's.
-	 * "WHERE true" lets SQLite parse ON CONFLICT after a SELECT. */
+	/* One counter of an interval's ring row (slot and start computed from
+	 * the counted statement's instant by stat_add); the first write of a
+	 * new interval resets the row it reuses.  Right of SET, bare names
+	 * are the stored row (old values), excluded.* the new interval's. */
 	[Q_STAT_BUMP] =
 		"INSERT INTO task_claim_stat (slot, start, won, conflicts, empty, stale)"
-		" SELECT (c.now / :iv) % :slots, (c.now / :iv) * :iv,"
-		"        :won, :conflicts, :empty, :stale"
-		"   FROM db_now AS c WHERE true"
+		" VALUES (:slot, :start, :won, :conflicts, :empty, :stale)"
 		" ON CONFLICT (slot) DO UPDATE SET"
 		"  won = excluded.won + CASE WHEN start = excluded.start THEN won ELSE 0 END,"
 		"  conflicts = excluded.conflicts"
@@ -269,6 +267,7 @@ static const char *const sql_text[Q__N] = {
 
 struct tasktable {
 	sqlite3 *db;		/* our connection */
+	struct sqlitex_txn txn; /* its BEGIN IMMEDIATE / COMMIT / ROLLBACK, kept prepared */
 	sqlite3_stmt *st[Q__N]; /* prepared lazily, reset after each use */
 	char err[256];		/* last error message */
 	task_claim_hook hook;	/* lost-reply hook, or NULL */
@@ -391,7 +390,7 @@ static int apply_schema(struct tasktable *tt, const char *schema_path, char *err
 	if (rc == 0 && version == TASKTABLE_SCHEMA_VERSION)
 		goto out;
 	/* Re-read under the write lock: another process may be applying it. */
-	rc = sqlitex_begin_immediate(tt->db);
+	rc = sqlitex_txn_begin(&tt->txn);
 	if (rc == 0)
 		rc = sqlitex_int(tt->db, "PRAGMA user_version", &version);
 	if (rc == 0 && version > TASKTABLE_SCHEMA_VERSION) {
@@ -423,7 +422,7 @@ static int apply_schema(struct tasktable *tt, const char *schema_path, char *err
 	} else if (rc) {
 		snprintf(errbuf, errlen, "schema: %s", sqlite3_errmsg(tt->db));
 	}
-	rc = sqlitex_end(tt->db, rc);
+	rc = sqlitex_txn_end(&tt->txn, rc);
 out:
 	free(sql);
 	return rc;
@@ -441,6 +440,7 @@ int tasktable_open(const char *db_path, const char *schema_path, const struct sq
 	*out = NULL;
 	struct tasktable *tt = wb_xcalloc(1, sizeof *tt);
 	int rc = sqlitex_open(db_path, opts, &tt->db, errbuf, errlen);
+	sqlitex_txn_init(&tt->txn, tt->db);
 	if (rc == 0)
 		rc = apply_schema(tt, schema_path, errbuf, errlen);
 	if (rc) {
@@ -457,6 +457,7 @@ void tasktable_close(struct tasktable *tt)
 		return;
 	for (int i = 0; i < Q__N; i++)
 		sqlite3_finalize(tt->st[i]);
+	sqlitex_txn_free(&tt->txn);
 	sqlite3_close_v2(tt->db);
 	free(tt);
 }
@@ -470,11 +471,11 @@ static int clock_write(struct tasktable *tt, const long long *ms)
 		return WB_EIO;
 	if (ms)
 		bind_int(st, ":ms", *ms);
-	int rc = sqlitex_begin_immediate(tt->db);
+	int rc = sqlitex_txn_begin(&tt->txn);
 	if (rc == 0)
 		rc = finish(tt, st, sqlite3_step(st), "clock");
 	sqlite3_reset(st);
-	return sqlitex_end(tt->db, rc);
+	return sqlitex_txn_end(&tt->txn, rc);
 }
 
 int tasktable_clock_set(struct tasktable *tt, long long ms)
@@ -505,7 +506,7 @@ int tasktable_add(struct tasktable *tt, const char *task_id, long long due,
 {
 	if (!valid_name(task_id))
 		return fail_with(tt, WB_EINVAL, "add: task_id must be 1..63 bytes");
-	int rc = sqlitex_begin_immediate(tt->db);
+	int rc = sqlitex_txn_begin(&tt->txn);
 	if (rc)
 		return fail_with(tt, rc, "add");
 	sqlite3_stmt *st = stmt(tt, Q_ADD);
@@ -531,7 +532,7 @@ int tasktable_add(struct tasktable *tt, const char *task_id, long long due,
 		sqlite3_reset(st);
 	}
 out:
-	return sqlitex_end(tt->db, rc);
+	return sqlitex_txn_end(&tt->txn, rc);
 }
 
 int tasktable_get(struct tasktable *tt, const char *task_id, struct task_row *out)
@@ -584,17 +585,30 @@ int tasktable_due(struct tasktable *tt, char (*ids)[TASK_ID_MAX], int max, int *
 
 enum stat { STAT_WON, STAT_CONFLICT, STAT_EMPTY, STAT_STALE };
 
-/* Adds the counts to the current interval's counters (stat_bump: 1 to
- * counter k).  Call only inside the write transaction of the statement
- * being counted.  0 or WB_E*. */
-static int stat_add(struct tasktable *tt, long long won, long long conflicts, long long empty,
-		    long long stale)
+/* Adds the counts to the counters of the interval holding db time at
+ * (stat_bump: 1 to counter k).  at is the instant of the statement being
+ * counted when it returned one (a won claim's claimed_at), or NULL: then
+ * now is read here, in the same transaction.  Call only inside the write
+ * transaction of the statement being counted.  0 or WB_E*. */
+static int stat_add(struct tasktable *tt, const long long *at, long long won, long long conflicts,
+		    long long empty, long long stale)
 {
+	long long t = 0;
+	if (at) {
+		t = *at;
+	} else {
+		int rc = tasktable_now(tt, &t);
+		if (rc)
+			return rc;
+	}
 	sqlite3_stmt *st = stmt(tt, Q_STAT_BUMP);
 	if (!st)
 		return WB_EIO;
-	bind_int(st, ":iv", TASK_STAT_INTERVAL_MS);
-	bind_int(st, ":slots", TASK_STAT_SLOTS);
+	/* C's / and % truncate toward zero as SQLite's integer ones do, so a
+	 * slot is the one the same arithmetic in SQL would pick. */
+	long long iv = t / TASK_STAT_INTERVAL_MS;
+	bind_int(st, ":slot", iv % TASK_STAT_SLOTS);
+	bind_int(st, ":start", iv * TASK_STAT_INTERVAL_MS);
 	bind_int(st, ":won", won);
 	bind_int(st, ":conflicts", conflicts);
 	bind_int(st, ":empty", empty);
@@ -604,9 +618,10 @@ static int stat_add(struct tasktable *tt, long long won, long long conflicts, lo
 	return rc;
 }
 
-static int stat_bump(struct tasktable *tt, enum stat k)
+static int stat_bump(struct tasktable *tt, const long long *at, enum stat k)
 {
-	return stat_add(tt, k == STAT_WON, k == STAT_CONFLICT, k == STAT_EMPTY, k == STAT_STALE);
+	return stat_add(tt, at, k == STAT_WON, k == STAT_CONFLICT, k == STAT_EMPTY,
+			k == STAT_STALE);
 }
 
 int tasktable_claim_stats(struct tasktable *tt, int intervals, struct task_claim_stats *out)
@@ -639,7 +654,7 @@ int tasktable_claim_stats(struct tasktable *tt, int intervals, struct task_claim
 						 "claim statistics");
 		sqlite3_reset(st);
 	}
-	return sqlitex_end(tt->db, rc);
+	return sqlitex_txn_end(&tt->txn, rc);
 }
 
 int tasktable_conflict_alarm(const struct task_claim_stats *s,
@@ -694,7 +709,7 @@ static int claim(struct tasktable *tt, enum q q, const char *task_id, const char
 	sqlite3_stmt *st = stmt(tt, q);
 	if (!st)
 		return WB_EIO;
-	int rc = sqlitex_begin_immediate(tt->db);
+	int rc = sqlitex_txn_begin(&tt->txn);
 	if (rc)
 		return fail_with(tt, rc, "claim: begin");
 	out->outcome = TASK_OUTCOME_UNKNOWN; /* from here on it may apply */
@@ -719,8 +734,9 @@ static int claim(struct tasktable *tt, enum q q, const char *task_id, const char
 		rc = fail_with(tt, WB_ECORRUPT, "claim: RETURNING and changes() disagree");
 	/* Counted in the claim's own transaction: both commit or neither. */
 	if (rc == 0)
-		rc = stat_bump(tt, got ? STAT_WON : q == Q_CLAIM ? STAT_CONFLICT : STAT_EMPTY);
-	int committed = sqlitex_end(tt->db, rc);
+		rc = stat_bump(tt, got ? &out->claimed_at : NULL,
+			       got ? STAT_WON : q == Q_CLAIM ? STAT_CONFLICT : STAT_EMPTY);
+	int committed = sqlitex_txn_end(&tt->txn, rc);
 	if (rc) {
 		out->outcome = TASK_OUTCOME_LOST; /* rolled back, nothing applied */
 		return rc;
@@ -844,7 +860,7 @@ int tasktable_claim_batch(struct tasktable *tt, const char *owner, long long lea
 	if (batch_ids(out, max, owner, &ids) != 0)
 		return fail_with(tt, WB_EIO, "claim batch: no randomness for a claim_id");
 	sqlite3_stmt *st = stmt(tt, Q_CLAIM_BATCH);
-	rc = st ? sqlitex_begin_immediate(tt->db) : WB_EIO;
+	rc = st ? sqlitex_txn_begin(&tt->txn) : WB_EIO;
 	if (rc) {
 		free(ids);
 		return st ? fail_with(tt, rc, "claim batch: begin") : rc;
@@ -858,9 +874,13 @@ int tasktable_claim_batch(struct tasktable *tt, const char *owner, long long lea
 	rc = batch_step(tt, st, out, max, won, &got);
 	sqlite3_reset(st);
 	free(ids);
+	const long long *won_at = NULL; /* one statement: one claimed_at for all rows */
+	for (int k = 0; k < max && !won_at; k++)
+		if (won[k])
+			won_at = &out[k].claimed_at;
 	if (rc == 0) /* counted in the claim's own transaction */
-		rc = got ? stat_add(tt, got, 0, 0, 0) : stat_bump(tt, STAT_EMPTY);
-	int committed = sqlitex_end(tt->db, rc);
+		rc = got ? stat_add(tt, won_at, got, 0, 0, 0) : stat_bump(tt, NULL, STAT_EMPTY);
+	int committed = sqlitex_txn_end(&tt->txn, rc);
 	if (rc) {
 		memset(won, 0, sizeof won);
 		batch_compact(out, max, won, TASK_OUTCOME_LOST); /* rolled back */
@@ -968,14 +988,14 @@ static int guarded(struct tasktable *tt, enum q q, const struct task_claim *c, l
 {
 	if (!claim_ok(c))
 		return fail_with(tt, WB_EINVAL, what);
-	int rc = sqlitex_begin_immediate(tt->db);
+	int rc = sqlitex_txn_begin(&tt->txn);
 	if (rc)
 		return fail_with(tt, rc, what);
 	int changes = 0;
 	rc = guarded_step(tt, q, c, lease_ms, error, cols, ncols, state, what, &changes);
 	if (rc == 0 && changes == 0)
-		rc = stat_bump(tt, STAT_STALE);
-	rc = sqlitex_end(tt->db, rc);
+		rc = stat_bump(tt, NULL, STAT_STALE);
+	rc = sqlitex_txn_end(&tt->txn, rc);
 	if (rc)
 		return rc;
 	return changes == 1 ? 0 : fail_with(tt, TASK_ELOST, what);
@@ -988,7 +1008,7 @@ int tasktable_complete_batch(struct tasktable *tt, const struct task_claim *c, i
 	for (int i = 0; i < n; i++)
 		if (!claim_ok(&c[i]))
 			return fail_with(tt, WB_EINVAL, "complete batch");
-	int rc = sqlitex_begin_immediate(tt->db);
+	int rc = sqlitex_txn_begin(&tt->txn);
 	if (rc)
 		return fail_with(tt, rc, "complete batch");
 	int stale = 0;
@@ -1001,8 +1021,8 @@ int tasktable_complete_batch(struct tasktable *tt, const struct task_claim *c, i
 			results[i] = changes == 1 ? 0 : TASK_ELOST;
 	}
 	if (rc == 0 && stale)
-		rc = stat_add(tt, 0, 0, 0, stale);
-	rc = sqlitex_end(tt->db, rc);
+		rc = stat_add(tt, NULL, 0, 0, 0, stale);
+	rc = sqlitex_txn_end(&tt->txn, rc);
 	for (int i = 0; rc && results && i < n; i++)
 		results[i] = rc; /* rolled back: none completed */
 	if (rc)
@@ -1149,7 +1169,7 @@ int tasktable_cancel(struct tasktable *tt, const char *task_id, struct task_canc
 	memset(out, 0, sizeof *out);
 	if (!valid_name(task_id))
 		return fail_with(tt, WB_EINVAL, "cancel: bad task_id");
-	int rc = sqlitex_begin_immediate(tt->db);
+	int rc = sqlitex_txn_begin(&tt->txn);
 	if (rc)
 		return fail_with(tt, rc, "cancel");
 	int got = 0;
@@ -1183,7 +1203,7 @@ int tasktable_cancel(struct tasktable *tt, const char *task_id, struct task_canc
 		out->attempt = attempt;
 	}
 out:
-	return sqlitex_end(tt->db, rc);
+	return sqlitex_txn_end(&tt->txn, rc);
 }
 
 int tasktable_sweep(struct tasktable *tt, int *cancelled, int *failed)
@@ -1192,7 +1212,7 @@ int tasktable_sweep(struct tasktable *tt, int *cancelled, int *failed)
 	sqlite3_stmt *st = stmt(tt, Q_SWEEP);
 	if (!st)
 		return WB_EIO;
-	int rc = sqlitex_begin_immediate(tt->db);
+	int rc = sqlitex_txn_begin(&tt->txn);
 	if (rc)
 		return fail_with(tt, rc, "sweep");
 	int s;
@@ -1205,7 +1225,7 @@ int tasktable_sweep(struct tasktable *tt, int *cancelled, int *failed)
 	if (s != SQLITE_DONE)
 		rc = fail_with(tt, sqlitex_err(s), "sweep");
 	sqlite3_reset(st);
-	rc = sqlitex_end(tt->db, rc);
+	rc = sqlitex_txn_end(&tt->txn, rc);
 	if (rc == 0 && cancelled)
 		*cancelled = nc;
 	if (rc == 0 && failed)
@@ -1267,5 +1287,5 @@ int tasktable_health(struct tasktable *tt, struct task_health *out)
 			rc = fail_with(tt, sqlitex_err(s), "health");
 		sqlite3_reset(st);
 	}
-	return sqlitex_end(tt->db, rc);
+	return sqlitex_txn_end(&tt->txn, rc);
 }
