@@ -450,9 +450,9 @@ static int throughput(zhandle_t *zh, const char *run_dir, const char *zk, double
 	printf("  recipe / raw within each round: median %.2f (rounds %.2f..%.2f)\n",
 	       ratio_r[ROUNDS / 2], ratio_r[0], ratio_r[ROUNDS - 1]);
 	printf("  (raw and kazoo: 2 writes + 1 read per cycle, waited for one by one; the recipe\n"
-	       "   sends one more read - the get-with-watch on its own node that lets it tell the\n"
-	       "   holder about a loss - with the listing, without waiting for it; its monitor\n"
-	       "   thread is started once per lock, not per acquisition)\n");
+	       "   sends the same three, its listing with a child watch - what lets it tell the\n"
+	       "   holder about a loss - which costs one notification when its node goes; its\n"
+	       "   monitor thread is started once per lock, not per acquisition)\n");
 
 	return 0;
 }
