@@ -100,6 +100,31 @@ int sqlitex_begin_immediate(sqlite3 *db);
  * with rc non-zero right after the call that failed). */
 int sqlitex_end(sqlite3 *db, int rc);
 
+/* One connection's BEGIN IMMEDIATE, COMMIT and ROLLBACK, prepared on
+ * first use and kept, for code that runs many short write transactions
+ * on one connection.  sqlitex_txn_begin and sqlitex_txn_end behave
+ * exactly as sqlitex_begin_immediate and sqlitex_end (same retries, same
+ * results, same kept cause for sqlitex_errmsg). */
+struct sqlitex_txn {
+	sqlite3 *db;		/* the connection (not owned) */
+	sqlite3_stmt *begin;	/* BEGIN IMMEDIATE, or NULL before first use */
+	sqlite3_stmt *commit;	/* COMMIT, likewise */
+	sqlite3_stmt *rollback; /* ROLLBACK, likewise */
+};
+
+/* Binds t to db; prepares nothing yet.  Cannot fail. */
+void sqlitex_txn_init(struct sqlitex_txn *t, sqlite3 *db);
+
+/* sqlitex_begin_immediate on t's connection, from the kept statement. */
+int sqlitex_txn_begin(struct sqlitex_txn *t);
+
+/* sqlitex_end on t's connection, from the kept statements. */
+int sqlitex_txn_end(struct sqlitex_txn *t, int rc);
+
+/* Finalizes t's statements; call before closing the connection.  t may be
+ * initialised but unused.  Cannot fail. */
+void sqlitex_txn_free(struct sqlitex_txn *t);
+
 /* ROLLBACK when a transaction is open on db, else nothing; for error
  * paths that report their own code.  Keeps the failing call's message
  * for sqlitex_errmsg.  Cannot fail in a way the caller could act on (a

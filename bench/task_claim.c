@@ -15,9 +15,15 @@
  * FULL means an fsync per commit.
  *
  * The batch column claims and completes --batch tasks (default 32) per pair
- * of write transactions with tasktable_claim_batch/complete_batch.
+ * of write transactions with tasktable_claim_batch/complete_batch.  The
+ * fence-only column is the goqite loop with an owner, a version and a
+ * guarded delete and nothing else: it separates what the fence costs from
+ * what the recipe's other duties cost.  Each row is --rounds (default 5)
+ * rounds of the four loops, in turn and every other round in reverse, and
+ * prints medians and the range of the per-round fenced/unfenced ratio: on
+ * a loaded machine a single run of each swung the ratio about 2x.
  *
- *   task_claim [--dir DIR] [--tasks N] [--batch N] [--quick] [--no-latency]
+ *   task_claim [--dir DIR] [--tasks N] [--batch N] [--rounds N] [--quick] [--no-latency]
  */
 #include "base/spawn.h"
 #include "base/wb.h"
@@ -63,6 +69,22 @@ static const char goqite_schema[] = "CREATE TABLE IF NOT EXISTS q ("
 				    ") STRICT;"
 				    "CREATE INDEX IF NOT EXISTS q_created ON q (created);";
 
+/* The same queue with a fence and nothing else: the receive also sets the
+ * owner and bumps a version, and the delete only removes the row when the
+ * owner, the version and an unexpired timeout still match (0 rows: a stale
+ * holder, refused).  What fencing itself costs, next to the recipe's other
+ * duties (takeover index, monitor count, attempts, history, recovery by
+ * claim_id). */
+static const char fenced_schema[] = "CREATE TABLE IF NOT EXISTS q ("
+				    "  id TEXT PRIMARY KEY,"
+				    "  created INTEGER NOT NULL,"
+				    "  timeout INTEGER NOT NULL DEFAULT 0,"
+				    "  received INTEGER NOT NULL DEFAULT 0,"
+				    "  owner TEXT,"
+				    "  version INTEGER NOT NULL DEFAULT 0"
+				    ") STRICT;"
+				    "CREATE INDEX IF NOT EXISTS q_created ON q (created);";
+
 static long long wall_ms(void)
 {
 	struct timespec ts;
@@ -70,23 +92,35 @@ static long long wall_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Receives and deletes until the queue is empty; returns messages done. */
-static long goqite_loop(sqlite3 *db, long *errors)
+/* Receives and deletes until the queue is empty; returns messages done.
+ * fenced: the fence-only variant (fenced_schema) as owner. */
+static long goqite_loop(sqlite3 *db, int fenced, const char *owner, long *errors)
 {
 	sqlite3_stmt *recv = NULL, *del = NULL;
 	long done = 0;
-	if (sqlitex_prepare(db,
-			    "UPDATE q SET timeout = ?1, received = received + 1"
-			    " WHERE id = (SELECT id FROM q WHERE ?2 >= timeout AND received < 3"
-			    "             ORDER BY created LIMIT 1) RETURNING id",
-			    &recv) ||
-	    sqlitex_prepare(db, "DELETE FROM q WHERE id = ?1", &del))
+	if (sqlitex_prepare(
+		    db,
+		    fenced ? "UPDATE q SET timeout = ?1, received = received + 1,"
+			     "  owner = ?3, version = version + 1"
+			     " WHERE id = (SELECT id FROM q WHERE ?2 >= timeout AND received < 3"
+			     "             ORDER BY created LIMIT 1) RETURNING id, version"
+			   : "UPDATE q SET timeout = ?1, received = received + 1"
+			     " WHERE id = (SELECT id FROM q WHERE ?2 >= timeout AND received < 3"
+			     "             ORDER BY created LIMIT 1) RETURNING id",
+		    &recv) ||
+	    sqlitex_prepare(db,
+			    fenced ? "DELETE FROM q WHERE id = ?1 AND owner = ?2 AND version = ?3"
+				     " AND timeout > ?4"
+				   : "DELETE FROM q WHERE id = ?1",
+			    &del))
 		goto out;
 	for (;;) {
 		long long t = wall_ms();
 		sqlite3_reset(recv);
 		sqlite3_bind_int64(recv, 1, t + 30000);
 		sqlite3_bind_int64(recv, 2, t);
+		if (fenced)
+			sqlite3_bind_text(recv, 3, owner, -1, SQLITE_STATIC);
 		int s = sqlite3_step(recv);
 		if (s == SQLITE_DONE)
 			break; /* empty */
@@ -99,10 +133,16 @@ static long goqite_loop(sqlite3 *db, long *errors)
 		}
 		char id[64];
 		snprintf(id, sizeof id, "%s", (const char *)sqlite3_column_text(recv, 0));
+		long long version = fenced ? sqlite3_column_int64(recv, 1) : 0;
 		sqlite3_reset(recv);
 		sqlite3_reset(del);
 		sqlite3_bind_text(del, 1, id, -1, SQLITE_TRANSIENT);
-		if (sqlite3_step(del) != SQLITE_DONE) {
+		if (fenced) {
+			sqlite3_bind_text(del, 2, owner, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(del, 3, version);
+			sqlite3_bind_int64(del, 4, wall_ms());
+		}
+		if (sqlite3_step(del) != SQLITE_DONE || (fenced && sqlite3_changes(db) != 1)) {
 			if (!(*errors)++)
 				fprintf(stderr, "task_claim: goqite: %s\n", sqlite3_errmsg(db));
 			break;
@@ -174,7 +214,7 @@ static long recipe_loop(struct tasktable *tt, const char *owner, int batch, long
 
 /* ---- one throughput run ---------------------------------------------- */
 
-enum kind { RECIPE, GOQITE };
+enum kind { RECIPE, GOQITE, FENCE_ONLY };
 
 struct result {
 	double seconds;
@@ -203,7 +243,7 @@ static int fill(const char *path, enum kind k, int tasks, int sync)
 	} else {
 		rc = sqlitex_open(path, &o, &db, err, sizeof err);
 		if (rc == 0)
-			rc = sqlitex_exec(db, goqite_schema);
+			rc = sqlitex_exec(db, k == FENCE_ONLY ? fenced_schema : goqite_schema);
 	}
 	if (rc) {
 		fprintf(stderr, "task_claim: %s: %s\n", path, err);
@@ -272,7 +312,8 @@ static int throughput(const char *path, enum kind k, int workers, int tasks, int
 				char owner[16];
 				snprintf(owner, sizeof owner, "w%d", w);
 				counts[0] = k == RECIPE ? recipe_loop(tt, owner, batch, &counts[1])
-							: goqite_loop(db, &counts[1]);
+							: goqite_loop(db, k == FENCE_ONLY, owner,
+								      &counts[1]);
 			} else {
 				counts[1] = 1;
 			}
@@ -313,6 +354,20 @@ static int throughput(const char *path, enum kind k, int workers, int tasks, int
 	if (res->done != tasks)
 		res->errors += tasks - res->done;
 	return 0;
+}
+
+#define MAX_ROUNDS 15
+
+/* The median of v[0..n) (sorts v). */
+static double median(double *v, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			double t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* ---- latency against the backlog size -------------------------------- */
@@ -406,14 +461,14 @@ static int latency_child(const char *path, int backlog, int bulk, int print_plan
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: task_claim [--dir DIR] [--tasks N] [--batch N] [--quick] "
-			"[--no-latency]\n");
+	fprintf(stderr, "usage: task_claim [--dir DIR] [--tasks N] [--batch N] [--rounds N] "
+			"[--quick] [--no-latency]\n");
 }
 
 int main(int argc, char **argv)
 {
 	const char *dir = NULL;
-	int tasks = 3000, quick = 0, batch = 32, latency_runs = 1;
+	int tasks = 3000, quick = 0, batch = 32, latency_runs = 1, rounds = 5;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--dir") && i + 1 < argc) {
 			dir = argv[++i];
@@ -425,6 +480,14 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			tasks = (int)v;
+		} else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
+			char *end;
+			long v = strtol(argv[++i], &end, 10);
+			if (*end || v < 1 || v > MAX_ROUNDS) {
+				fprintf(stderr, "task_claim: --rounds must be 1..%d\n", MAX_ROUNDS);
+				return 2;
+			}
+			rounds = (int)v;
 		} else if (!strcmp(argv[i], "--quick")) {
 			quick = 1;
 		} else if (!strcmp(argv[i], "--no-latency")) {
@@ -490,32 +553,61 @@ int main(int argc, char **argv)
 		fprintf(stderr, "task_claim: sqlite3_config failed\n");
 		goto out;
 	}
-	printf("claim+complete per second, fenced = this recipe, unfenced = goqite-style\n"
-	       "UPDATE ... RETURNING + DELETE (two write transactions per task); batch %d =\n"
-	       "tasktable_claim_batch + tasktable_complete_batch (two per %d tasks).  The three\n"
-	       "loops run one after the other in each row; ratios are within the row.\n",
-	       batch, batch);
+	printf("claim+complete per second.  fenced = this recipe (tasktable_claim_next +\n"
+	       "tasktable_complete); unfenced = goqite-style UPDATE ... RETURNING + DELETE (two\n"
+	       "write transactions per task, as the recipe); fonly = the same goqite loop with\n"
+	       "a fence and nothing else (owner and version set on receive, the delete guarded\n"
+	       "by owner, version and timeout); batch = tasktable_claim_batch +\n"
+	       "tasktable_complete_batch, %d tasks per pair of transactions.  Each row runs the\n"
+	       "four loops %d times, in turn, every other round in reverse order, and shows\n"
+	       "median rates, ratios of medians, and the range of the per-round f/unf ratios.\n",
+	       batch, rounds);
 	static const int wset[] = {1, 2, 4};
 	for (int sync = 1; sync <= 2; sync++) {
 		int n = sync == 2 && tasks > 1000 ? tasks / 3 : tasks; /* FULL fsyncs */
 		printf("synchronous=%s, %d tasks per run\n", sync == 2 ? "FULL" : "NORMAL", n);
-		printf("  %-8s %11s %11s %12s %9s %10s %9s %12s\n", "workers", "fenced /s",
-		       "batch /s", "unfenced /s", "f/unf", "batch/unf", "batch/f", "errors f/b/u");
+		printf("  %-8s %9s %9s %9s %9s %7s %7s %7s %13s %s\n", "workers", "fenced/s",
+		       "batch/s", "fonly/s", "unfenc/s", "f/unf", "fo/unf", "b/unf", "f/unf rounds",
+		       "errors f/b/fo/u");
 		for (size_t i = 0; i < WB_ARRAY_LEN(wset); i++) {
 			if (quick && wset[i] > 2)
 				break;
-			struct result a, c, b;
-			if (throughput(path, RECIPE, wset[i], n, sync, 1, &a) != 0 ||
-			    throughput(path, RECIPE, wset[i], n, sync, batch, &c) != 0 ||
-			    throughput(path, GOQITE, wset[i], n, sync, 1, &b) != 0) {
-				fprintf(stderr, "task_claim: run failed\n");
-				goto out;
+			/* The four loops of a row: fenced, batch, fence-only,
+			 * unfenced; each round runs them in turn, every other
+			 * round in reverse order, so neither side of a ratio
+			 * always runs first on a warm cache or a quiet machine. */
+			static const struct {
+				enum kind k;
+				int batched; /* 1: tasktable_claim_batch, batch tasks a call */
+			} loops[4] = {{RECIPE, 0}, {RECIPE, 1}, {FENCE_ONLY, 0}, {GOQITE, 0}};
+			double rate[4][MAX_ROUNDS], rf[MAX_ROUNDS];
+			long errs[4] = {0, 0, 0, 0};
+			for (int r = 0; r < rounds; r++) {
+				for (int j = 0; j < 4; j++) {
+					int l = r % 2 ? 3 - j : j;
+					struct result res;
+					if (throughput(path, loops[l].k, wset[i], n, sync,
+						       loops[l].batched ? batch : 1, &res) != 0) {
+						fprintf(stderr, "task_claim: run failed\n");
+						goto out;
+					}
+					rate[l][r] = (double)res.done / res.seconds;
+					errs[l] += res.errors;
+				}
+				rf[r] = rate[0][r] / rate[3][r];
 			}
-			double ra = (double)a.done / a.seconds, rc2 = (double)c.done / c.seconds,
-			       rb = (double)b.done / b.seconds;
-			printf("  %-8d %11.0f %11.0f %12.0f %9.2f %10.2f %9.2f %4ld/%ld/%ld\n",
-			       wset[i], ra, rc2, rb, ra / rb, rc2 / rb, rc2 / ra, a.errors,
-			       c.errors, b.errors);
+			double lo = rf[0], hi = rf[0];
+			for (int r = 1; r < rounds; r++) {
+				lo = rf[r] < lo ? rf[r] : lo;
+				hi = rf[r] > hi ? rf[r] : hi;
+			}
+			double m[4];
+			for (int l = 0; l < 4; l++)
+				m[l] = median(rate[l], rounds);
+			printf("  %-8d %9.0f %9.0f %9.0f %9.0f %7.2f %7.2f %7.2f %7.2f..%-5.2f "
+			       "%ld/%ld/%ld/%ld\n",
+			       wset[i], m[0], m[1], m[2], m[3], median(rf, rounds), m[2] / m[3],
+			       m[1] / m[3], lo, hi, errs[0], errs[1], errs[2], errs[3]);
 		}
 		printf("\n");
 	}

@@ -18,7 +18,13 @@
  * write - pass --fsync for forceSync=yes); --zk HOST:PORT uses an existing
  * one.  Every process it starts is recorded and reaped.
  *
- *   zklock_bench [--zk HOST:PORT] [--seconds S] [--handoffs N] [--fsync]
+ *   zklock_bench [--zk HOST:PORT] [--seconds S] [--rounds R] [--handoffs N]
+ *                [--fsync]
+ *
+ * The uncontended loops run in R interleaved rounds (default 9), raw and
+ * recipe back to back in each, their order swapped every other round;
+ * more, shorter rounds give a steadier median ratio on a busy machine.
+ * kazoo runs in at most 9 of them (each round starts a python3).
  */
 #include "base/wb.h"
 #include "harness/proc.h"
@@ -37,7 +43,9 @@
 #define SESSION_MS 10000
 #define WAIT_MS	   30000
 #define WAITERS	   16
-#define ROUNDS	   9
+#define ROUNDS	   9   /* default rounds of the uncontended loops */
+#define MAX_ROUNDS 199 /* --rounds at most */
+#define KZ_ROUNDS  9   /* kazoo rounds at most (each starts a python3) */
 
 static double now_s(void)
 {
@@ -351,8 +359,10 @@ static double p50_of(double *t, int n)
 	return pct(t, n, 0.5);
 }
 
-/* The options: --zk, --seconds, --handoffs, --fsync.  0, or 2 after the
- * usage message. */
+static int n_rounds = ROUNDS; /* --rounds */
+
+/* The options: --zk, --seconds, --rounds, --handoffs, --fsync.  0, or 2
+ * after the usage message. */
 static int parse_args(int argc, char **argv, const char **zk, double *seconds, int *rounds,
 		      int *fsync)
 {
@@ -361,18 +371,24 @@ static int parse_args(int argc, char **argv, const char **zk, double *seconds, i
 			*zk = argv[++i];
 		} else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
 			*seconds = atof(argv[++i]);
+		} else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
+			n_rounds = atoi(argv[++i]);
 		} else if (!strcmp(argv[i], "--handoffs") && i + 1 < argc) {
 			*rounds = atoi(argv[++i]);
 		} else if (!strcmp(argv[i], "--fsync")) {
 			*fsync = 1;
 		} else {
 			fprintf(stderr, "usage: zklock_bench [--zk HOST:PORT] [--seconds S] "
-					"[--handoffs N] [--fsync]\n");
+					"[--rounds R] [--handoffs N] [--fsync]\n");
 			return 2;
 		}
 	}
 	if (*seconds <= 0 || *rounds < 1) {
 		fprintf(stderr, "zklock_bench: --seconds and --handoffs must be positive\n");
+		return 2;
+	}
+	if (n_rounds < 1 || n_rounds > MAX_ROUNDS) {
+		fprintf(stderr, "zklock_bench: --rounds must be 1 to %d\n", MAX_ROUNDS);
 		return 2;
 	}
 	return 0;
@@ -397,62 +413,82 @@ static int start_server(const char *run_dir, int fsync, struct zkserver **server
 	return 0;
 }
 
+/* One round of raw and recipe, back to back, in the order given (the
+ * second of two loops may find the server warmer or the machine
+ * busier).  0, or -1 when a loop failed. */
+static int raw_and_recipe(zhandle_t *zh, double secs, int recipe_first, double *raw, double *rec,
+			  long *n_raw, long *n_rec)
+{
+	long n = 0;
+	if (recipe_first) {
+		*rec = recipe_loop(zh, secs, &n);
+		*n_rec += n;
+	}
+	*raw = raw_loop(zh, secs, &n);
+	*n_raw += n;
+	if (!recipe_first) {
+		*rec = recipe_loop(zh, secs, &n);
+		*n_rec += n;
+	}
+	return *raw > 0 && *rec > 0 ? 0 : -1;
+}
+
 /* Uncontended acquire+release: raw calls, the recipe, kazoo, in
  * interleaved rounds.  0, or -1 when a loop failed. */
 static int throughput(zhandle_t *zh, const char *run_dir, const char *zk, double seconds)
 {
+	const int nr = n_rounds;
 	printf("\nuncontended acquire+release, cycles per second: %d interleaved rounds of %.2f s "
 	       "each,\nmedian round shown (the machine's load moves all three alike)\n",
-	       ROUNDS, seconds / ROUNDS);
-	double raw_r[ROUNDS], rec_r[ROUNDS], kz_r[ROUNDS];
+	       nr, seconds / nr);
+	double raw_r[MAX_ROUNDS], rec_r[MAX_ROUNDS], kz_r[KZ_ROUNDS];
 	long n_raw = 0, n_rec = 0, n_kz = 0, n = 0;
-	int kz_ok = 1;
+	int kz_ok = 1, kz_n = 0, kz_every = nr > KZ_ROUNDS ? nr / KZ_ROUNDS : 1;
+	double kz_secs = seconds / (nr < KZ_ROUNDS ? nr : KZ_ROUNDS);
 	char ver[64] = "", why[256] = "";
-	for (int r = 0; r < ROUNDS; r++) {
-		raw_r[r] = raw_loop(zh, seconds / ROUNDS, &n);
-		n_raw += n;
-		rec_r[r] = recipe_loop(zh, seconds / ROUNDS, &n);
-		n_rec += n;
-		if (raw_r[r] <= 0 || rec_r[r] <= 0)
+	for (int r = 0; r < nr; r++) {
+		if (raw_and_recipe(zh, seconds / nr, r % 2, &raw_r[r], &rec_r[r], &n_raw, &n_rec))
 			return -1;
-		if (kz_ok) {
-			kz_r[r] = kazoo_loop(run_dir, zk, seconds / ROUNDS, &n, ver, sizeof ver,
-					     why, sizeof why);
+		if (kz_ok && kz_n < KZ_ROUNDS && r % kz_every == 0) {
+			kz_r[kz_n] = kazoo_loop(run_dir, zk, kz_secs, &n, ver, sizeof ver, why,
+						sizeof why);
 			n_kz += n;
-			kz_ok = kz_r[r] > 0;
+			kz_ok = kz_r[kz_n++] > 0;
 		}
 	}
 	/* The ratio within each round, where raw and recipe ran back to back
 	 * at about the same load: steadier than a ratio of medians. */
-	double ratio_r[ROUNDS];
-	for (int r = 0; r < ROUNDS; r++)
+	double ratio_r[MAX_ROUNDS];
+	for (int r = 0; r < nr; r++)
 		ratio_r[r] = rec_r[r] / raw_r[r];
-	qsort(ratio_r, ROUNDS, sizeof ratio_r[0], cmp_double);
-	qsort(raw_r, ROUNDS, sizeof raw_r[0], cmp_double);
-	qsort(rec_r, ROUNDS, sizeof rec_r[0], cmp_double);
-	double raw = raw_r[ROUNDS / 2], rec = rec_r[ROUNDS / 2];
+	qsort(ratio_r, (size_t)nr, sizeof ratio_r[0], cmp_double);
+	qsort(raw_r, (size_t)nr, sizeof raw_r[0], cmp_double);
+	qsort(rec_r, (size_t)nr, sizeof rec_r[0], cmp_double);
+	double raw = raw_r[nr / 2], rec = rec_r[nr / 2];
 	printf("  %-40s %7.0f /s  (%ld cycles, rounds %.0f..%.0f)  floor: 3 round trips\n",
-	       "raw create+getChildren+delete", raw, n_raw, raw_r[0], raw_r[ROUNDS - 1]);
+	       "raw create+getChildren+delete", raw, n_raw, raw_r[0], raw_r[nr - 1]);
 	printf("  %-40s %7.0f /s  (%ld cycles, rounds %.0f..%.0f)  %.2f x raw\n",
-	       "recipe zklock_acquire+release", rec, n_rec, rec_r[0], rec_r[ROUNDS - 1], rec / raw);
+	       "recipe zklock_acquire+release", rec, n_rec, rec_r[0], rec_r[nr - 1], rec / raw);
 	if (kz_ok) {
-		qsort(kz_r, ROUNDS, sizeof kz_r[0], cmp_double);
-		double kz = kz_r[ROUNDS / 2];
+		qsort(kz_r, (size_t)kz_n, sizeof kz_r[0], cmp_double);
+		double kz = kz_r[kz_n / 2];
 		char name[96]; /* room for the whole ver[64]: -Wformat-truncation at -O0 */
 		snprintf(name, sizeof name, "kazoo %s Lock (python3)", ver);
 		printf("  %-40s %7.0f /s  (%ld cycles, rounds %.0f..%.0f)  %.2f x raw; recipe = "
 		       "%.2f "
 		       "x kazoo\n",
-		       name, kz, n_kz, kz_r[0], kz_r[ROUNDS - 1], kz / raw, rec / kz);
+		       name, kz, n_kz, kz_r[0], kz_r[kz_n - 1], kz / raw, rec / kz);
 	} else {
 		printf("  %-40s skipped: %s\n", "kazoo Lock (python3-kazoo)", why);
 	}
-	printf("  recipe / raw within each round: median %.2f (rounds %.2f..%.2f)\n",
-	       ratio_r[ROUNDS / 2], ratio_r[0], ratio_r[ROUNDS - 1]);
+	printf("  recipe / raw within each round: median %.2f (quartiles %.2f..%.2f, rounds "
+	       "%.2f..%.2f)\n",
+	       ratio_r[nr / 2], pct(ratio_r, nr, 0.25), pct(ratio_r, nr, 0.75), ratio_r[0],
+	       ratio_r[nr - 1]);
 	printf("  (raw and kazoo: 2 writes + 1 read per cycle, waited for one by one; the recipe\n"
-	       "   sends one more read - the get-with-watch on its own node that lets it tell the\n"
-	       "   holder about a loss - with the listing, without waiting for it; its monitor\n"
-	       "   thread is started once per lock, not per acquisition)\n");
+	       "   sends the same three, its listing with a child watch - what lets it tell the\n"
+	       "   holder about a loss - which costs one notification when its node goes; its\n"
+	       "   monitor thread is started once per lock, not per acquisition)\n");
 
 	return 0;
 }

@@ -12,22 +12,28 @@
  *   concurrent claimers queue on the lock (busy timeout) instead of failing
  *   late on a lock upgrade; the transaction is also where the lost-reply
  *   hook sits: after COMMIT returned, before the caller learns the result.
- * - Time: every statement reads (SELECT now FROM db_now) itself, as a
- *   scalar subquery: SQLite computes an uncorrelated one once per run of
- *   the statement, and julianday('now') is fixed for one sqlite3_step, so
- *   every use in a statement sees one instant.  Not "UPDATE ... FROM
- *   db_now": SQLite runs an UPDATE with a FROM clause as a join into an
- *   ephemeral table first, which cost a guarded complete about 40 % of its
- *   instructions (callgrind, 2000 claim+complete pairs: 131k -> 90k per
- *   complete, 235k -> 196k per claim).  The health read is the one
- *   exception: it reads now once in a read transaction and binds it to its
- *   queries so all figures share an instant.
+ * - Time: each transaction reads db_now once (txn_now), at its first
+ *   statement that needs it, after BEGIN IMMEDIATE has taken the write
+ *   lock, and every statement of the transaction binds that instant as
+ *   :now (stmt() does it).  Under the lock nothing else writes, so a lab's
+ *   fixed clock cannot move between the read and the UPDATE that is judged
+ *   by it, and all statements of a transaction (the claim and its monitor
+ *   count) share one instant.  Earlier each statement read (SELECT now
+ *   FROM db_now) as a scalar subquery, once per use: six reads of the view
+ *   (a subquery and julianday) per claim; one read per transaction took a
+ *   claim+complete from 171k to 161k instructions (callgrind, 2000 pairs).
+ *   Not "UPDATE ... FROM db_now" either: SQLite runs an UPDATE with a FROM
+ *   clause as a join into an ephemeral table first (about 40 % of a
+ *   guarded complete's instructions).  Statements outside a transaction
+ *   (candidate lists, checks, recovery) read now afresh each.
  * - The due and lease indexes are partial (data/tasks.sql): a claim moves
  *   one entry out of the READY index and one into the RUNNING one, a
  *   completion only removes the RUNNING entry.  With (state, due) and
  *   (state, lease_until) over every row, a claim+complete wrote about 13
- *   WAL frames; now about 8 (strace: 26 -> 16 pwrite calls a task), and
- *   WAL checkpoints (fsyncs) come that much less often.
+ *   WAL frames; now about 6.5, with claim_id found through the lease index
+ *   instead of a unique index of its own (strace: 26 -> 13 pwrite calls a
+ *   task; the goqite-style loop of bench/task_claim.c writes 8), and WAL
+ *   checkpoints (fsyncs) come that much less often.
  * - A batch claim (tasktable_claim_batch) is one UPDATE over the oldest
  *   claimable tasks, as River and graphile-worker fetch jobs, but each row
  *   is still judged by the whole claim condition and gets its own
@@ -88,7 +94,9 @@
 
 /* ---- SQL ------------------------------------------------------------- */
 
-#define NOW "(SELECT now FROM db_now)"
+/* The transaction's instant: stmt() binds every statement's :now (see
+ * txn_now and the design notes). */
+#define NOW ":now"
 
 /* The claim: the lesson's statement, with the attempt budget added. */
 #define CLAIM_SET                                                                                  \
@@ -243,15 +251,13 @@ static const char *const sql_text[Q__N] = {
 			       " ORDER BY lease_until LIMIT 1",
 	[Q_H_DUE_READY] = "SELECT count(*) FROM task WHERE state = 'READY' AND due <= :now",
 	[Q_H_COUNTS] = "SELECT state, count(*) FROM task GROUP BY state",
-	/* One counter of the current interval's ring row; the first write of
-	 * a new interval resets the row it reuses.  Right of SET, bare names
-	 * are the stored row (old values), excluded.* the new interval's.
-	 * "WHERE true" lets SQLite parse ON CONFLICT after a SELECT. */
+	/* One counter of an interval's ring row (slot and start computed from
+	 * the counted statement's instant by stat_add); the first write of a
+	 * new interval resets the row it reuses.  Right of SET, bare names
+	 * are the stored row (old values), excluded.* the new interval's. */
 	[Q_STAT_BUMP] =
 		"INSERT INTO task_claim_stat (slot, start, won, conflicts, empty, stale)"
-		" SELECT (c.now / :iv) % :slots, (c.now / :iv) * :iv,"
-		"        :won, :conflicts, :empty, :stale"
-		"   FROM db_now AS c WHERE true"
+		" VALUES (:slot, :start, :won, :conflicts, :empty, :stale)"
 		" ON CONFLICT (slot) DO UPDATE SET"
 		"  won = excluded.won + CASE WHEN start = excluded.start THEN won ELSE 0 END,"
 		"  conflicts = excluded.conflicts"
@@ -269,6 +275,9 @@ static const char *const sql_text[Q__N] = {
 
 struct tasktable {
 	sqlite3 *db;		/* our connection */
+	struct sqlitex_txn txn; /* its BEGIN IMMEDIATE / COMMIT / ROLLBACK, kept prepared */
+	long long now;		/* db time of the open transaction, once read */
+	int now_read;		/* 1 when now belongs to the open transaction */
 	sqlite3_stmt *st[Q__N]; /* prepared lazily, reset after each use */
 	char err[256];		/* last error message */
 	task_claim_hook hook;	/* lost-reply hook, or NULL */
@@ -314,8 +323,28 @@ void tasktable_set_claim_hook(struct tasktable *tt, task_claim_hook hook, void *
 	tt->hook_arg = arg;
 }
 
-/* The prepared statement for q, reset and unbound; NULL with tt->err set. */
-static sqlite3_stmt *stmt(struct tasktable *tt, enum q q)
+/* Transactions: every one begins and ends here, so the instant read in
+ * one (txn_now) is never used in the next. */
+static int tt_begin(struct tasktable *tt)
+{
+	tt->now_read = 0;
+	return sqlitex_txn_begin(&tt->txn);
+}
+
+/* A read transaction: one snapshot for several statements. */
+static int tt_begin_read(struct tasktable *tt)
+{
+	tt->now_read = 0;
+	return sqlitex_exec(tt->db, "BEGIN");
+}
+
+static int tt_end(struct tasktable *tt, int rc)
+{
+	tt->now_read = 0;
+	return sqlitex_txn_end(&tt->txn, rc);
+}
+
+static sqlite3_stmt *prepared(struct tasktable *tt, enum q q)
 {
 	if (!tt->st[q] && sqlitex_prepare(tt->db, sql_text[q], &tt->st[q]) != 0) {
 		fail_with(tt, WB_EIO, "prepare");
@@ -324,6 +353,55 @@ static sqlite3_stmt *stmt(struct tasktable *tt, enum q q)
 	sqlite3_reset(tt->st[q]);
 	sqlite3_clear_bindings(tt->st[q]);
 	return tt->st[q];
+}
+
+/* db_now, read by its own statement.  0 or WB_E*. */
+static int read_now(struct tasktable *tt, long long *now)
+{
+	sqlite3_stmt *st = prepared(tt, Q_NOW);
+	if (!st)
+		return WB_EIO;
+	int s = sqlite3_step(st);
+	if (s == SQLITE_ROW)
+		*now = sqlite3_column_int64(st, 0);
+	int rc = s == SQLITE_ROW ? 0
+				 : fail_with(tt, s == SQLITE_DONE ? WB_EIO : sqlitex_err(s), "now");
+	sqlite3_reset(st);
+	return rc;
+}
+
+/* The instant every statement of the open transaction uses: db_now read
+ * once, at the transaction's first statement that needs it, under the
+ * transaction's lock (so a lab's fixed clock cannot change in between),
+ * and kept until tt_end.  Outside a transaction it is read afresh for
+ * each statement.  0 or WB_E*. */
+static int txn_now(struct tasktable *tt, long long *now)
+{
+	if (tt->now_read && !sqlite3_get_autocommit(tt->db)) {
+		*now = tt->now;
+		return 0;
+	}
+	int rc = read_now(tt, now);
+	if (rc == 0 && !sqlite3_get_autocommit(tt->db)) {
+		tt->now = *now;
+		tt->now_read = 1;
+	}
+	return rc;
+}
+
+/* The prepared statement for q, reset, unbound but for :now (the
+ * transaction's instant, when q uses it); NULL with tt->err set. */
+static sqlite3_stmt *stmt(struct tasktable *tt, enum q q)
+{
+	sqlite3_stmt *st = prepared(tt, q);
+	int i = st ? sqlite3_bind_parameter_index(st, ":now") : 0;
+	if (i > 0) {
+		long long now = 0;
+		if (txn_now(tt, &now) != 0)
+			return NULL;
+		sqlite3_bind_int64(st, i, now);
+	}
+	return st;
 }
 
 static void bind_text(sqlite3_stmt *st, const char *name, const char *v)
@@ -391,7 +469,7 @@ static int apply_schema(struct tasktable *tt, const char *schema_path, char *err
 	if (rc == 0 && version == TASKTABLE_SCHEMA_VERSION)
 		goto out;
 	/* Re-read under the write lock: another process may be applying it. */
-	rc = sqlitex_begin_immediate(tt->db);
+	rc = tt_begin(tt);
 	if (rc == 0)
 		rc = sqlitex_int(tt->db, "PRAGMA user_version", &version);
 	if (rc == 0 && version > TASKTABLE_SCHEMA_VERSION) {
@@ -423,7 +501,7 @@ static int apply_schema(struct tasktable *tt, const char *schema_path, char *err
 	} else if (rc) {
 		snprintf(errbuf, errlen, "schema: %s", sqlite3_errmsg(tt->db));
 	}
-	rc = sqlitex_end(tt->db, rc);
+	rc = tt_end(tt, rc);
 out:
 	free(sql);
 	return rc;
@@ -441,6 +519,7 @@ int tasktable_open(const char *db_path, const char *schema_path, const struct sq
 	*out = NULL;
 	struct tasktable *tt = wb_xcalloc(1, sizeof *tt);
 	int rc = sqlitex_open(db_path, opts, &tt->db, errbuf, errlen);
+	sqlitex_txn_init(&tt->txn, tt->db);
 	if (rc == 0)
 		rc = apply_schema(tt, schema_path, errbuf, errlen);
 	if (rc) {
@@ -457,6 +536,7 @@ void tasktable_close(struct tasktable *tt)
 		return;
 	for (int i = 0; i < Q__N; i++)
 		sqlite3_finalize(tt->st[i]);
+	sqlitex_txn_free(&tt->txn);
 	sqlite3_close_v2(tt->db);
 	free(tt);
 }
@@ -470,11 +550,11 @@ static int clock_write(struct tasktable *tt, const long long *ms)
 		return WB_EIO;
 	if (ms)
 		bind_int(st, ":ms", *ms);
-	int rc = sqlitex_begin_immediate(tt->db);
+	int rc = tt_begin(tt);
 	if (rc == 0)
 		rc = finish(tt, st, sqlite3_step(st), "clock");
 	sqlite3_reset(st);
-	return sqlitex_end(tt->db, rc);
+	return tt_end(tt, rc);
 }
 
 int tasktable_clock_set(struct tasktable *tt, long long ms)
@@ -489,15 +569,7 @@ int tasktable_clock_real(struct tasktable *tt)
 
 int tasktable_now(struct tasktable *tt, long long *now)
 {
-	sqlite3_stmt *st = stmt(tt, Q_NOW);
-	if (!st)
-		return WB_EIO;
-	int s = sqlite3_step(st);
-	if (s == SQLITE_ROW)
-		*now = sqlite3_column_int64(st, 0);
-	int rc = finish(tt, st, s, "now");
-	sqlite3_reset(st);
-	return rc;
+	return txn_now(tt, now);
 }
 
 int tasktable_add(struct tasktable *tt, const char *task_id, long long due,
@@ -505,7 +577,7 @@ int tasktable_add(struct tasktable *tt, const char *task_id, long long due,
 {
 	if (!valid_name(task_id))
 		return fail_with(tt, WB_EINVAL, "add: task_id must be 1..63 bytes");
-	int rc = sqlitex_begin_immediate(tt->db);
+	int rc = tt_begin(tt);
 	if (rc)
 		return fail_with(tt, rc, "add");
 	sqlite3_stmt *st = stmt(tt, Q_ADD);
@@ -531,7 +603,7 @@ int tasktable_add(struct tasktable *tt, const char *task_id, long long due,
 		sqlite3_reset(st);
 	}
 out:
-	return sqlitex_end(tt->db, rc);
+	return tt_end(tt, rc);
 }
 
 int tasktable_get(struct tasktable *tt, const char *task_id, struct task_row *out)
@@ -584,22 +656,28 @@ int tasktable_due(struct tasktable *tt, char (*ids)[TASK_ID_MAX], int max, int *
 
 enum stat { STAT_WON, STAT_CONFLICT, STAT_EMPTY, STAT_STALE };
 
-/* Adds the counts to the current interval's counters (stat_bump: 1 to
- * counter k).  Call only inside the write transaction of the statement
+/* Adds the counts to the counters of the transaction's interval (its
+ * instant, txn_now: the counted statement's own); stat_bump adds 1 to
+ * counter k.  Call only inside the write transaction of the statement
  * being counted.  0 or WB_E*. */
 static int stat_add(struct tasktable *tt, long long won, long long conflicts, long long empty,
 		    long long stale)
 {
-	sqlite3_stmt *st = stmt(tt, Q_STAT_BUMP);
+	long long now = 0;
+	int rc = txn_now(tt, &now);
+	sqlite3_stmt *st = rc == 0 ? stmt(tt, Q_STAT_BUMP) : NULL;
 	if (!st)
-		return WB_EIO;
-	bind_int(st, ":iv", TASK_STAT_INTERVAL_MS);
-	bind_int(st, ":slots", TASK_STAT_SLOTS);
+		return rc ? rc : WB_EIO;
+	/* C's / and % truncate toward zero as SQLite's integer ones do, so a
+	 * slot is the one the same arithmetic in SQL would pick. */
+	long long iv = now / TASK_STAT_INTERVAL_MS;
+	bind_int(st, ":slot", iv % TASK_STAT_SLOTS);
+	bind_int(st, ":start", iv * TASK_STAT_INTERVAL_MS);
 	bind_int(st, ":won", won);
 	bind_int(st, ":conflicts", conflicts);
 	bind_int(st, ":empty", empty);
 	bind_int(st, ":stale", stale);
-	int rc = finish(tt, st, sqlite3_step(st), "claim statistics");
+	rc = finish(tt, st, sqlite3_step(st), "claim statistics");
 	sqlite3_reset(st);
 	return rc;
 }
@@ -614,7 +692,7 @@ int tasktable_claim_stats(struct tasktable *tt, int intervals, struct task_claim
 	memset(out, 0, sizeof *out);
 	if (intervals < 1 || intervals > TASK_STAT_SLOTS)
 		return fail_with(tt, WB_EINVAL, "claim statistics: intervals out of range");
-	int rc = sqlitex_exec(tt->db, "BEGIN"); /* now and the sums in one snapshot */
+	int rc = tt_begin_read(tt); /* now and the sums in one snapshot */
 	if (rc)
 		return fail_with(tt, rc, "claim statistics");
 	rc = tasktable_now(tt, &out->now);
@@ -639,7 +717,7 @@ int tasktable_claim_stats(struct tasktable *tt, int intervals, struct task_claim
 						 "claim statistics");
 		sqlite3_reset(st);
 	}
-	return sqlitex_end(tt->db, rc);
+	return tt_end(tt, rc);
 }
 
 int tasktable_conflict_alarm(const struct task_claim_stats *s,
@@ -691,12 +769,12 @@ static int claim(struct tasktable *tt, enum q q, const char *task_id, const char
 	if (new_claim_id(out->claim_id) != 0)
 		return fail_with(tt, WB_EIO, "claim: no randomness for a claim_id");
 
-	sqlite3_stmt *st = stmt(tt, q);
-	if (!st)
-		return WB_EIO;
-	int rc = sqlitex_begin_immediate(tt->db);
+	int rc = tt_begin(tt);
 	if (rc)
 		return fail_with(tt, rc, "claim: begin");
+	sqlite3_stmt *st = stmt(tt, q); /* after BEGIN: it binds the transaction's now */
+	if (!st)
+		return tt_end(tt, WB_EIO);   /* rolled back: nothing applied */
 	out->outcome = TASK_OUTCOME_UNKNOWN; /* from here on it may apply */
 	bind_text(st, ":owner", owner);
 	bind_text(st, ":claim_id", out->claim_id);
@@ -720,7 +798,7 @@ static int claim(struct tasktable *tt, enum q q, const char *task_id, const char
 	/* Counted in the claim's own transaction: both commit or neither. */
 	if (rc == 0)
 		rc = stat_bump(tt, got ? STAT_WON : q == Q_CLAIM ? STAT_CONFLICT : STAT_EMPTY);
-	int committed = sqlitex_end(tt->db, rc);
+	int committed = tt_end(tt, rc);
 	if (rc) {
 		out->outcome = TASK_OUTCOME_LOST; /* rolled back, nothing applied */
 		return rc;
@@ -843,11 +921,15 @@ int tasktable_claim_batch(struct tasktable *tt, const char *owner, long long lea
 	/* The ids exist before the request does (see claim()). */
 	if (batch_ids(out, max, owner, &ids) != 0)
 		return fail_with(tt, WB_EIO, "claim batch: no randomness for a claim_id");
-	sqlite3_stmt *st = stmt(tt, Q_CLAIM_BATCH);
-	rc = st ? sqlitex_begin_immediate(tt->db) : WB_EIO;
+	rc = tt_begin(tt);
 	if (rc) {
 		free(ids);
-		return st ? fail_with(tt, rc, "claim batch: begin") : rc;
+		return fail_with(tt, rc, "claim batch: begin");
+	}
+	sqlite3_stmt *st = stmt(tt, Q_CLAIM_BATCH); /* after BEGIN: the transaction's now */
+	if (!st) {
+		free(ids);
+		return tt_end(tt, WB_EIO); /* rolled back: nothing applied */
 	}
 	for (int i = 0; i < max; i++)
 		out[i].outcome = TASK_OUTCOME_UNKNOWN; /* from here on it may apply */
@@ -860,7 +942,7 @@ int tasktable_claim_batch(struct tasktable *tt, const char *owner, long long lea
 	free(ids);
 	if (rc == 0) /* counted in the claim's own transaction */
 		rc = got ? stat_add(tt, got, 0, 0, 0) : stat_bump(tt, STAT_EMPTY);
-	int committed = sqlitex_end(tt->db, rc);
+	int committed = tt_end(tt, rc);
 	if (rc) {
 		memset(won, 0, sizeof won);
 		batch_compact(out, max, won, TASK_OUTCOME_LOST); /* rolled back */
@@ -968,14 +1050,14 @@ static int guarded(struct tasktable *tt, enum q q, const struct task_claim *c, l
 {
 	if (!claim_ok(c))
 		return fail_with(tt, WB_EINVAL, what);
-	int rc = sqlitex_begin_immediate(tt->db);
+	int rc = tt_begin(tt);
 	if (rc)
 		return fail_with(tt, rc, what);
 	int changes = 0;
 	rc = guarded_step(tt, q, c, lease_ms, error, cols, ncols, state, what, &changes);
 	if (rc == 0 && changes == 0)
 		rc = stat_bump(tt, STAT_STALE);
-	rc = sqlitex_end(tt->db, rc);
+	rc = tt_end(tt, rc);
 	if (rc)
 		return rc;
 	return changes == 1 ? 0 : fail_with(tt, TASK_ELOST, what);
@@ -988,7 +1070,7 @@ int tasktable_complete_batch(struct tasktable *tt, const struct task_claim *c, i
 	for (int i = 0; i < n; i++)
 		if (!claim_ok(&c[i]))
 			return fail_with(tt, WB_EINVAL, "complete batch");
-	int rc = sqlitex_begin_immediate(tt->db);
+	int rc = tt_begin(tt);
 	if (rc)
 		return fail_with(tt, rc, "complete batch");
 	int stale = 0;
@@ -1002,7 +1084,7 @@ int tasktable_complete_batch(struct tasktable *tt, const struct task_claim *c, i
 	}
 	if (rc == 0 && stale)
 		rc = stat_add(tt, 0, 0, 0, stale);
-	rc = sqlitex_end(tt->db, rc);
+	rc = tt_end(tt, rc);
 	for (int i = 0; rc && results && i < n; i++)
 		results[i] = rc; /* rolled back: none completed */
 	if (rc)
@@ -1149,7 +1231,7 @@ int tasktable_cancel(struct tasktable *tt, const char *task_id, struct task_canc
 	memset(out, 0, sizeof *out);
 	if (!valid_name(task_id))
 		return fail_with(tt, WB_EINVAL, "cancel: bad task_id");
-	int rc = sqlitex_begin_immediate(tt->db);
+	int rc = tt_begin(tt);
 	if (rc)
 		return fail_with(tt, rc, "cancel");
 	int got = 0;
@@ -1183,18 +1265,18 @@ int tasktable_cancel(struct tasktable *tt, const char *task_id, struct task_canc
 		out->attempt = attempt;
 	}
 out:
-	return sqlitex_end(tt->db, rc);
+	return tt_end(tt, rc);
 }
 
 int tasktable_sweep(struct tasktable *tt, int *cancelled, int *failed)
 {
 	int nc = 0, nf = 0;
-	sqlite3_stmt *st = stmt(tt, Q_SWEEP);
-	if (!st)
-		return WB_EIO;
-	int rc = sqlitex_begin_immediate(tt->db);
+	int rc = tt_begin(tt);
 	if (rc)
 		return fail_with(tt, rc, "sweep");
+	sqlite3_stmt *st = stmt(tt, Q_SWEEP); /* after BEGIN: the transaction's now */
+	if (!st)
+		return tt_end(tt, WB_EIO);
 	int s;
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		if (parse_state(sqlite3_column_text(st, 0)) == TASK_CANCELLED)
@@ -1205,7 +1287,7 @@ int tasktable_sweep(struct tasktable *tt, int *cancelled, int *failed)
 	if (s != SQLITE_DONE)
 		rc = fail_with(tt, sqlitex_err(s), "sweep");
 	sqlite3_reset(st);
-	rc = sqlitex_end(tt->db, rc);
+	rc = tt_end(tt, rc);
 	if (rc == 0 && cancelled)
 		*cancelled = nc;
 	if (rc == 0 && failed)
@@ -1213,13 +1295,13 @@ int tasktable_sweep(struct tasktable *tt, int *cancelled, int *failed)
 	return rc;
 }
 
-/* One integer from q bound to :now; *v unchanged when there is no row. */
-static int health_int(struct tasktable *tt, enum q q, long long now, long long *v, int *got)
+/* One integer from q (stmt binds the read transaction's now); *v
+ * unchanged when there is no row. */
+static int health_int(struct tasktable *tt, enum q q, long long *v, int *got)
 {
 	sqlite3_stmt *st = stmt(tt, q);
 	if (!st)
 		return WB_EIO;
-	bind_int(st, ":now", now);
 	int s = sqlite3_step(st);
 	*got = s == SQLITE_ROW;
 	if (*got)
@@ -1232,22 +1314,22 @@ static int health_int(struct tasktable *tt, enum q q, long long now, long long *
 int tasktable_health(struct tasktable *tt, struct task_health *out)
 {
 	memset(out, 0, sizeof *out);
-	int rc = sqlitex_exec(tt->db, "BEGIN"); /* one snapshot for every figure */
+	int rc = tt_begin_read(tt); /* one snapshot for every figure */
 	if (rc)
 		return fail_with(tt, rc, "health");
 	rc = tasktable_now(tt, &out->now);
 	long long v = 0;
 	int got = 0;
 	if (rc == 0)
-		rc = health_int(tt, Q_H_OLDEST_DUE, out->now, &v, &got);
+		rc = health_int(tt, Q_H_OLDEST_DUE, &v, &got);
 	if (rc == 0 && got)
 		out->oldest_due_age = out->now - v;
 	if (rc == 0)
-		rc = health_int(tt, Q_H_OLDEST_EXPIRED, out->now, &v, &got);
+		rc = health_int(tt, Q_H_OLDEST_EXPIRED, &v, &got);
 	if (rc == 0 && got)
 		out->oldest_expired_age = out->now - v;
 	if (rc == 0)
-		rc = health_int(tt, Q_H_DUE_READY, out->now, &out->due_ready, &got);
+		rc = health_int(tt, Q_H_DUE_READY, &out->due_ready, &got);
 	sqlite3_stmt *st = rc == 0 ? stmt(tt, Q_H_COUNTS) : NULL;
 	if (rc == 0 && !st)
 		rc = WB_EIO;
@@ -1267,5 +1349,5 @@ int tasktable_health(struct tasktable *tt, struct task_health *out)
 			rc = fail_with(tt, sqlitex_err(s), "health");
 		sqlite3_reset(st);
 	}
-	return sqlitex_end(tt->db, rc);
+	return tt_end(tt, rc);
 }

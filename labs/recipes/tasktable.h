@@ -35,7 +35,7 @@
 
 #define TASK_ID_MAX		 64 /* task_id and owner: up to 63 bytes + NUL */
 #define TASK_CLAIM_ID_LEN	 33 /* 32 hex digits + NUL */
-#define TASKTABLE_SCHEMA_VERSION 3
+#define TASKTABLE_SCHEMA_VERSION 4
 
 /* The claim-conflict monitor's buckets (data/tasks.sql, task_claim_stat):
  * intervals of TASK_STAT_INTERVAL_MS of db time, the last TASK_STAT_SLOTS

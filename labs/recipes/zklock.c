@@ -38,13 +38,25 @@
  *     notification we list again, and we claim the lock only when a fresh
  *     list shows our own node first.  The list is also the proof that our
  *     own node still exists.  The watch that tells a holder about its own
- *     node is asked for once per candidate, right after the create and
- *     before the first listing (a get with watch, sent without waiting,
- *     so it costs no round trip of its own): the session answers in
- *     order, so a node deleted before the get is missing from every later
- *     list too (CANDIDATE_GONE), and one deleted after the get fires the
- *     watch, which reaches the holder as LOST - as does an answer that
- *     says the node or the session is gone.
+ *     node is set no later than the list that makes it the holder, so
+ *     that no deletion falls between them.  The first list after the
+ *     create carries a child watch on the lock path (getChildren with
+ *     watch: the request raw create+getChildren+delete sends anyway), and
+ *     a child watch fires when any child goes, ours too.  When that list
+ *     shows us first, it is the holder's watch: a child event while held
+ *     makes the monitor look again with a get-with-watch on the own node
+ *     (ZNONODE: LOST; ZOK: the node's own data watch from then on).  When
+ *     it shows a predecessor, the child watch is dropped on the client
+ *     (a waiter must not hear every newcomer) and a get with watch on the
+ *     own node is sent at once, without waiting, before the predecessor's
+ *     watch and any later list: the session answers in order, so a node
+ *     deleted before that get is missing from every later list too
+ *     (CANDIDATE_GONE), and one deleted after it fires the watch, which
+ *     reaches the holder as LOST - as does an answer that says the node
+ *     or the session is gone.  (The server still sends that dropped child
+ *     watch's one event, at the next change of the children; the client
+ *     finds no watcher for it.  One such event per waiting candidate, not
+ *     one per waiter per release: no herd.)
  *
  *  5. Expired means over.  A handle whose session expired is dead; its
  *     ephemeral nodes are gone.  A new attempt needs a new handle and gets
@@ -215,6 +227,9 @@ struct mbox {
 	unsigned pred_events;	   /* node events on other paths (the predecessor) */
 	int pred_type;		   /* type of the last of those */
 	unsigned own_events;	   /* node events on the own node */
+	unsigned child_regs;	   /* child watches registered on the lock path */
+	unsigned child_done;	   /* of those, fired (event taken) or removed */
+	unsigned child_mark;	   /* the holder's one is gone when child_done gets here */
 	int own_deleted;	   /* one of them was a delete */
 	unsigned session_gen;	   /* session events seen */
 	int session_state;	   /* state carried by the last one */
@@ -369,6 +384,21 @@ static void mbox_watcher(zhandle_t *zh, int type, int state, const char *path, v
 		 * can both come while the monitor is not looking. */
 		if (state != ZOO_CONNECTED_STATE)
 			m->session_drops++;
+	} else if (path && !strcmp(path, m->lock_path)) {
+		/* A child watch of a list: only a holder relying on it cares
+		 * (a waiter's was dropped on the client).  They fire in the
+		 * order they were registered, one at a time (each is
+		 * registered after the one before fired or was removed), so
+		 * the count tells an earlier one's late event from ours. */
+		drop = type != ZOO_NOTWATCHING_EVENT;
+		if (drop)
+			m->child_done++;
+		if (m->hold && (int)(m->child_done - m->child_mark) >= 0)
+			pthread_cond_signal(&m->mon_cv);
+		pthread_mutex_unlock(&m->mu);
+		if (drop)
+			mbox_unref(m, 1);
+		return;
 	} else {
 		if (m->own_path && path && !strcmp(path, m->own_path)) {
 			m->own_events++;
@@ -433,11 +463,13 @@ struct zklock {
 	int recovered;			/* this attempt's candidate was found by GUID */
 	unsigned arm_seen;		/* mb->arm_done before the own-node watch was asked */
 	unsigned own_seen;		/* mb->own_events then */
-	unsigned gen_seen;		/* mb->session_gen then */
-	unsigned drops_seen;		/* mb->session_drops then */
-	unsigned drops_known;		/* mb->session_drops at the last answer absorbed */
-	struct zklock_stats st;		/* counters of the current attempt */
-	char msg[512];			/* last outcome, one sentence */
+	unsigned child_mark;	/* mb->child_done once the last list's child watch is gone */
+	int hold_by_child;	/* the claim's list carried the holder's watch */
+	unsigned gen_seen;	/* mb->session_gen then */
+	unsigned drops_seen;	/* mb->session_drops then */
+	unsigned drops_known;	/* mb->session_drops at the last answer absorbed */
+	struct zklock_stats st; /* counters of the current attempt */
+	char msg[512];		/* last outcome, one sentence */
 };
 
 static void sleep_ms(int ms)
@@ -628,6 +660,19 @@ static void drop_watch(struct zklock *l, const char *path)
 		mbox_unref(l->mb, 1);
 }
 
+/* Removes our child watch on the lock path, if one is still registered,
+ * on the client only (note 4: a waiter's; the server's one event for it
+ * then finds no watcher). */
+static void drop_child_watch(struct zklock *l)
+{
+	if (zoo_remove_watches(l->zh, l->path, ZWATCHTYPE_CHILD, mbox_watcher, l->mb, 1) != ZOK)
+		return;
+	pthread_mutex_lock(&l->mb->mu);
+	l->mb->child_done++;
+	pthread_mutex_unlock(&l->mb->mu);
+	mbox_unref(l->mb, 1);
+}
+
 /* Ends the current hold for the monitor: after this, it says nothing
  * more about it and no longer touches l's candidate.  Waits only while it
  * is out of the mailbox's lock (telling the holder, in a hook, arming);
@@ -678,6 +723,7 @@ void zklock_free(struct zklock *l)
 		return;
 	monitor_exit(l);
 	forget_candidate(l);
+	drop_child_watch(l);
 	mbox_unref(l->mb, 1);
 	free(l->path);
 	free(l);
@@ -829,9 +875,36 @@ static void snapshot_free(struct snapshot *s)
 	memset(s, 0, sizeof *s);
 }
 
-/* Lists and sorts.  Returns 0; WB_ENOENT when the lock path is gone; or
+/* One getChildren with the child watch of note 4.  Any earlier child
+ * watch of ours is dropped on the client first, so there is one at a
+ * time (the client would merge two into one event) and one reference per
+ * registration; l->child_mark is the count of child watches done at
+ * which this one is.  The own-node counters are taken before the request:
+ * what answers or fires after it is news to the monitor. */
+static int get_children_watched(struct zklock *l, struct String_vector *sv)
+{
+	struct mbox *m = l->mb;
+	drop_child_watch(l);
+	pthread_mutex_lock(&m->mu);
+	l->own_seen = m->own_events;
+	l->arm_seen = m->arm_done;
+	m->refs++; /* the watch's, before it can fire */
+	pthread_mutex_unlock(&m->mu);
+	int zrc = zoo_wget_children(l->zh, l->path, mbox_watcher, m, sv);
+	if (zrc != ZOK) {
+		mbox_unref(m, 1); /* only an answer ZOK registers a child watch */
+		return zrc;
+	}
+	pthread_mutex_lock(&m->mu);
+	l->child_mark = ++m->child_regs;
+	pthread_mutex_unlock(&m->mu);
+	return zrc;
+}
+
+/* Lists and sorts; watched: with the child watch (the first list of an
+ * attempt, note 4).  Returns 0; WB_ENOENT when the lock path is gone; or
  * the error absorb() gave; WB_ERANGE when a suffix cannot be ordered. */
-static int list(struct zklock *l, int64_t deadline, struct snapshot *s)
+static int list(struct zklock *l, int64_t deadline, int watched, struct snapshot *s)
 {
 	memset(s, 0, sizeof *s);
 	int zrc, err = 0;
@@ -845,7 +918,8 @@ static int list(struct zklock *l, int64_t deadline, struct snapshot *s)
 		memset(&s->sv, 0, sizeof s->sv);
 		do {
 			l->st.lists++;
-			zrc = zoo_get_children(l->zh, l->path, 0, &s->sv);
+			zrc = watched ? get_children_watched(l, &s->sv)
+				      : zoo_get_children(l->zh, l->path, 0, &s->sv);
 		} while (absorb(l, zrc, deadline, "getChildren", &err));
 	}
 	if (err)
@@ -1208,6 +1282,7 @@ struct watch_state {
 	unsigned seen_gen, seen_own, seen_arm, seen_drops; /* mailbox counters taken in */
 	int in_flight;	      /* a get-with-watch on the own node is out */
 	int armed;	      /* a watch on the own node is registered */
+	int by_child;	      /* that watch is the claim list's child watch */
 	int64_t suspended_at; /* when we stopped hearing from the server, or -1 */
 	int64_t rearm_at;     /* when to ask for a new watch, or -1 */
 	const char *lost;     /* why the lock is lost, or NULL */
@@ -1254,7 +1329,8 @@ static int wait_for_news(struct zklock *l, struct watch_state *w, int timeout_ms
 	if (mon_quit(m, w->gen))
 		return 1;
 	if (w->seen_gen != m->session_gen || w->seen_own != m->own_events ||
-	    w->seen_arm != m->arm_done)
+	    w->seen_arm != m->arm_done ||
+	    (w->by_child && (int)(m->child_done - m->child_mark) >= 0))
 		return 0;
 	int64_t until = w->suspended_at >= 0 ? w->suspended_at + timeout_ms : -1;
 	if (w->rearm_at >= 0 && !w->in_flight && (until < 0 || w->rearm_at < until))
@@ -1276,6 +1352,8 @@ static void on_arm_answer(struct zklock *l, struct watch_state *w)
 {
 	struct mbox *m = l->mb;
 	w->seen_arm = m->arm_done;
+	if (!w->in_flight)
+		return; /* not this hold's: an older attempt's answer, late */
 	w->in_flight = 0;
 	if (m->arm_rc == ZOK) {
 		w->armed = 1;
@@ -1302,6 +1380,18 @@ static void on_own_node_event(struct zklock *l, struct watch_state *w)
 		w->lost = "the own node was deleted (not by us)";
 	else
 		w->rearm_at = mono_now_ms();
+}
+
+/* The child watch the holder relies on fired: some child came or went,
+ * maybe ours.  Look again with a get-with-watch on the own node (its
+ * answer says whether the node is still there, and its watch takes
+ * over).  Child events of a hold watched otherwise are not about it,
+ * nor is an earlier list's late one (child_mark). */
+static void on_child_event(struct watch_state *w)
+{
+	w->by_child = 0;
+	w->armed = 0;
+	w->rearm_at = mono_now_ms();
 }
 
 /* Session news: expired is LOST; a drop since the last look is
@@ -1372,12 +1462,15 @@ static void monitor_hold(struct zklock *l, unsigned gen)
 	/* Counters as they were when the own-node watch was asked for (its
 	 * answer and what came since are news) and at the claim (session
 	 * news since then). */
+	int by_child = l->hold_by_child;
 	struct watch_state w = {.gen = gen,
 				.seen_gen = l->gen_seen,
 				.seen_own = l->own_seen,
 				.seen_arm = l->arm_seen,
 				.seen_drops = l->drops_seen,
-				.in_flight = 1,
+				.in_flight = !by_child,
+				.armed = by_child,
+				.by_child = by_child,
 				.suspended_at = -1,
 				.rearm_at = -1};
 	while (!w.lost) {
@@ -1387,6 +1480,8 @@ static void monitor_hold(struct zklock *l, unsigned gen)
 			on_arm_answer(l, &w);
 		if (!w.lost && w.seen_own != m->own_events)
 			on_own_node_event(l, &w);
+		if (!w.lost && w.by_child && (int)(m->child_done - m->child_mark) >= 0)
+			on_child_event(&w);
 		if (!w.lost && w.seen_gen != m->session_gen)
 			on_session_event(l, &w);
 		if (!w.lost && w.suspended_at >= 0 &&
@@ -1556,15 +1651,16 @@ static int start_attempt(struct zklock *l, int wait_ms, int64_t *deadline)
 	return 0;
 }
 
-/* Lists the lock path and finds the own node in suffix order (note 2).
- * 0 with *pred_path NULL when the own node is first, else the full path
- * of the node just before it (caller frees); or a WB error that ends the
- * attempt, with status and message set and the candidate dealt with. */
-static int find_position(struct zklock *l, int64_t deadline, char **pred_path)
+/* Lists the lock path (watched: with the child watch of note 4) and
+ * finds the own node in suffix order (note 2).  0 with *pred_path NULL
+ * when the own node is first, else the full path of the node just before
+ * it (caller frees); or a WB error that ends the attempt, with status and
+ * message set and the candidate dealt with. */
+static int find_position(struct zklock *l, int64_t deadline, int watched, char **pred_path)
 {
 	*pred_path = NULL;
 	struct snapshot s;
-	int rc = list(l, deadline, &s);
+	int rc = list(l, deadline, watched, &s);
 	if (rc == WB_ENOENT) {
 		set_msg(l, "the lock path %s vanished, and our candidate with it", l->path);
 		set_status(l, ZKLOCK_CANDIDATE_GONE);
@@ -1599,13 +1695,15 @@ static int find_position(struct zklock *l, int64_t deadline, char **pred_path)
 	return 0;
 }
 
-/* Asks, without waiting, for a watch on the own node, right after the
- * create and before the first listing, so its answer travels with the
- * listing's (note 4): the claim then sends nothing.  The answer and the
- * node's events from here on are the monitor's news.  0, or a WB error
- * (candidate given up). */
+/* A waiter's first list showed a predecessor: drops the list's child
+ * watch on the client and asks, without waiting, for a watch on the own
+ * node, before the predecessor's watch and any later list, so its answer
+ * travels with theirs (note 4): the claim then sends nothing.  The answer
+ * and the node's events from here on are the monitor's news.  0, or a WB
+ * error (candidate given up). */
 static int arm_own(struct zklock *l, int64_t deadline)
 {
+	drop_child_watch(l);
 	pthread_mutex_lock(&l->mb->mu);
 	l->arm_seen = l->mb->arm_done;
 	l->own_seen = l->mb->own_events;
@@ -1621,23 +1719,27 @@ static int arm_own(struct zklock *l, int64_t deadline)
 }
 
 /* Takes the lock: the own node is first in a fresh list - which is also
- * the proof that it exists (note 4); its watch was asked for before that
- * list (arm_own), so a deletion after the list reaches the monitor as
- * LOST.  Hands the hold to the lock's monitor (note 5), started at the
- * first claim and woken now only when there is news already (or a test
- * waits for it to start).  0. */
-static int claim(struct zklock *l, int64_t deadline)
+ * the proof that it exists (note 4); its watch was set by that list
+ * (by_child: the first list's child watch) or asked for before it
+ * (arm_own), so a deletion after the list reaches the monitor as LOST.
+ * Hands the hold to the lock's monitor (note 5), started at the first
+ * claim and woken now only when there is news already (or a test waits
+ * for it to start).  0. */
+static int claim(struct zklock *l, int by_child)
 {
-	(void)deadline;
 	struct mbox *m = l->mb;
 	pthread_mutex_lock(&m->mu);
 	l->gen_seen = m->session_gen;
 	l->drops_seen = m->session_drops;
+	l->hold_by_child = by_child;
+	m->child_mark = l->child_mark;
 	m->status = ZKLOCK_HELD;
 	m->session_state = ZOO_CONNECTED_STATE; /* session news after here is new */
 	m->hold_gen++;
 	m->hold = 1;
-	int news = (m->arm_done != l->arm_seen && m->arm_rc != ZOK) || m->own_events != l->own_seen;
+	int news = by_child ? (int)(m->child_done - l->child_mark) >= 0
+			    : (m->arm_done != l->arm_seen && m->arm_rc != ZOK) ||
+				      m->own_events != l->own_seen;
 	if (news || l->opts.hooks.monitor_started)
 		pthread_cond_signal(&m->mon_cv);
 	pthread_mutex_unlock(&m->mu);
@@ -1729,20 +1831,27 @@ int zklock_acquire(struct zklock *l, int wait_ms)
 	int rc = start_attempt(l, wait_ms, &deadline);
 	if (rc == 0)
 		rc = create_candidate(l, deadline); /* note 1 */
-	if (rc == 0)
-		rc = arm_own(l, deadline); /* note 4 */
+	int first = 1; /* the first list carries the child watch (note 4) */
 	while (rc == 0) {
 		char *pred_path;
-		rc = find_position(l, deadline, &pred_path); /* note 2 */
+		rc = find_position(l, deadline, first, &pred_path); /* note 2 */
 		if (rc)
 			break;
 		if (!pred_path)
-			return claim(l, deadline); /* note 4 */
+			return claim(l, first); /* note 4 */
 		if (wait_ms == 0 || (deadline >= 0 && mono_now_ms() >= deadline)) {
 			free(pred_path);
 			abandon(l, ZKLOCK_TIMED_OUT);
 			set_msg(l, "the lock is held by another; gave up after %d ms", wait_ms);
 			return WB_EBUSY;
+		}
+		if (first) {
+			first = 0;
+			rc = arm_own(l, deadline); /* note 4 */
+			if (rc) {
+				free(pred_path);
+				break;
+			}
 		}
 		unsigned seen;
 		int relist;

@@ -440,6 +440,33 @@ static void own_node_deleted_is_reported(void **state)
 	assert_int_equal(zklock_release(l), WB_ENOENT);
 }
 
+/* An uncontended holder is watched by its listing's child watch (note
+ * 4), which fires at any change of the children: a newcomer is not a
+ * loss, and the monitor watches the own node from then on, so a delete
+ * after the newcomer still reaches the holder as LOST. */
+static void own_node_deleted_after_a_newcomer_is_reported(void **state)
+{
+	struct holder *h = *state;
+	holder_lock(h, NULL);
+	struct zklock *l = h->l;
+	assert_int_equal(zklock_acquire(l, WAIT_MS), 0);
+	char *other = wb_xasprintf("%s/newcomer", h->lock);
+	assert_int_equal(
+		zoo_create(zkc_handle(admin), other, NULL, -1, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0),
+		ZOK);
+	assert_int_equal(zklockrig_flush(h->c, WAIT_MS), 0); /* its child event is in */
+	assert_true(events_none_lost(&h->e));
+	assert_int_equal(zklock_status(l), ZKLOCK_HELD);
+	assert_int_equal(zoo_delete(zkc_handle(admin), zklock_own_path(l), -1), ZOK);
+	int i = events_wait(&h->e, ZKLOCK_EV_LOST);
+	assert_true(i >= 0);
+	assert_non_null(strstr(h->e.why[i], "own node"));
+	assert_int_equal(zklock_status(l), ZKLOCK_LOST);
+	assert_int_equal(zklock_release(l), WB_ENOENT);
+	assert_int_equal(zoo_delete(zkc_handle(admin), other, -1), ZOK);
+	free(other);
+}
+
 static void disconnection_past_timeout_is_lost(void **state)
 {
 	struct holder *h = *state;
@@ -607,8 +634,9 @@ static void gate_completion(int rc, const struct Stat *st, const void *data)
 	gate_hook((void *)data, NULL);
 }
 
-/* After the create, before the own-node watch is asked for (it goes out
- * with the first listing): that watch's completion queues behind ours. */
+/* After the create, before the own-node watch is asked for (a waiter
+ * asks right after its first listing): that watch's completion queues
+ * behind ours. */
 static void block_completions_after_create(void *arg, struct zklock *l, int zrc)
 {
 	(void)l;
@@ -618,33 +646,37 @@ static void block_completions_after_create(void *arg, struct zklock *l, int zrc)
 		b->armed = 1;
 }
 
-/* Regression: the claim's asynchronous own-node watch shared one mailbox
+/* Regression: the asynchronous own-node watch (a waiter's, since the
+ * holder's first listing carries a child watch) shared one mailbox
  * reference between the watch and its completion; zklock_free removed the
  * registered watch and dropped that reference while the completion was
  * still queued, which then wrote to the freed mailbox (a use after free
  * that ASan reports; it once hung zk-disconnect-expire at exit). */
 static void lock_freed_before_the_arm_completes(void **state)
 {
-	struct holder *h = *state;
+	struct holder *h = *state; /* the waiter's client */
 	struct zkc *c = h->c;
+	struct zklock *a = NULL; /* the holder, on the admin session */
+	assert_int_equal(zklock_new(zkc_handle(admin), h->lock, NULL, &a), 0);
+	assert_int_equal(zklock_acquire(a, WAIT_MS), 0);
 	struct completion_block b = {0};
 	gate_init(&b.g);
 	b.c = c;
-	struct zklock_opts o = {
-		.hooks = {.arg = &b, .create_done = block_completions_after_create}};
-	holder_lock(h, &o);
-	struct zklock *l = h->l;
-	assert_int_equal(zklock_acquire(l, WAIT_MS), 0);
+	struct zklock_hooks hk = {.arg = &b, .create_done = block_completions_after_create};
+	struct zklockrig w;
+	assert_int_equal(zklockrig_open(&w, "W", c, h->lock, &hk, NULL), 0);
+	assert_int_equal(zklockrig_start(&w, WAIT_MS), 0);
+	/* The predecessor's watch is set (a synchronous call, answered on the
+	 * I/O thread), so the own-node watch sent before it is registered and
+	 * its completion queued behind the gate. */
+	assert_int_equal(zklockrig_wait_watches(&w, 1, WAIT_MS), 0);
 	assert_true(b.armed);
 	assert_int_equal(gate_wait_at(&b.g), 0); /* completions are held */
-	/* A synchronous call is answered on the I/O thread, after the claim's
-	 * watch is registered and its completion queued behind the gate. */
-	struct Stat st;
-	assert_int_equal(zoo_exists(zkc_handle(c), zklock_own_path(l), 0, &st), ZOK);
-	zklock_free(l);
-	h->l = NULL;
+	zklockrig_close(&w);			 /* cancels, joins and frees the waiter's lock */
 	gate_open(&b.g);
 	assert_int_equal(zklockrig_flush(c, WAIT_MS), 0); /* the arm's completion ran */
+	assert_int_equal(zklock_release(a), 0);
+	zklock_free(a);
 }
 
 /* ---- only the own node -------------------------------------------------- */
@@ -757,6 +789,7 @@ int main(void)
 		TEST_VIA(create_never_sent_is_reported_not_pretended, proxied),
 		TEST_VIA(expiry_is_reported_to_the_holder, proxied),
 		TEST_VIA(own_node_deleted_is_reported, direct),
+		TEST_VIA(own_node_deleted_after_a_newcomer_is_reported, direct),
 		TEST_VIA(disconnection_past_timeout_is_lost, proxied_short),
 		TEST_VIA(short_disconnection_suspends_then_resumes, proxied),
 		TEST_VIA(drop_and_reconnect_before_the_monitor_looks, proxied),
