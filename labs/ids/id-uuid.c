@@ -48,7 +48,15 @@ static void radix_sort_uuids(struct uuid *u, struct uuid *tmp, size_t n)
 		from = to;
 		to = t;
 	}
-	/* 16 passes, an even number: the result is back in u. */
+	/* 16 passes, an even number: the result is back in u.  The
+	 * duplicate check compares neighbours, so it is only as good as this
+	 * order: one linear look, and qsort if it is wrong, so a fault here
+	 * can never hide a duplicate. */
+	for (size_t i = 1; i < n; i++)
+		if (uuid_cmp(&u[i - 1], &u[i]) > 0) {
+			qsort(u, n, sizeof *u, cmp_uuid);
+			break;
+		}
 }
 
 /* n version-4 UUIDs from one getrandom(2) stream: the recipe's
