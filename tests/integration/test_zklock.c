@@ -426,18 +426,26 @@ static void expiry_is_reported_to_the_holder(void **state)
 	free(own);
 }
 
-static void own_node_deleted_is_reported(void **state)
+/* Deletes h's own node behind its back: the holder hears LOST, "own
+ * node", and its release finds nothing to delete. */
+static void delete_own_node_expect_lost(struct holder *h)
 {
-	struct holder *h = *state;
-	holder_lock(h, NULL);
 	struct zklock *l = h->l;
-	assert_int_equal(zklock_acquire(l, WAIT_MS), 0);
 	assert_int_equal(zoo_delete(zkc_handle(admin), zklock_own_path(l), -1), ZOK);
 	int i = events_wait(&h->e, ZKLOCK_EV_LOST);
 	assert_true(i >= 0);
 	assert_non_null(strstr(h->e.why[i], "own node"));
 	assert_int_equal(zklock_status(l), ZKLOCK_LOST);
 	assert_int_equal(zklock_release(l), WB_ENOENT);
+}
+
+static void own_node_deleted_is_reported(void **state)
+{
+	struct holder *h = *state;
+	holder_lock(h, NULL);
+	struct zklock *l = h->l;
+	assert_int_equal(zklock_acquire(l, WAIT_MS), 0);
+	delete_own_node_expect_lost(h);
 }
 
 /* An uncontended holder is watched by its listing's child watch (note
@@ -457,12 +465,7 @@ static void own_node_deleted_after_a_newcomer_is_reported(void **state)
 	assert_int_equal(zklockrig_flush(h->c, WAIT_MS), 0); /* its child event is in */
 	assert_true(events_none_lost(&h->e));
 	assert_int_equal(zklock_status(l), ZKLOCK_HELD);
-	assert_int_equal(zoo_delete(zkc_handle(admin), zklock_own_path(l), -1), ZOK);
-	int i = events_wait(&h->e, ZKLOCK_EV_LOST);
-	assert_true(i >= 0);
-	assert_non_null(strstr(h->e.why[i], "own node"));
-	assert_int_equal(zklock_status(l), ZKLOCK_LOST);
-	assert_int_equal(zklock_release(l), WB_ENOENT);
+	delete_own_node_expect_lost(h);
 	assert_int_equal(zoo_delete(zkc_handle(admin), other, -1), ZOK);
 	free(other);
 }
