@@ -80,23 +80,38 @@ enum {
 	L_HINT
 };
 
+/* The keys both screens share: scrolling, Esc. */
+#define LAB_SCROLL_KEYS                                                                            \
+	{'j', 0, "j", L_DOWN, "scroll down", "向下滚动"},                                          \
+		{KEY_DOWN, 1, "↓", L_DOWN, "scroll down", "向下滚动"},                             \
+		{'k', 0, "k", L_UP, "scroll up", "向上滚动"},                                      \
+		{KEY_UP, 1, "↑", L_UP, "scroll up", "向上滚动"},                                   \
+		{' ', 0, "Space", L_PGDN, "next page", "下一页"},                                  \
+		{KEY_NPAGE, 1, "PgDn", L_PGDN, "next page", "下一页"},                             \
+		{6, 0, "Ctrl-F", L_PGDN, "next page", "下一页"},                                   \
+		{'b', 0, "b", L_PGUP, "previous page", "上一页"},                                  \
+		{KEY_PPAGE, 1, "PgUp", L_PGUP, "previous page", "上一页"},                         \
+		{2, 0, "Ctrl-B", L_PGUP, "previous page", "上一页"},                               \
+		{'g', 0, "g", L_TOP, "first event", "第一条事件"},                                 \
+		{KEY_HOME, 1, "Home", L_TOP, "first event", "第一条事件"},                         \
+		{'G',                                                                              \
+		 0,                                                                                \
+		 "G",                                                                              \
+		 L_BOTTOM,                                                                         \
+		 "last line (the evidence ends the run)",                                          \
+		 "最后一行（证据在最后）"},                                                        \
+		{KEY_END,                                                                          \
+		 1,                                                                                \
+		 "End",                                                                            \
+		 L_BOTTOM,                                                                         \
+		 "last line (the evidence ends the run)",                                          \
+		 "最后一行（证据在最后）"},                                                        \
+	{                                                                                          \
+		27, 0, "Esc", L_CANCEL, "cancel the running lab", "取消正在运行的实验"    \
+	}
+
 static const struct keybind lab_keys[] = {
-	{'j', 0, "j", L_DOWN, "scroll down", "向下滚动"},
-	{KEY_DOWN, 1, "↓", L_DOWN, "scroll down", "向下滚动"},
-	{'k', 0, "k", L_UP, "scroll up", "向上滚动"},
-	{KEY_UP, 1, "↑", L_UP, "scroll up", "向上滚动"},
-	{' ', 0, "Space", L_PGDN, "next page", "下一页"},
-	{KEY_NPAGE, 1, "PgDn", L_PGDN, "next page", "下一页"},
-	{6, 0, "Ctrl-F", L_PGDN, "next page", "下一页"},
-	{'b', 0, "b", L_PGUP, "previous page", "上一页"},
-	{KEY_PPAGE, 1, "PgUp", L_PGUP, "previous page", "上一页"},
-	{2, 0, "Ctrl-B", L_PGUP, "previous page", "上一页"},
-	{'g', 0, "g", L_TOP, "first event", "第一条事件"},
-	{KEY_HOME, 1, "Home", L_TOP, "first event", "第一条事件"},
-	{'G', 0, "G", L_BOTTOM, "last line (the evidence ends the run)", "最后一行（证据在最后）"},
-	{KEY_END, 1, "End", L_BOTTOM, "last line (the evidence ends the run)",
-	 "最后一行（证据在最后）"},
-	{27, 0, "Esc", L_CANCEL, "cancel the running lab", "取消正在运行的实验"},
+	LAB_SCROLL_KEYS,
 	{'r', 0, "r", L_RERUN, "run it again", "再运行一次"},
 	{'s', 0, "s", L_SOURCE, "read the recipe source it exercises", "阅读它所用的配方源码"},
 	{'t', 0, "t", L_TIMELINE, "timeline of the run's operations (t again: the run)",
@@ -105,27 +120,11 @@ static const struct keybind lab_keys[] = {
 	{KEY_LEFT, 1, "←", L_BACK, "back to the lesson (cancels a run)", "返回课文（会取消运行）"},
 };
 
-/* An exercise check: the same keys but s (the recipe's source is the
- * reference solution: that is `exercise solution`, asked and recorded),
- * and two more.  Written out (key tables are data; help is drawn from
- * them). */
+/* An exercise check: the same keys but s and t (the recipe's source is
+ * the reference solution: that is `exercise solution`, asked and
+ * recorded), and two more. */
 static const struct keybind exercise_keys[] = {
-	{'j', 0, "j", L_DOWN, "scroll down", "向下滚动"},
-	{KEY_DOWN, 1, "↓", L_DOWN, "scroll down", "向下滚动"},
-	{'k', 0, "k", L_UP, "scroll up", "向上滚动"},
-	{KEY_UP, 1, "↑", L_UP, "scroll up", "向上滚动"},
-	{' ', 0, "Space", L_PGDN, "next page", "下一页"},
-	{KEY_NPAGE, 1, "PgDn", L_PGDN, "next page", "下一页"},
-	{6, 0, "Ctrl-F", L_PGDN, "next page", "下一页"},
-	{'b', 0, "b", L_PGUP, "previous page", "上一页"},
-	{KEY_PPAGE, 1, "PgUp", L_PGUP, "previous page", "上一页"},
-	{2, 0, "Ctrl-B", L_PGUP, "previous page", "上一页"},
-	{'g', 0, "g", L_TOP, "first event", "第一条事件"},
-	{KEY_HOME, 1, "Home", L_TOP, "first event", "第一条事件"},
-	{'G', 0, "G", L_BOTTOM, "last line (the evidence ends the run)", "最后一行（证据在最后）"},
-	{KEY_END, 1, "End", L_BOTTOM, "last line (the evidence ends the run)",
-	 "最后一行（证据在最后）"},
-	{27, 0, "Esc", L_CANCEL, "cancel the running lab", "取消正在运行的实验"},
+	LAB_SCROLL_KEYS,
 	{'r', 0, "r", L_RERUN, "check it again", "再检查一次"},
 	{'q', 0, "q", L_BACK, "back to the lesson (cancels a run)", "返回课文（会取消运行）"},
 	{KEY_LEFT, 1, "←", L_BACK, "back to the lesson (cancels a run)", "返回课文（会取消运行）"},
