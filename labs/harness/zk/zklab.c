@@ -233,23 +233,11 @@ static void client_failed(struct zklab *z, int rc)
 
 int zklab_client(struct zklab *z, struct zkc **out)
 {
-	struct zkc *c = NULL;
-	*out = NULL;
-	int rc = zkc_open(z->connect, ZKLAB_CLIENT_SESSION_MS, z->ctx->run_dir, &c);
-	if (rc == 0) {
-		zklab_watch(z, c);
-		rc = zkc_wait_state(c, ZOO_CONNECTED_STATE, ZKLAB_WAIT_MS, NULL);
-		if (rc) {
-			zkc_close(c);
-			rc = WB_EUNAVAIL;
-		}
+	int rc = zklab_clients(z, 1, out);
+	if (rc) {
+		zkc_close(*out); /* a handle that never connected */
+		*out = NULL;
 	}
-	if (rc == 0) {
-		z->opened++;
-		*out = c;
-		return 0;
-	}
-	client_failed(z, rc);
 	return rc;
 }
 
