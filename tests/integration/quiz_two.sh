@@ -60,6 +60,7 @@ mkfifo "$T/h.held" "$T/h.go" "$T/g.held" "$T/g.go" "$T/a.in" "$T/b.in"
 
 # ---- 1. Two windows on the same test --------------------------------------
 # A starts the test and is held inside the transaction of its first grade.
+: >"$T/a.out" # emptied here, not by the background redirection (a race with wait_out)
 WORKBENCH_SEED=3 WORKBENCH_TEST_HOLD=save:1 WORKBENCH_TEST_HOLD_FIFO="$T/h" \
 	$WB quiz run 00-two --plain <"$T/a.in" >"$T/a.out" 2>"$T/a.err" &
 A=$!
@@ -71,6 +72,7 @@ echo 1 >&5
 held "$T/h"
 # B opens the same test meanwhile: A's grade is not committed, so B asks
 # the same question.
+: >"$T/b.out" # emptied here, not by the background redirection (a race with wait_out)
 $WB quiz run 00-two --plain <"$T/b.in" >"$T/b.out" 2>"$T/b.err" &
 B=$!
 pids="$pids $B"
@@ -131,12 +133,14 @@ acks=$(cat "$T/a.out" "$T/b.out" | grep -c '^Saved: ')
 # A is held inside its start transaction; B has looked (no test running:
 # A's is not committed) and is held just before its own start.
 start_pair() { # B's arguments: what B asks for
+	: >"$T/a.out" # emptied here, not by the background redirection (a race with wait_out)
 	WORKBENCH_SEED=4 WORKBENCH_TEST_HOLD=start:1 WORKBENCH_TEST_HOLD_FIFO="$T/h" \
 		$WB quiz run 00-two --plain <"$T/a.in" >"$T/a.out" 2>"$T/a.err" &
 	A=$!
 	pids="$pids $A"
 	exec 5>"$T/a.in"
 	held "$T/h"
+	: >"$T/b.out" # emptied here, not by the background redirection (a race with wait_out)
 	WORKBENCH_TEST_HOLD=start-begin:1 WORKBENCH_TEST_HOLD_FIFO="$T/g" \
 		$WB quiz run "$@" --plain <"$T/b.in" >"$T/b.out" 2>"$T/b.err" &
 	B=$!
@@ -211,6 +215,7 @@ check_db
 # ---- 4. The same in the TUI: a window that waited, then lost the race ------
 DB="$T/tui.db"
 WB="$WB_BIN --content $C --db $DB --quizzes $T/instructor --lang en"
+: >"$T/a.out" # emptied here, not by the background redirection (a race with wait_out)
 WORKBENCH_SEED=3 WORKBENCH_TEST_HOLD=save:1 WORKBENCH_TEST_HOLD_FIFO="$T/h" \
 	$WB quiz run 00-two --plain <"$T/a.in" >"$T/a.out" 2>"$T/a.err" &
 A=$!
