@@ -102,8 +102,13 @@ public final class MultiPeer {
 				try {
 					self.initializeAndRun(new String[] {cfg});
 				} catch (Throwable x) {
-					Logger.getLogger(MultiPeer.class)
-						.error("member " + pos + " (" + cfg + ") failed to start", x);
+					Logger log = Logger.getLogger(MultiPeer.class);
+					log.error("member " + pos + " (" + cfg + ") failed to start", x);
+					/* the reasons last, where an error message's tail shows them */
+					StringBuilder why = new StringBuilder();
+					for (Throwable c = x; c != null; c = c.getCause())
+						why.append(why.length() > 0 ? ": " : "").append(c.getMessage());
+					log.error("member " + pos + " failed to start: " + why);
 					LogManager.shutdown();
 					Runtime.getRuntime().halt(2);
 				}

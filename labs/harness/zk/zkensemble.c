@@ -62,10 +62,10 @@ struct zkensemble {
 	pthread_cond_t cond;					/* mailbox changes */
 	char *run_dir;						/* for the shared JVM */
 	char *launcher;						/* its source, or NULL */
-	int want_shared;					/* opts.shared_jvm, until it fails */
-	struct zkhost *host;					/* the shared JVM, or NULL */
-	char note[1024];					/* why none is shared */
-	char err[2048];						/* last error */
+	int want_shared;     /* opts.shared_jvm, until it fails */
+	struct zkhost *host; /* the shared JVM, or NULL */
+	char note[1024];     /* why none is shared */
+	char err[2048];	     /* last error */
 };
 
 static void set_err(struct zkensemble *e, const char *fmt, ...)
@@ -94,7 +94,7 @@ static struct member *member(struct zkensemble *e, int myid)
  * WB_EUNAVAIL: no launcher (the caller falls back, e->note says why). */
 static int host_spawn(struct zkensemble *e)
 {
-	const char *src = e->launcher		       ? e->launcher
+	const char *src = e->launcher			      ? e->launcher
 			  : access(WB_ZK_LAUNCHER, R_OK) == 0 ? WB_ZK_LAUNCHER
 							      : WB_ZK_LAUNCHER_SHARE;
 	struct zkserver *m[ZKENSEMBLE_MAX];
@@ -600,8 +600,9 @@ int zkensemble_kill_member(struct zkensemble *e, int myid)
 {
 	struct member *m = member(e, myid);
 	if (m && e->host) {
-		set_err(e, "member %d runs in the shared JVM: a crash of one member needs "
-			   "one JVM per member (shared_jvm off)",
+		set_err(e,
+			"member %d runs in the shared JVM: a crash of one member needs "
+			"one JVM per member (shared_jvm off)",
 			myid);
 		return WB_EINVAL;
 	}

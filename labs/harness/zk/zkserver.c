@@ -468,8 +468,8 @@ static char *cds_archive(const char *java, const char *cp)
 	char *dir = cache_dir();
 	if (!dir)
 		return NULL;
-	char *path = wb_xasprintf("%s/zookeeper-cds-%08x.jsa", dir,
-				  (unsigned)build_key(java, cp, NULL));
+	char *path =
+		wb_xasprintf("%s/zookeeper-cds-%08x.jsa", dir, (unsigned)build_key(java, cp, NULL));
 	free(dir);
 	return path;
 }
@@ -1094,13 +1094,13 @@ int zkserver_four_letter(const struct zkserver *s, const char *word, char **out)
 /* ---- members in one shared JVM (zkhost, zkserver.h) ---- */
 
 struct zkhost {
-	char *dir;		       /* <run_dir>/zkhost: its stdout.log, other.log, ctl */
-	char *ctl_path;		       /* the control FIFO */
-	int ctl;		       /* our end of it (read-write, so the JVM's open never blocks) */
-	pid_t pid;		       /* the JVM, 0 once ended */
-	int n;			       /* members */
+	char *dir;	/* <run_dir>/zkhost: its stdout.log, other.log, ctl */
+	char *ctl_path; /* the control FIFO */
+	int ctl;	/* our end of it (read-write, so the JVM's open never blocks) */
+	pid_t pid;	/* the JVM, 0 once ended */
+	int n;		/* members */
 	struct zkserver *m[ZKHOST_MAX]; /* borrowed, position k is m[k - 1] */
-	char *cds_tmp, *cds_final;     /* the class archive this JVM writes at exit */
+	char *cds_tmp, *cds_final;	/* the class archive this JVM writes at exit */
 };
 
 /* Runs java with argv to its end (javac or jar) from this thread, output
@@ -1183,11 +1183,28 @@ static int launcher_jar(const char *run_dir, const char *java, const char *cp, c
 	}
 	log = wb_xasprintf("%s/build.log", run_dir);
 	char *classes = wb_xasprintf("%s/classes", tmp), *built = wb_xasprintf("%s/l.jar", tmp);
-	char *javac[] = {(char *)java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-			 "-m", "jdk.compiler/com.sun.tools.javac.Main", "-nowarn", "-cp",
-			 (char *)cp, "-d", classes, (char *)src, NULL};
-	char *jartool[] = {(char *)java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-			   "-m", "jdk.jartool/sun.tools.jar.Main", "cf", built, "-C", classes, ".",
+	char *javac[] = {(char *)java,
+			 "-XX:TieredStopAtLevel=1",
+			 "-XX:+UseSerialGC",
+			 "-m",
+			 "jdk.compiler/com.sun.tools.javac.Main",
+			 "-nowarn",
+			 "-cp",
+			 (char *)cp,
+			 "-d",
+			 classes,
+			 (char *)src,
+			 NULL};
+	char *jartool[] = {(char *)java,
+			   "-XX:TieredStopAtLevel=1",
+			   "-XX:+UseSerialGC",
+			   "-m",
+			   "jdk.jartool/sun.tools.jar.Main",
+			   "cf",
+			   built,
+			   "-C",
+			   classes,
+			   ".",
 			   NULL};
 	if (run_tool(run_dir, javac, tmp, log) == 0 && run_tool(run_dir, jartool, tmp, log) == 0 &&
 	    launcher_jar_ok(built) && rename(built, path) == 0) {
