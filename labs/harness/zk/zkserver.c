@@ -1213,6 +1213,11 @@ static int launcher_jar(const char *run_dir, const char *java, const char *cp, c
 		rc = 0;
 	} else {
 		char *tail = file_tail(log, 300);
+		for (char *c = tail; *c; c++) /* one line, no terminal controls */
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = ' ';
+		for (size_t k = strlen(tail); k > 0 && tail[k - 1] == ' '; k--)
+			tail[k - 1] = '\0';
 		*why = wb_xasprintf("the shared-JVM launcher %s could not be compiled (%s)", src,
 				    *tail ? tail : "see the runtime's javac and jar modules");
 		free(tail);
