@@ -418,20 +418,14 @@ static int write_config(struct zkserver *s)
  * none and it cannot be made.  Caller frees. */
 static char *cache_dir(void)
 {
+	/* XDG: a relative $XDG_CACHE_HOME is invalid and ignored. */
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char *dir = xdg && *xdg	    ? wb_xasprintf("%s/workbench", xdg)
-		    : home && *home ? wb_xasprintf("%s/.cache/workbench", home)
-				    : NULL;
-	if (!dir)
-		return NULL;
-	if (home && *home && !(xdg && *xdg)) {
-		char *cache = wb_xasprintf("%s/.cache", home);
-		mkdir(cache, 0700);
-		free(cache);
-	}
-	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+	char *dir = xdg && xdg[0] == '/'     ? wb_xasprintf("%s/workbench", xdg)
+		    : home && home[0] == '/' ? wb_xasprintf("%s/.cache/workbench", home)
+					     : NULL;
+	if (dir && wb_mkdir_p(dir, 0700) != 0) {
 		free(dir);
-		return NULL;
+		dir = NULL;
 	}
 	return dir;
 }
@@ -1165,7 +1159,9 @@ static int launcher_jar(const char *run_dir, const char *java, const char *cp, c
 	}
 	dir = cache_dir();
 	if (!dir) {
-		*why = wb_xstrdup("no cache directory for the shared-JVM launcher (HOME unset)");
+		*why = wb_xstrdup("no cache directory for the shared-JVM launcher "
+				  "($XDG_CACHE_HOME/workbench or $HOME/.cache/workbench "
+				  "cannot be made)");
 		goto out;
 	}
 	char *path =
