@@ -558,6 +558,8 @@ struct zklock {
 	unsigned drops_seen;	/* mb->session_drops then */
 	unsigned drops_known;	/* mb->session_drops at the last answer absorbed */
 	struct zklock_stats st; /* counters of the current attempt */
+	char *prefix;		/* the create path, "<path>/_c_<guid>-lock-" */
+	size_t prefix_guid;	/* where the GUID goes in it */
 	char msg[512];		/* last outcome, one sentence */
 };
 
@@ -581,6 +583,38 @@ static void set_msg(struct zklock *l, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(l->msg, sizeof l->msg, fmt, ap);
 	va_end(ap);
+}
+
+/* set_msg for the messages of every cycle (held, released): the parts
+ * (NULL-terminated) joined, without printf's cost. */
+static void set_msg_parts(struct zklock *l, const char *part, ...)
+{
+	va_list ap;
+	size_t k = 0;
+	va_start(ap, part);
+	for (; part; part = va_arg(ap, const char *))
+		for (; *part && k + 1 < sizeof l->msg; part++)
+			l->msg[k++] = *part;
+	va_end(ap);
+	l->msg[k] = '\0';
+}
+
+/* v in decimal into buf[12]; returns buf. */
+static char *decimal(int32_t v, char buf[12])
+{
+	char t[12];
+	int n = 0;
+	if (v < 0) {
+		snprintf(buf, 12, "%d", (int)v);
+		return buf;
+	}
+	do
+		t[n++] = (char)('0' + v % 10);
+	while ((v /= 10) > 0 && n < 11);
+	for (int i = 0; i < n; i++)
+		buf[i] = t[n - 1 - i];
+	buf[n] = '\0';
+	return buf;
 }
 
 static void set_status(struct zklock *l, enum zklock_status s)
@@ -677,6 +711,10 @@ int zklock_new(zhandle_t *zh, const char *lock_path, const struct zklock_opts *o
 	l->mb->zh = zh;
 	l->mb->lock_path = wb_xstrdup(lock_path);
 	l->seq = -1;
+	/* The GUID's place is filled by each attempt (create_candidate). */
+	l->prefix = wb_xasprintf("%s/" ZKLOCK_PROTECTED_PREFIX "%*s-" ZKLOCK_LOCK_NAME, lock_path,
+				 ZKLOCK_GUID_LEN, "");
+	l->prefix_guid = strlen(lock_path) + 1 + strlen(ZKLOCK_PROTECTED_PREFIX);
 	set_msg(l, "no attempt yet");
 	*out = l;
 	return 0;
@@ -831,6 +869,7 @@ void zklock_free(struct zklock *l)
 	drop_child_watch(l);
 	mbox_unref(l->mb, 1);
 	free(l->path);
+	free(l->prefix);
 	free(l);
 }
 
@@ -1291,7 +1330,8 @@ static int send_create(struct zklock *l, const char *prefix, char **path)
  * a WB error with status and message set. */
 static int create_candidate(struct zklock *l, int64_t deadline)
 {
-	char *prefix = zklock_name_prefix(l->path, l->guid);
+	char *prefix = l->prefix; /* zklock_name_prefix(l->path, l->guid), made once */
+	memcpy(prefix + l->prefix_guid, l->guid, ZKLOCK_GUID_LEN);
 	int made_parents = 0, rc = 0;
 	for (;;) {
 		char *made = NULL;
@@ -1343,7 +1383,6 @@ static int create_candidate(struct zklock *l, int64_t deadline)
 		}
 		break;
 	}
-	free(prefix);
 	return rc;
 }
 
@@ -1839,8 +1878,11 @@ static int claim(struct zklock *l, int by_child)
 	if (news || l->opts.hooks.monitor_started)
 		pthread_cond_signal(&m->mon_cv);
 	pthread_mutex_unlock(&m->mu);
-	set_msg(l, "held %s (fencing token %d)%s", l->own_path, (int)l->seq,
-		l->recovered ? ", after finding it by GUID when the create's reply was lost" : "");
+	char num[12];
+	set_msg_parts(l, "held ", l->own_path, " (fencing token ", decimal(l->seq, num), ")",
+		      l->recovered ? ", after finding it by GUID when the create's reply was lost"
+				   : "",
+		      (const char *)NULL);
 	if (!l->monitor_running && pthread_create(&l->monitor, NULL, monitor_main, l) == 0)
 		l->monitor_running = 1;
 	return 0;
@@ -1972,7 +2014,7 @@ int zklock_release(struct zklock *l)
 	int64_t dl = mono_now_ms() + (int64_t)zoo_recv_timeout(l->zh);
 	int rc = delete_own(l, dl);
 	if (rc == 0) {
-		set_msg(l, "released %s", l->own_path);
+		set_msg_parts(l, "released ", l->own_path, (const char *)NULL);
 	} else if (rc == WB_ENOENT) {
 		set_msg(l, "%s was already gone: the lock had been lost", l->own_path);
 	} else {

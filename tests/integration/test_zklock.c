@@ -729,6 +729,27 @@ static void release_deletes_only_the_own_node(void **state)
 	free(b_path);
 }
 
+/* The messages of every cycle name the node and its token: twelve
+ * cycles, so the token reaches two digits. */
+static void cycle_messages_name_node_and_token(void **state)
+{
+	struct holder *h = *state;
+	holder_lock(h, NULL);
+	for (int i = 0; i < 12; i++) {
+		assert_int_equal(zklock_acquire(h->l, WAIT_MS), 0);
+		char *want = wb_xasprintf("held %s (fencing token %lld)", zklock_own_path(h->l),
+					  (long long)zklock_token(h->l));
+		assert_string_equal(zklock_message(h->l), want);
+		free(want);
+		if (i == 11)
+			assert_true(zklock_token(h->l) >= 10);
+		want = wb_xasprintf("released %s", zklock_own_path(h->l));
+		assert_int_equal(zklock_release(h->l), 0);
+		assert_string_equal(zklock_message(h->l), want);
+		free(want);
+	}
+}
+
 static void timeout_deletes_only_the_own_candidate(void **state)
 {
 	struct holder *h = *state; /* A */
@@ -799,6 +820,7 @@ int main(void)
 		TEST_VIA(own_node_deleted_before_the_monitor_looks, direct),
 		TEST_VIA(lock_freed_before_the_arm_completes, direct),
 		TEST_VIA(release_deletes_only_the_own_node, direct),
+		TEST_VIA(cycle_messages_name_node_and_token, direct),
 		TEST_VIA(timeout_deletes_only_the_own_candidate, direct),
 		TEST_VIA(wrapped_counter_is_refused, direct),
 	};
