@@ -592,9 +592,13 @@ static void set_msg_parts(struct zklock *l, const char *part, ...)
 	va_list ap;
 	size_t k = 0;
 	va_start(ap, part);
-	for (; part; part = va_arg(ap, const char *))
-		for (; *part && k + 1 < sizeof l->msg; part++)
-			l->msg[k++] = *part;
+	for (; part && k + 1 < sizeof l->msg; part = va_arg(ap, const char *)) {
+		size_t n = strlen(part);
+		if (n > sizeof l->msg - 1 - k)
+			n = sizeof l->msg - 1 - k;
+		memcpy(l->msg + k, part, n);
+		k += n;
+	}
 	va_end(ap);
 	l->msg[k] = '\0';
 }
@@ -1124,8 +1128,9 @@ static void adopt(struct zklock *l, char *path)
 	free(l->own_path);
 	l->own_path = path;
 	l->own_name = strrchr(path, '/') + 1;
-	struct zklock_name nm;
-	l->seq = zklock_name_parse(l->own_name, &nm) == 0 ? nm.seq : -1;
+	const char *last;
+	int32_t seq;
+	l->seq = name_seq(l->own_name, &seq, &last) == 0 ? seq : -1; /* the GUID is ours */
 	pthread_mutex_lock(&l->mb->mu);
 	free(l->mb->own_path);
 	l->mb->own_path = wb_xstrdup(path);
