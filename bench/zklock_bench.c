@@ -210,6 +210,130 @@ static double kazoo_loop(const char *run_dir, const char *hosts, double seconds,
 	return rate;
 }
 
+/* ---- 2b. the hand-off's floor -------------------------------------------- */
+
+/* A hand-off with nothing but the calls a note-4 lock needs: the holder
+ * deletes its node; the waiter's data watch on it fires, its watcher sends
+ * a getChildren (asynchronous, as the recipe's does) of a directory with
+ * as many children as the recipe's queue, and that answer wakes the
+ * waiting thread.  The same requests and thread hops as the recipe's
+ * hand-off, none of its bookkeeping. */
+struct rawho {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	zhandle_t *zh;	 /* the holder's session (borrowed) */
+	struct zkc *cw;	 /* the waiter's */
+	zhandle_t *zw;	 /* its handle */
+	pthread_t th;	 /* the waiting thread */
+	int started;	 /* th runs */
+	const char *dir; /* the directory listed */
+	int listed;	 /* the getChildren answered */
+	int woken;	 /* the waiting thread saw it */
+	int quit;
+	double t_woken;
+};
+
+static void rawho_listed(int rc, const struct String_vector *sv, const void *data)
+{
+	(void)rc;
+	(void)sv;
+	struct rawho *h = (struct rawho *)data;
+	pthread_mutex_lock(&h->mu);
+	h->listed = 1;
+	pthread_cond_broadcast(&h->cv);
+	pthread_mutex_unlock(&h->mu);
+}
+
+static void rawho_watcher(zhandle_t *zh, int type, int state, const char *path, void *ctx)
+{
+	(void)zh;
+	(void)state;
+	(void)path;
+	struct rawho *h = ctx;
+	if (type == ZOO_DELETED_EVENT &&
+	    zoo_aget_children(h->zw, h->dir, 0, rawho_listed, h) != ZOK)
+		rawho_listed(ZSYSTEMERROR, NULL, h);
+}
+
+/* The waiting thread: wakes on each answer and notes when. */
+static void *rawho_main(void *arg)
+{
+	struct rawho *h = arg;
+	pthread_mutex_lock(&h->mu);
+	for (;;) {
+		while (!h->listed && !h->quit)
+			pthread_cond_wait(&h->cv, &h->mu);
+		if (h->quit)
+			break;
+		h->listed = 0;
+		h->t_woken = now_s();
+		h->woken = 1;
+		pthread_cond_broadcast(&h->cv);
+	}
+	pthread_mutex_unlock(&h->mu);
+	return NULL;
+}
+
+/* The floor's sessions: the holder zh (borrowed), a waiter on hosts
+ * with WAITERS nodes queued, and its waiting thread.  0 or -1. */
+static int rawho_open(struct rawho *h, zhandle_t *zh, const char *hosts)
+{
+	memset(h, 0, sizeof *h);
+	pthread_mutex_init(&h->mu, NULL);
+	pthread_cond_init(&h->cv, NULL);
+	h->zh = zh;
+	h->dir = "/bench/rawhandoff";
+	ensure_path(zh, h->dir);
+	if (zkc_connect(hosts, SESSION_MS, WAIT_MS, NULL, &h->cw) != 0)
+		return -1;
+	h->zw = zkc_handle(h->cw);
+	for (int i = 0; i < WAITERS; i++) /* the queue behind the holder */
+		if (zoo_create(h->zw, "/bench/rawhandoff/q-", NULL, -1, &ZOO_OPEN_ACL_UNSAFE,
+			       ZOO_EPHEMERAL_SEQUENTIAL, NULL, 0) != ZOK)
+			return -1;
+	if (pthread_create(&h->th, NULL, rawho_main, h) != 0)
+		return -1;
+	h->started = 1;
+	return 0;
+}
+
+/* One raw hand-off into *lat.  0, or -1 when a call failed. */
+static int rawho_one(struct rawho *h, double *lat)
+{
+	char node[256];
+	struct Stat st;
+	char b[1];
+	int len = sizeof b;
+	if (zoo_create(h->zh, "/bench/rawhandoff/h-", NULL, -1, &ZOO_OPEN_ACL_UNSAFE,
+		       ZOO_EPHEMERAL_SEQUENTIAL, node, sizeof node) != ZOK ||
+	    zoo_wget(h->zw, node, rawho_watcher, h, b, &len, &st) != ZOK)
+		return -1;
+	double t0 = now_s();
+	if (zoo_delete(h->zh, node, -1) != ZOK)
+		return -1;
+	pthread_mutex_lock(&h->mu);
+	while (!h->woken)
+		pthread_cond_wait(&h->cv, &h->mu);
+	h->woken = 0;
+	*lat = h->t_woken - t0;
+	pthread_mutex_unlock(&h->mu);
+	return 0;
+}
+
+static void rawho_close(struct rawho *h)
+{
+	if (h->started) {
+		pthread_mutex_lock(&h->mu);
+		h->quit = 1;
+		pthread_cond_broadcast(&h->cv);
+		pthread_mutex_unlock(&h->mu);
+		pthread_join(h->th, NULL);
+	}
+	zkc_close(h->cw);
+	pthread_cond_destroy(&h->cv);
+	pthread_mutex_destroy(&h->mu);
+}
+
 /* ---- 2. hand-off latency ------------------------------------------------ */
 
 struct shared {
@@ -290,7 +414,9 @@ static int is_armed(struct bw *w, unsigned n)
 	return w->armed >= n || w->state >= 2;
 }
 
-static int handoff(const char *hosts, int rounds, double *lat)
+/* rounds recipe hand-offs into lat, each followed by one raw hand-off
+ * of fl into flo (interleaved: both see the same load).  0 or -1. */
+static int handoff(const char *hosts, int rounds, double *lat, struct rawho *fl, double *flo)
 {
 	struct shared s = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
 	struct bw w[WAITERS + 1];
@@ -335,6 +461,11 @@ static int handoff(const char *hosts, int rounds, double *lat)
 		if (wait_for(&s, &w[holder], is_armed, armed + 1) != 0)
 			break;
 		holder = next;
+		pthread_mutex_unlock(&s.mu);
+		int frc = rawho_one(fl, &flo[k]);
+		pthread_mutex_lock(&s.mu);
+		if (frc != 0)
+			break;
 		if (k == rounds - 1)
 			rc = 0;
 	}
@@ -536,122 +667,9 @@ static int throughput(zhandle_t *zh, const char *run_dir, const char *zk, double
 	return 0;
 }
 
-/* ---- 2b. the hand-off's floor -------------------------------------------- */
-
-/* A hand-off with nothing but the calls a note-4 lock needs: the holder
- * deletes its node; the waiter's data watch on it fires, its watcher sends
- * a getChildren (asynchronous, as the recipe's does) of a directory with
- * as many children as the recipe's queue, and that answer wakes the
- * waiting thread.  The same requests and thread hops as the recipe's
- * hand-off, none of its bookkeeping. */
-struct rawho {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	zhandle_t *zw;	 /* the waiter's session */
-	const char *dir; /* the directory listed */
-	int listed;	 /* the getChildren answered */
-	int woken;	 /* the waiting thread saw it */
-	int quit;
-	double t_woken;
-};
-
-static void rawho_listed(int rc, const struct String_vector *sv, const void *data)
-{
-	(void)rc;
-	(void)sv;
-	struct rawho *h = (struct rawho *)data;
-	pthread_mutex_lock(&h->mu);
-	h->listed = 1;
-	pthread_cond_broadcast(&h->cv);
-	pthread_mutex_unlock(&h->mu);
-}
-
-static void rawho_watcher(zhandle_t *zh, int type, int state, const char *path, void *ctx)
-{
-	(void)zh;
-	(void)state;
-	(void)path;
-	struct rawho *h = ctx;
-	if (type == ZOO_DELETED_EVENT &&
-	    zoo_aget_children(h->zw, h->dir, 0, rawho_listed, h) != ZOK)
-		rawho_listed(ZSYSTEMERROR, NULL, h);
-}
-
-/* The waiting thread: wakes on each answer and notes when. */
-static void *rawho_main(void *arg)
-{
-	struct rawho *h = arg;
-	pthread_mutex_lock(&h->mu);
-	for (;;) {
-		while (!h->listed && !h->quit)
-			pthread_cond_wait(&h->cv, &h->mu);
-		if (h->quit)
-			break;
-		h->listed = 0;
-		h->t_woken = now_s();
-		h->woken = 1;
-		pthread_cond_broadcast(&h->cv);
-	}
-	pthread_mutex_unlock(&h->mu);
-	return NULL;
-}
-
-/* n raw hand-offs from zh (the holder) to a second session on hosts, into
- * lat.  0, or -1 when a call failed. */
-static int raw_handoff(zhandle_t *zh, const char *hosts, int n, double *lat)
-{
-	struct rawho h = {.mu = PTHREAD_MUTEX_INITIALIZER,
-			  .cv = PTHREAD_COND_INITIALIZER,
-			  .dir = "/bench/rawhandoff"};
-	struct zkc *cw = NULL;
-	pthread_t th;
-	int rc = -1, started = 0;
-	ensure_path(zh, h.dir);
-	if (zkc_connect(hosts, SESSION_MS, WAIT_MS, NULL, &cw) != 0)
-		goto out;
-	h.zw = zkc_handle(cw);
-	for (int i = 0; i < WAITERS; i++) /* the queue behind the holder */
-		if (zoo_create(h.zw, "/bench/rawhandoff/q-", NULL, -1, &ZOO_OPEN_ACL_UNSAFE,
-			       ZOO_EPHEMERAL_SEQUENTIAL, NULL, 0) != ZOK)
-			goto out;
-	if (pthread_create(&th, NULL, rawho_main, &h) != 0)
-		goto out;
-	started = 1;
-	for (int k = 0; k < n; k++) {
-		char node[256];
-		struct Stat st;
-		char b[1];
-		int len = sizeof b;
-		if (zoo_create(zh, "/bench/rawhandoff/h-", NULL, -1, &ZOO_OPEN_ACL_UNSAFE,
-			       ZOO_EPHEMERAL_SEQUENTIAL, node, sizeof node) != ZOK ||
-		    zoo_wget(h.zw, node, rawho_watcher, &h, b, &len, &st) != ZOK)
-			goto out;
-		double t0 = now_s();
-		if (zoo_delete(zh, node, -1) != ZOK)
-			goto out;
-		pthread_mutex_lock(&h.mu);
-		while (!h.woken)
-			pthread_cond_wait(&h.cv, &h.mu);
-		h.woken = 0;
-		lat[k] = h.t_woken - t0;
-		pthread_mutex_unlock(&h.mu);
-	}
-	rc = 0;
-out:
-	if (started) {
-		pthread_mutex_lock(&h.mu);
-		h.quit = 1;
-		pthread_cond_broadcast(&h.cv);
-		pthread_mutex_unlock(&h.mu);
-		pthread_join(th, NULL);
-	}
-	zkc_close(cw);
-	return rc;
-}
-
 /* Hand-off latency over rounds hand-offs, against one round trip and
- * against the raw hand-off (raw_handoff, as many, half before and half
- * after the recipe's).  0, or -1 after a message. */
+ * against as many raw hand-offs (rawho_one), one after each of the
+ * recipe's.  0, or -1 after a message. */
 static int handoff_latency(zhandle_t *zh, const char *zk, int rounds)
 {
 	/* Round trips sampled before and after the hand-offs, so a load that
@@ -662,17 +680,17 @@ static int handoff_latency(zhandle_t *zh, const char *zk, int rounds)
 	       "hand-offs\n",
 	       WAITERS, rounds);
 	double *lat = wb_xcalloc((size_t)rounds, sizeof *lat);
-	double *flo = wb_xcalloc((size_t)rounds + 1, sizeof *flo);
-	int half = rounds / 2 > 0 ? rounds / 2 : 1, rc = -1;
-	if (raw_handoff(zh, zk, half, flo) != 0 || handoff(zk, rounds, lat) != 0 ||
-	    raw_handoff(zh, zk, rounds + 1 - half, flo + half) != 0) {
+	double *flo = wb_xcalloc((size_t)rounds, sizeof *flo);
+	struct rawho fl;
+	int rc = -1, frc = rawho_open(&fl, zh, zk);
+	if (frc != 0 || handoff(zk, rounds, lat, &fl, flo) != 0) {
 		fprintf(stderr, "zklock_bench: the hand-off run did not complete\n");
 		goto out;
 	}
 	rtt_sample(zh, 500, rtt_t + 500);
 	double rtt = p50_of(rtt_t, 1000);
 	qsort(lat, (size_t)rounds, sizeof *lat, cmp_double);
-	double p50 = pct(lat, rounds, 0.5), f50 = p50_of(flo, rounds + 1);
+	double p50 = pct(lat, rounds, 0.5), f50 = p50_of(flo, rounds);
 	printf("  p50 %.3f ms   p90 %.3f ms   p99 %.3f ms   max %.3f ms\n", p50 * 1e3,
 	       pct(lat, rounds, 0.9) * 1e3, pct(lat, rounds, 0.99) * 1e3, lat[rounds - 1] * 1e3);
 	printf("  one round trip (exists, before and after) p50 %.3f ms: a hand-off is %.1f round "
@@ -685,6 +703,7 @@ static int handoff_latency(zhandle_t *zh, const char *zk, int rounds)
 	       f50 * 1e3, f50 / rtt, p50 / f50);
 	rc = 0;
 out:
+	rawho_close(&fl);
 	free(lat);
 	free(flo);
 	return rc;
