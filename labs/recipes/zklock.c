@@ -79,7 +79,9 @@
  *
  * zklock_acquire reads as the notes in order: start_attempt (a new GUID on
  * the session we are connected on), create_candidate (note 1), then a
- * loop of find_position (note 2), watch_predecessor (note 3) and
+ * loop of find_position (note 2: zklock_position, one pass over the
+ * names for the own place and the predecessor, nothing sorted or
+ * copied), watch_predecessor (note 3) and
  * await_notification, until a fresh list puts us first and we claim
  * (note 4); claim hands the hold to the lock's one monitor thread
  * (monitor_main, started at the first claim and kept until zklock_free:
