@@ -163,16 +163,19 @@ static const char *const sql_text[Q__N] = {
 	[Q_CLAIM] = CLAIM_SET " WHERE task.task_id = :task_id" CLAIM_COND CLAIM_RETURNING,
 	/* Oldest due READY task or oldest expired lease, whichever waited
 	 * longer; each branch reads one index range from its start.  The
-	 * bare task_id next to MIN() is SQLite's "row of the minimum" rule:
-	 * it picks between the two heads without a sort. */
+	 * bare rowid next to MIN() is SQLite's "row of the minimum" rule:
+	 * it picks between the two heads without a sort.  The pick names the
+	 * row by rowid, which the index entries hold, so the UPDATE reaches
+	 * it without a second search through task_id's index (about 3 % of
+	 * a claim+complete's instructions, callgrind). */
 	[Q_CLAIM_NEXT] = CLAIM_SET
-	" WHERE task.task_id = (SELECT task_id FROM (SELECT task_id, MIN(since) FROM ("
-	"   SELECT * FROM (SELECT task_id, due AS since FROM task"
+	" WHERE task.rowid = (SELECT r FROM (SELECT r, MIN(since) FROM ("
+	"   SELECT * FROM (SELECT rowid AS r, due AS since FROM task"
 	"                   WHERE state = 'READY' AND due <= " NOW
 	"                     AND cancel_requested = 0 AND attempt < max_attempts"
 	"                   ORDER BY due LIMIT 1)"
 	"   UNION ALL"
-	"   SELECT * FROM (SELECT task_id, lease_until AS since FROM task"
+	"   SELECT * FROM (SELECT rowid AS r, lease_until AS since FROM task"
 	"                   WHERE state = 'RUNNING' AND lease_until <= " NOW
 	"                     AND cancel_requested = 0 AND attempt < max_attempts"
 	"                   ORDER BY lease_until LIMIT 1))))" CLAIM_COND CLAIM_RETURNING,

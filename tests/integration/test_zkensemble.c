@@ -10,7 +10,11 @@
  * connection a member accepted comes from a relay (none bypasses them), and
  * holding the link between the two followers keeps them from electing a
  * successor to a stopped leader until it is released.  After free no JVM
- * of the run is left.  Also bad options and a missing java.
+ * of the run is left.  With shared_jvm every member runs in one JVM:
+ * the same election, relayed quorum links and member stop/start, kill
+ * refused; a rejected config ends it with a clear error and no orphan, and
+ * a launcher that does not compile falls back to one JVM per member.
+ * Also bad options and a missing java.
  */
 #include "base/wb.h"
 #include "harness/tcphold.h"
@@ -313,6 +317,114 @@ static void relayed_election_links(void **state)
 	assert_int_equal(java_processes_with(run_dir), 0);
 }
 
+/* Shared JVM: the three members run in one java process, elect one
+ * leader, replicate through the quorum relays, stop and start a member
+ * inside the JVM; kill is refused; free leaves no JVM. */
+static void shared_jvm(void **state)
+{
+	(void)state;
+	struct zkensemble_opts opts = {
+		.n = 3, .relay_quorum = 1, .shared_jvm = 1, .start_timeout_ms = WAIT_MS};
+	struct zkensemble *e = start_ensemble(&opts);
+	assert_int_equal(zkensemble_shared(e), 1);
+	assert_string_equal(zkensemble_note(e), "");
+	int leaders = 0, followers = 0;
+	pid_t pid = zkserver_pid(zkensemble_server(e, 1));
+	assert_true(pid > 0);
+	for (int id = 1; id <= 3; id++) {
+		enum zkensemble_mode md = zkensemble_mode(e, id, NULL);
+		leaders += md == ZKENS_LEADER;
+		followers += md == ZKENS_FOLLOWER;
+		assert_int_equal(zkserver_pid(zkensemble_server(e, id)), pid);
+	}
+	assert_int_equal(leaders, 1);
+	assert_int_equal(followers, 2);
+	assert_int_equal(java_processes_with(run_dir), 1);
+
+	/* The followers' quorum links run through their relays, and a
+	 * write reaches them that way. */
+	int leader = zkensemble_leader(e);
+	int f = leader == 1 ? 2 : 1;
+	struct tcphold_stats st;
+	tcphold_stats(zkensemble_quorum_relay(e, f, leader), &st);
+	assert_int_equal(st.open, 1);
+	uint64_t down = st.forwarded[1];
+	struct zkc *w = NULL;
+	assert_int_equal(zkc_connect(zkensemble_connect(e, leader), 10000, WAIT_MS, run_dir, &w),
+			 0);
+	struct Stat wst;
+	assert_int_equal(zoo_create(zkc_handle(w), "/s", "v", 1, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0),
+			 ZOK);
+	assert_int_equal(zoo_exists(zkc_handle(w), "/s", 0, &wst), ZOK);
+	zkc_close(w);
+	assert_int_equal(wait_zxid(e, f, wst.czxid, WAIT_MS), 0);
+	tcphold_stats(zkensemble_quorum_relay(e, f, leader), &st);
+	assert_true(st.forwarded[1] > down);
+
+	/* A crash of one member needs its own process. */
+	assert_int_equal(zkensemble_kill_member(e, f), WB_EINVAL);
+	assert_non_null(strstr(zkensemble_error(e), "shared JVM"));
+
+	/* The leader stops inside the JVM, the others elect one of them,
+	 * and it comes back as a follower; the JVM stays the same. */
+	assert_int_equal(zkensemble_stop_member(e, leader), 0);
+	assert_int_equal(zkensemble_stop_member(e, leader), WB_ENOENT);
+	assert_int_equal(zkensemble_mode(e, leader, NULL), ZKENS_DOWN);
+	int second = wait_new_leader(e, leader, WAIT_MS);
+	assert_true(second != 0 && second != leader);
+	assert_int_equal(zkensemble_start_member(e, leader), 0);
+	assert_int_equal(zkensemble_start_member(e, leader), WB_EINVAL);
+	assert_int_equal(zkensemble_mode(e, leader, NULL), ZKENS_FOLLOWER);
+	assert_int_equal(zkserver_pid(zkensemble_server(e, leader)), pid);
+	assert_int_equal(java_processes_with(run_dir), 1);
+
+	zkensemble_free(e);
+	assert_int_equal(java_processes_with(run_dir), 0);
+}
+
+/* Shared JVM failures: a member whose config the server rejects ends the
+ * JVM with the reason in that member's log (a clear error, no orphan);
+ * a launcher that does not compile gives one JVM per member and a note. */
+static void shared_jvm_bad_config(void **state)
+{
+	(void)state;
+	struct zkensemble *e = NULL;
+	char *why = NULL;
+	struct zkensemble_opts bad = {.n = 3,
+				      .shared_jvm = 1,
+				      .start_timeout_ms = WAIT_MS,
+				      .extra_cfg = "initLimit=not-a-number\n"};
+	assert_int_equal(zkensemble_new(run_dir, &bad, &e, &why), 0);
+	assert_int_equal(zkensemble_start(e), WB_EIO);
+	fprintf(stderr, "expected error: %.200s\n", zkensemble_error(e));
+	assert_non_null(strstr(zkensemble_error(e), "exited during start-up"));
+	assert_non_null(strstr(zkensemble_error(e), "not-a-number"));
+	zkensemble_free(e);
+	assert_int_equal(java_processes_with(run_dir), 0);
+}
+
+static void shared_jvm_no_launcher(void **state)
+{
+	(void)state;
+	struct zkensemble *e = NULL;
+	char *src = wb_xasprintf("%s/MultiPeer.java", run_dir);
+	FILE *f = fopen(src, "w");
+	assert_non_null(f);
+	fputs("public final class MultiPeer { this is not Java }\n", f);
+	fclose(f);
+	struct zkensemble_opts broken = {
+		.n = 3, .shared_jvm = 1, .launcher = src, .start_timeout_ms = WAIT_MS};
+	e = start_ensemble(&broken);
+	assert_int_equal(zkensemble_shared(e), 0);
+	assert_non_null(strstr(zkensemble_note(e), "one JVM per member"));
+	assert_non_null(strstr(zkensemble_note(e), "could not be compiled"));
+	assert_true(zkensemble_leader(e) != 0);
+	assert_int_equal(java_processes_with(run_dir), 3);
+	zkensemble_free(e);
+	assert_int_equal(java_processes_with(run_dir), 0);
+	free(src);
+}
+
 static void bad_options_and_no_java(void **state)
 {
 	(void)state;
@@ -349,6 +461,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(starts_elects_and_reelects, setup, teardown),
 		cmocka_unit_test_setup_teardown(relayed_follower_link, setup, teardown),
 		cmocka_unit_test_setup_teardown(relayed_election_links, setup, teardown),
+		cmocka_unit_test_setup_teardown(shared_jvm, setup, teardown),
+		cmocka_unit_test_setup_teardown(shared_jvm_bad_config, setup, teardown),
+		cmocka_unit_test_setup_teardown(shared_jvm_no_launcher, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,8 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
-enum req { REQ_NONE, REQ_START, REQ_STOP, REQ_KILL, REQ_EXIT };
+enum req { REQ_NONE, REQ_START, REQ_STOP, REQ_KILL, REQ_HOST, REQ_EXIT };
 
 struct member {
 	struct zkensemble *e; /* back pointer */
@@ -59,7 +60,12 @@ struct zkensemble {
 	char *connect_all;					/* "h:p,h:p,..." */
 	pthread_mutex_t mu;					/* guards the mailboxes */
 	pthread_cond_t cond;					/* mailbox changes */
-	char err[2048];						/* last error */
+	char *run_dir;						/* for the shared JVM */
+	char *launcher;						/* its source, or NULL */
+	int want_shared;     /* opts.shared_jvm, until it fails */
+	struct zkhost *host; /* the shared JVM, or NULL */
+	char note[1024];     /* why none is shared */
+	char err[2048];	     /* last error */
 };
 
 static void set_err(struct zkensemble *e, const char *fmt, ...)
@@ -77,6 +83,33 @@ static struct member *member(struct zkensemble *e, int myid)
 	return e && myid >= 1 && myid <= e->n ? &e->m[myid - 1] : NULL;
 }
 
+#ifndef WB_ZK_LAUNCHER
+#define WB_ZK_LAUNCHER "data/zk/MultiPeer.java"
+#endif
+#ifndef WB_ZK_LAUNCHER_SHARE
+#define WB_ZK_LAUNCHER_SHARE "/usr/local/share/workbench/data/zk/MultiPeer.java"
+#endif
+
+/* Spawns the shared JVM with every member (from member 1's thread).
+ * WB_EUNAVAIL: no launcher (the caller falls back, e->note says why). */
+static int host_spawn(struct zkensemble *e)
+{
+	const char *src = e->launcher			      ? e->launcher
+			  : access(WB_ZK_LAUNCHER, R_OK) == 0 ? WB_ZK_LAUNCHER
+							      : WB_ZK_LAUNCHER_SHARE;
+	struct zkserver *m[ZKENSEMBLE_MAX];
+	for (int i = 0; i < e->n; i++)
+		m[i] = e->m[i].s;
+	char *why = NULL;
+	int rc = zkhost_spawn(e->run_dir, src, m, e->n, &e->host, &why);
+	if (rc == WB_EUNAVAIL)
+		snprintf(e->note, sizeof e->note, "one JVM per member: %s", why);
+	else if (rc)
+		set_err(e, "the shared JVM: %s", why);
+	free(why);
+	return rc;
+}
+
 static void *member_main(void *arg)
 {
 	struct member *m = arg;
@@ -91,6 +124,7 @@ static void *member_main(void *arg)
 		pthread_mutex_unlock(&e->mu);
 		int rc = req == REQ_START  ? zkserver_start(m->s)
 			 : req == REQ_KILL ? zkserver_discard(m->s)
+			 : req == REQ_HOST ? host_spawn(e)
 					   : zkserver_stop(m->s);
 		pthread_mutex_lock(&e->mu);
 		m->req = REQ_NONE;
@@ -295,6 +329,9 @@ int zkensemble_new(const char *run_dir, const struct zkensemble_opts *opts, stru
 	e->tick_ms = opts->tick_ms ? opts->tick_ms : 200;
 	e->init_limit = opts->init_limit ? opts->init_limit : 50;
 	e->sync_limit = opts->sync_limit ? opts->sync_limit : 10;
+	e->run_dir = wb_xstrdup(run_dir);
+	e->launcher = opts->launcher ? wb_xstrdup(opts->launcher) : NULL;
+	e->want_shared = opts->shared_jvm;
 	pthread_mutex_init(&e->mu, NULL);
 	pthread_cond_init(&e->cond, NULL);
 	int rc = make_members(e, run_dir, opts, why);
@@ -319,6 +356,8 @@ void zkensemble_free(struct zkensemble *e)
 		return;
 	int rcs[ZKENSEMBLE_MAX];
 	unsigned running = 0;
+	zkhost_end(e->host); /* its members' pids are forgotten */
+	e->host = NULL;
 	for (int i = 0; i < e->n; i++)
 		if (e->m[i].s && zkserver_pid(e->m[i].s) > 0)
 			running |= 1u << i;
@@ -342,6 +381,8 @@ void zkensemble_free(struct zkensemble *e)
 		}
 	}
 	free(e->connect_all);
+	free(e->run_dir);
+	free(e->launcher);
 	pthread_cond_destroy(&e->cond);
 	pthread_mutex_destroy(&e->mu);
 	free(e);
@@ -453,6 +494,35 @@ const char *zkensemble_mode_name(enum zkensemble_mode mode)
 	return "?";
 }
 
+/* Starts the members in mask inside the shared JVM (spawning it the
+ * first time) and waits for each; rcs[i] receives member i+1's result.
+ * When the launcher cannot be had, the members start one JVM each. */
+static void start_shared(struct zkensemble *e, unsigned mask, int rcs[ZKENSEMBLE_MAX])
+{
+	if (!e->host) {
+		int hrc[ZKENSEMBLE_MAX] = {0};
+		run_on(e, 1u, REQ_HOST, hrc);
+		if (hrc[0] == WB_EUNAVAIL) {
+			e->want_shared = 0;
+			run_on(e, mask, REQ_START, rcs);
+			return;
+		}
+		for (int i = 0; i < e->n; i++)
+			rcs[i] = hrc[0];
+		if (hrc[0])
+			return;
+	} else {
+		for (int i = 0; i < e->n; i++)
+			if (mask & (1u << i))
+				rcs[i] = zkhost_start_member(e->host, i + 1);
+	}
+	/* The members come up together inside the JVM: waiting for them
+	 * one after the other costs no more than the slowest. */
+	for (int i = 0; i < e->n; i++)
+		if ((mask & (1u << i)) && !rcs[i])
+			rcs[i] = zkserver_wait_ready(e->m[i].s);
+}
+
 int zkensemble_start(struct zkensemble *e)
 {
 	e->err[0] = '\0';
@@ -468,9 +538,14 @@ int zkensemble_start(struct zkensemble *e)
 		if (zkserver_pid(e->m[i].s) <= 0)
 			mask |= 1u << i;
 	int rcs[ZKENSEMBLE_MAX] = {0};
-	run_on(e, mask, REQ_START, rcs);
+	if (e->want_shared)
+		start_shared(e, mask, rcs);
+	else
+		run_on(e, mask, REQ_START, rcs);
 	for (int i = 0; i < e->n; i++) {
 		if ((mask & (1u << i)) && rcs[i]) {
+			if (!e->host && e->want_shared) /* the shared JVM did not start */
+				return rcs[i] == WB_EUNAVAIL ? WB_EUNAVAIL : WB_EIO;
 			set_err(e, "member %d: %s", i + 1, zkserver_error(e->m[i].s));
 			return rcs[i] == WB_EUNAVAIL ? WB_EUNAVAIL : WB_EIO;
 		}
@@ -498,7 +573,10 @@ int zkensemble_start_member(struct zkensemble *e, int myid)
 	if (!m || zkserver_pid(m->s) > 0)
 		return WB_EINVAL;
 	int rcs[ZKENSEMBLE_MAX] = {0};
-	run_on(e, 1u << (myid - 1), REQ_START, rcs);
+	if (e->host)
+		start_shared(e, 1u << (myid - 1), rcs);
+	else
+		run_on(e, 1u << (myid - 1), REQ_START, rcs);
 	if (rcs[myid - 1]) {
 		set_err(e, "member %d: %s", myid, zkserver_error(m->s));
 		return rcs[myid - 1] == WB_EUNAVAIL ? WB_EUNAVAIL : WB_EIO;
@@ -511,6 +589,8 @@ int zkensemble_stop_member(struct zkensemble *e, int myid)
 	struct member *m = member(e, myid);
 	if (!m)
 		return WB_EINVAL;
+	if (e->host)
+		return zkhost_stop_member(e->host, myid);
 	int rcs[ZKENSEMBLE_MAX] = {0};
 	run_on(e, 1u << (myid - 1), REQ_STOP, rcs);
 	return rcs[myid - 1];
@@ -519,6 +599,13 @@ int zkensemble_stop_member(struct zkensemble *e, int myid)
 int zkensemble_kill_member(struct zkensemble *e, int myid)
 {
 	struct member *m = member(e, myid);
+	if (m && e->host) {
+		set_err(e,
+			"member %d runs in the shared JVM: a crash of one member needs "
+			"one JVM per member (shared_jvm off)",
+			myid);
+		return WB_EINVAL;
+	}
 	return m ? zkserver_kill(m->s) : WB_EINVAL;
 }
 
@@ -572,6 +659,16 @@ int zkensemble_init_limit(const struct zkensemble *e)
 const char *zkensemble_error(const struct zkensemble *e)
 {
 	return e->err;
+}
+
+int zkensemble_shared(const struct zkensemble *e)
+{
+	return e->host != NULL;
+}
+
+const char *zkensemble_note(const struct zkensemble *e)
+{
+	return e->note;
 }
 
 struct tcphold *zkensemble_quorum_relay(struct zkensemble *e, int from, int to)

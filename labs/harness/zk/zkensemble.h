@@ -45,6 +45,18 @@
  * zoo.cfg after zkserver's own defaults; the server reads zoo.cfg as Java
  * properties, where the last value of a key wins.
  *
+ * Shared JVM (opts.shared_jvm): every member runs as a thread group of
+ * one JVM (zkhost in zkserver.h: Debian's QuorumPeerMain per member, each
+ * with its own zoo.cfg, ports, data and log, the same relays), so the
+ * JVM's start and class loading are paid once: on 2 cores a 3- or
+ * 5-member start takes about half as long.  That JVM is spawned from
+ * member 1's thread and recorded like any server; stop_member and
+ * start_member shut a member's peer down and start it again inside it;
+ * kill_member is refused (a crash of one member needs its own process).
+ * When the launcher cannot be compiled (a runtime without the
+ * jdk.compiler module) the ensemble runs one JVM per member and
+ * zkensemble_note says so.
+ *
  * Not here: clients, dynamic reconfiguration, observers, reports.
  */
 #ifndef WB_ZKENSEMBLE_H
@@ -67,6 +79,8 @@ struct zkensemble_opts {
 	int relay_quorum;      /* route i -> j quorum links through relays */
 	int relay_election;    /* route i -> j election links through relays */
 	const char *extra_cfg; /* appended to every member's zoo.cfg, or NULL */
+	int shared_jvm;	       /* every member in one JVM (see below) */
+	const char *launcher;  /* its source; NULL: the shipped data/zk/MultiPeer.java */
 };
 
 /* What 'srvr' says about one member. */
@@ -105,7 +119,9 @@ int zkensemble_start(struct zkensemble *e);
 int zkensemble_start_member(struct zkensemble *e, int myid);
 
 /* Stops (SIGTERM, grace, SIGKILL) or kills (SIGKILL) one member and reaps
- * it.  Returns 0, WB_EINVAL (no such member) or WB_ENOENT (not running). */
+ * it.  Returns 0, WB_EINVAL (no such member; kill in a shared JVM) or
+ * WB_ENOENT (not running).  In a shared JVM stop shuts the member's peer
+ * down there (WB_EIO when its port stays open). */
 int zkensemble_stop_member(struct zkensemble *e, int myid);
 int zkensemble_kill_member(struct zkensemble *e, int myid);
 
@@ -147,6 +163,9 @@ int zkensemble_tick_ms(const struct zkensemble *e);
 int zkensemble_sync_limit(const struct zkensemble *e);
 int zkensemble_init_limit(const struct zkensemble *e);
 const char *zkensemble_error(const struct zkensemble *e); /* last error, "" if none */
+int zkensemble_shared(const struct zkensemble *e);	  /* 1: members run in one JVM */
+/* Why a shared JVM was asked for but one JVM per member runs, or "". */
+const char *zkensemble_note(const struct zkensemble *e);
 
 /* The relay member from uses to reach member to's quorum port (or
  * election port), or NULL when that link is not relayed.  An election

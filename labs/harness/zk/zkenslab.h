@@ -25,7 +25,10 @@ struct zkensemble;
 struct zkensemble_opts;
 
 /* Creates the ensemble in run_dir and starts it (zkensemble_new,
- * zkensemble_start), recording the evidence "ensemble_start_ms".  Returns
+ * zkensemble_start) with every member in one JVM (opts->shared_jvm is
+ * set: the labs never crash a single member; a runtime that cannot build
+ * the launcher gets one JVM per member and a step line saying so),
+ * recording the evidence "ensemble_start_ms" and "ensemble_jvm".  Returns
  * 0, or the negative code after report_cannot.  *out is freed with
  * zkenslab_stop either way (it may be NULL on error). */
 int zkenslab_start(struct report *r, const char *run_dir, const struct zkensemble_opts *opts,

@@ -85,6 +85,7 @@ struct zkserver {
 	size_t log_off;	      /* zookeeper.log size at the last spawn */
 	char *cds_tmp;	      /* this JVM writes the class archive here at exit */
 	char *cds_final;      /* ... to be renamed to this, or NULL */
+	int hosted;	      /* runs in a shared JVM (zkhost): pid is not ours to end */
 	char err[1024];	      /* last error message */
 };
 
@@ -412,28 +413,27 @@ static int write_config(struct zkserver *s)
 	return rc;
 }
 
-/* The class-data-sharing archive of the server's classes for this java
- * and these jars (their paths, sizes and times in the name's hash, so an
- * upgrade makes a new one): $XDG_CACHE_HOME/workbench, else
- * $HOME/.cache/workbench.  NULL when there is no such directory and it
- * cannot be made.  Caller frees. */
-static char *cds_archive(const char *java, const char *cp)
+/* The workbench's cache directory, $XDG_CACHE_HOME/workbench, else
+ * $HOME/.cache/workbench, made 0700 when missing.  NULL when there is
+ * none and it cannot be made.  Caller frees. */
+static char *cache_dir(void)
 {
+	/* XDG: a relative $XDG_CACHE_HOME is invalid and ignored. */
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char *dir = xdg && *xdg	    ? wb_xasprintf("%s/workbench", xdg)
-		    : home && *home ? wb_xasprintf("%s/.cache/workbench", home)
-				    : NULL;
-	if (!dir)
-		return NULL;
-	if (home && *home && !(xdg && *xdg)) {
-		char *cache = wb_xasprintf("%s/.cache", home);
-		mkdir(cache, 0700);
-		free(cache);
-	}
-	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+	char *dir = xdg && xdg[0] == '/'     ? wb_xasprintf("%s/workbench", xdg)
+		    : home && home[0] == '/' ? wb_xasprintf("%s/.cache/workbench", home)
+					     : NULL;
+	if (dir && wb_mkdir_p(dir, 0700) != 0) {
 		free(dir);
-		return NULL;
+		dir = NULL;
 	}
+	return dir;
+}
+
+/* FNV-1a of java, the class path, each class path entry's size and time
+ * and extra (may be NULL): what a cached file built from them depends on. */
+static uint32_t build_key(const char *java, const char *cp, const char *extra)
+{
 	uint32_t h = 2166136261u; /* FNV-1a */
 	struct wb_buf key = {0};
 	wb_buf_printf(&key, "%s|%s", java, cp);
@@ -445,10 +445,25 @@ static char *cds_archive(const char *java, const char *cp)
 				      (long long)st.st_mtime);
 	}
 	free(copy);
+	if (extra)
+		wb_buf_printf(&key, "|%s", extra);
 	for (size_t i = 0; i < key.len; i++)
 		h = (h ^ (unsigned char)key.data[i]) * 16777619u;
 	wb_buf_free(&key);
-	char *path = wb_xasprintf("%s/zookeeper-cds-%08x.jsa", dir, (unsigned)h);
+	return h;
+}
+
+/* The class-data-sharing archive of the server's classes for this java
+ * and these jars (their paths, sizes and times in the name's hash, so an
+ * upgrade makes a new one), in cache_dir().  NULL when there is no cache
+ * directory.  Caller frees. */
+static char *cds_archive(const char *java, const char *cp)
+{
+	char *dir = cache_dir();
+	if (!dir)
+		return NULL;
+	char *path =
+		wb_xasprintf("%s/zookeeper-cds-%08x.jsa", dir, (unsigned)build_key(java, cp, NULL));
 	free(dir);
 	return path;
 }
@@ -456,23 +471,28 @@ static char *cds_archive(const char *java, const char *cp)
 /* After the JVM that was to write the archive has ended: keep puts what
  * it wrote in place (it ended normally: SIGTERM, the JVM's exit writes
  * it), else the part is removed.  Nothing when no archive was written. */
+static void cds_settle_paths(char **tmp, char **fin, int keep)
+{
+	if (!*tmp)
+		return;
+	if (!keep || access(*tmp, R_OK) != 0 || rename(*tmp, *fin) != 0)
+		unlink(*tmp);
+	free(*tmp);
+	free(*fin);
+	*tmp = *fin = NULL;
+}
+
 static void cds_settle(struct zkserver *s, int keep)
 {
-	if (!s->cds_tmp)
-		return;
-	if (!keep || access(s->cds_tmp, R_OK) != 0 || rename(s->cds_tmp, s->cds_final) != 0)
-		unlink(s->cds_tmp);
-	free(s->cds_tmp);
-	free(s->cds_final);
-	s->cds_tmp = s->cds_final = NULL;
+	cds_settle_paths(&s->cds_tmp, &s->cds_final, keep);
 }
 
 /* The JVM option that uses the archive, or that writes it at exit when
- * there is none yet (s->cds_* set; renamed by zkserver_discard).  NULL:
- * no archive (no cache directory).  Caller frees. */
-static char *cds_option(struct zkserver *s, const char *java, const char *cp)
+ * there is none yet (*tmp and *fin set; see cds_settle).  tag tells
+ * JVMs apart that may all write at once.  NULL: no archive (no cache
+ * directory).  Caller frees. */
+static char *cds_option_for(char **tmp, char **fin, int tag, const char *java, const char *cp)
 {
-	cds_settle(s, 0);
 	char *path = cds_archive(java, cp);
 	if (!path)
 		return NULL;
@@ -481,10 +501,60 @@ static char *cds_option(struct zkserver *s, const char *java, const char *cp)
 		free(path);
 		return opt;
 	}
-	/* one name per JVM: ensemble members may all write at once */
-	s->cds_tmp = wb_xasprintf("%s.%d.%d.tmp", path, (int)getpid(), s->port);
-	s->cds_final = path;
-	return wb_xasprintf("-XX:ArchiveClassesAtExit=%s", s->cds_tmp);
+	*tmp = wb_xasprintf("%s.%d.%d.tmp", path, (int)getpid(), tag);
+	*fin = path;
+	return wb_xasprintf("-XX:ArchiveClassesAtExit=%s", *tmp);
+}
+
+static char *cds_option(struct zkserver *s, const char *java, const char *cp)
+{
+	cds_settle(s, 0);
+	return cds_option_for(&s->cds_tmp, &s->cds_final, s->port, java, cp);
+}
+
+/* The JVM options every server JVM gets (java, the speed settings, the
+ * class archive option cds when non-NULL) into argv; returns how many.
+ * argv must have room for JVM_ARGV_MAX entries with what the caller adds. */
+enum { JVM_ARGV_MAX = 40, JVM_ENV_MAX = 4 };
+static size_t jvm_argv(char **argv, char *java, char *cds)
+{
+	static const char *const opts[] = {
+		"-Xms32m",
+		"-Xmx256m",
+		"-XX:+UseSerialGC",
+		"-XX:TieredStopAtLevel=1",
+		"-XX:-UsePerfData",
+		"-Xshare:auto", /* a stale or foreign archive is ignored */
+		"-Djava.awt.headless=true",
+		"-Djava.net.preferIPv4Stack=true",
+		"-Dzookeeper.admin.enableServer=false",
+		"-Dzookeeper.jmx.log4j.disable=true",
+		"-Dzookeeper.preAllocSize=4096",
+	};
+	size_t n = 0;
+	argv[n++] = java;
+	for (size_t i = 0; i < WB_ARRAY_LEN(opts); i++)
+		argv[n++] = (char *)opts[i];
+	if (cds)
+		argv[n++] = cds;
+	return n;
+}
+
+/* The JVM's whole environment: PATH, HOME=home, LANG.  Freed with
+ * jvm_env_free. */
+static void jvm_env(char **envp, const char *home)
+{
+	const char *path = getenv("PATH");
+	envp[0] = wb_xasprintf("PATH=%s", path && *path ? path : "/usr/bin:/bin");
+	envp[1] = wb_xasprintf("HOME=%s", home);
+	envp[2] = wb_xstrdup("LANG=C.UTF-8");
+	envp[3] = NULL;
+}
+
+static void jvm_env_free(char **envp)
+{
+	for (int i = 0; envp[i]; i++)
+		free(envp[i]);
 }
 
 /* Spawns the JVM.  Returns 0 or a WB_E* code with s->err set. */
@@ -513,40 +583,17 @@ static int spawn(struct zkserver *s)
 	char *log4j = wb_xasprintf("-Dlog4j.configuration=file:%s/log4j.properties", s->dir);
 	char *logdir = wb_xasprintf("-Dzookeeper.log.dir=%s", s->dir);
 	char *cfg = wb_xasprintf("%s/zoo.cfg", s->dir);
-	char *argv[] = {
-		java,
-		"-Xms32m",
-		"-Xmx256m",
-		"-XX:+UseSerialGC",
-		"-XX:TieredStopAtLevel=1",
-		"-XX:-UsePerfData",
-		"-Xshare:auto", /* a stale or foreign archive is ignored */
-		"-Djava.awt.headless=true",
-		"-Djava.net.preferIPv4Stack=true",
-		log4j,
-		logdir,
-		"-Dzookeeper.admin.enableServer=false",
-		"-Dzookeeper.jmx.log4j.disable=true",
-		"-Dzookeeper.preAllocSize=4096",
-		"-cp",
-		classpath,
-		"org.apache.zookeeper.server.quorum.QuorumPeerMain",
-		cfg,
-		NULL,
-		NULL,
-	};
-	if (cds) { /* the option goes before the main class */
-		size_t n = sizeof argv / sizeof argv[0];
-		size_t at = 0;
-		while (argv[at] && strcmp(argv[at], "-cp") != 0)
-			at++;
-		memmove(&argv[at + 1], &argv[at], (n - at - 1) * sizeof argv[0]);
-		argv[at] = cds;
-	}
-	const char *path = getenv("PATH");
-	char *env_path = wb_xasprintf("PATH=%s", path && *path ? path : "/usr/bin:/bin");
-	char *env_home = wb_xasprintf("HOME=%s", s->dir);
-	char *envp[] = {env_path, env_home, "LANG=C.UTF-8", NULL};
+	char *argv[JVM_ARGV_MAX];
+	size_t n = jvm_argv(argv, java, cds);
+	argv[n++] = log4j;
+	argv[n++] = logdir;
+	argv[n++] = "-cp";
+	argv[n++] = classpath;
+	argv[n++] = "org.apache.zookeeper.server.quorum.QuorumPeerMain";
+	argv[n++] = cfg;
+	argv[n] = NULL;
+	char *envp[JVM_ENV_MAX];
+	jvm_env(envp, s->dir);
 	char *out_log = wb_xasprintf("%s/stdout.log", s->dir);
 	pid_t pid = 0;
 	rc = proc_spawn(s->run_dir, argv, envp, out_log, &pid);
@@ -559,8 +606,7 @@ static int spawn(struct zkserver *s)
 	if (pid > 0)
 		s->pid = pid; /* even if recording failed: we must stop it */
 	free(out_log);
-	free(env_home);
-	free(env_path);
+	jvm_env_free(envp);
 	free(cfg);
 	free(logdir);
 	free(log4j);
@@ -711,7 +757,8 @@ static int start_exited(struct zkserver *s, int status)
 	char *tail = file_tail(s->log_path, 600);
 	if (!*tail) {
 		free(tail);
-		char *out = wb_xasprintf("%s/stdout.log", s->dir);
+		char *out = s->hosted ? wb_xasprintf("%s/zkhost/stdout.log", s->run_dir)
+				      : wb_xasprintf("%s/stdout.log", s->dir);
 		tail = file_tail(out, 600);
 		free(out);
 	}
@@ -720,6 +767,23 @@ static int start_exited(struct zkserver *s, int status)
 		WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), s->log_path, tail);
 	free(tail);
 	return WB_EIO;
+}
+
+/* Whether the JVM has ended, with its wait status in *status.  Our own
+ * JVM is reaped; a shared one (zkhost) is only looked at, since every
+ * member waits on it and its owner reaps it. */
+static int jvm_exited(const struct zkserver *s, int *status)
+{
+	if (!s->hosted)
+		return waitpid(s->pid, status, WNOHANG) == s->pid;
+	siginfo_t si;
+	memset(&si, 0, sizeof si);
+	if (waitid(P_PID, (id_t)s->pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0 ||
+	    si.si_pid != s->pid)
+		return 0;
+	/* the wait status the W* macros read */
+	*status = si.si_code == CLD_EXITED ? (si.si_status & 0xff) << 8 : si.si_status & 0x7f;
+	return 1;
 }
 
 /* Like zkserver_wait_ready, but WB_EBUSY when the JVM exited because its
@@ -753,8 +817,7 @@ static int wait_ready(struct zkserver *s)
 	int rc = 0;
 	for (;;) {
 		int status = 0;
-		pid_t w = waitpid(s->pid, &status, WNOHANG);
-		if (w == s->pid) {
+		if (jvm_exited(s, &status)) {
 			rc = start_exited(s, status);
 			break;
 		}
@@ -850,6 +913,8 @@ int zkserver_stop(struct zkserver *s)
 		return WB_ENOENT;
 	pid_t pid = s->pid;
 	s->pid = 0;
+	if (s->hosted) /* the shared JVM is its zkhost's to end */
+		return 0;
 	int rc = proc_stop(pid, STOP_GRACE_MS);
 	cds_settle(s, rc == 0);
 	return rc;
@@ -861,6 +926,8 @@ int zkserver_kill(struct zkserver *s)
 		return WB_ENOENT;
 	pid_t pid = s->pid;
 	s->pid = 0;
+	if (s->hosted)
+		return 0;
 	kill(-pid, SIGKILL);
 	kill(pid, SIGKILL);
 	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
@@ -1016,4 +1083,349 @@ out:
 int zkserver_four_letter(const struct zkserver *s, const char *word, char **out)
 {
 	return zk_four_letter("127.0.0.1", s->port, word, 5000, out);
+}
+
+/* ---- members in one shared JVM (zkhost, zkserver.h) ---- */
+
+struct zkhost {
+	char *dir;	/* <run_dir>/zkhost: its stdout.log, other.log, ctl */
+	char *ctl_path; /* the control FIFO */
+	int ctl;	/* our end of it (read-write, so the JVM's open never blocks) */
+	pid_t pid;	/* the JVM, 0 once ended */
+	int n;		/* members */
+	struct zkserver *m[ZKHOST_MAX]; /* borrowed, position k is m[k - 1] */
+	char *cds_tmp, *cds_final;	/* the class archive this JVM writes at exit */
+};
+
+/* Runs java with argv to its end (javac or jar) from this thread, output
+ * to log.  0 when it exited with status 0, else WB_EIO. */
+static int run_tool(const char *run_dir, char *const argv[], const char *home, const char *log)
+{
+	char *envp[JVM_ENV_MAX];
+	jvm_env(envp, home);
+	pid_t pid = 0;
+	int rc = proc_spawn(run_dir, argv, envp, log, &pid);
+	jvm_env_free(envp);
+	if (pid <= 0)
+		return WB_EIO;
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return !rc && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : WB_EIO;
+}
+
+/* Whether the len bytes at p hold the string needle (memmem is a GNU
+ * extension). */
+static int has_bytes(const char *p, size_t len, const char *needle)
+{
+	size_t k = strlen(needle);
+	for (size_t i = 0; k <= len && i <= len - k; i++)
+		if (p[i] == needle[0] && !memcmp(p + i, needle, k))
+			return 1;
+	return 0;
+}
+
+/* Whether path looks like the launcher's jar: a zip file holding its
+ * classes.  A torn or foreign file is rebuilt, never run. */
+static int launcher_jar_ok(const char *path)
+{
+	char *text = NULL;
+	size_t len = 0;
+	if (wb_read_file(path, &text, &len) != 0)
+		return 0;
+	static const char *const names[] = {"MultiPeer.class", "MultiPeer$Member.class",
+					    "MultiPeer$MemberAppender.class"};
+	int ok = len > 22 && !memcmp(text, "PK\003\004", 4);
+	for (size_t i = 0; ok && i < WB_ARRAY_LEN(names); i++)
+		ok = has_bytes(text, len, names[i]);
+	free(text);
+	return ok;
+}
+
+/* The launcher compiled from src into a jar in cache_dir(), named by a
+ * hash of java, class path and source: built here (javac and jar from
+ * the runtime's own modules) when missing or broken.  0 with *jar
+ * (caller frees), or WB_EUNAVAIL with *why. */
+static int launcher_jar(const char *run_dir, const char *java, const char *cp, const char *src,
+			char **jar, char **why)
+{
+	char *text = NULL, *dir = NULL, *tmp = NULL, *log = NULL;
+	size_t len = 0;
+	int rc = WB_EUNAVAIL;
+	*jar = NULL;
+	if (wb_read_file(src, &text, &len) != 0) {
+		*why = wb_xasprintf("cannot read the shared-JVM launcher %s", src);
+		goto out;
+	}
+	dir = cache_dir();
+	if (!dir) {
+		*why = wb_xstrdup("no cache directory for the shared-JVM launcher "
+				  "($XDG_CACHE_HOME/workbench or $HOME/.cache/workbench "
+				  "cannot be made)");
+		goto out;
+	}
+	char *path =
+		wb_xasprintf("%s/multipeer-%08x.jar", dir, (unsigned)build_key(java, cp, text));
+	if (launcher_jar_ok(path)) {
+		*jar = path;
+		rc = 0;
+		goto out;
+	}
+	tmp = wb_xasprintf("%s.build-XXXXXX", path);
+	if (!mkdtemp(tmp)) {
+		*why = wb_xasprintf("cannot make %s: %s", tmp, strerror(errno));
+		free(path);
+		goto out;
+	}
+	log = wb_xasprintf("%s/build.log", run_dir);
+	char *classes = wb_xasprintf("%s/classes", tmp), *built = wb_xasprintf("%s/l.jar", tmp);
+	char *javac[] = {(char *)java,
+			 "-XX:TieredStopAtLevel=1",
+			 "-XX:+UseSerialGC",
+			 "-m",
+			 "jdk.compiler/com.sun.tools.javac.Main",
+			 "-nowarn",
+			 "-cp",
+			 (char *)cp,
+			 "-d",
+			 classes,
+			 (char *)src,
+			 NULL};
+	char *jartool[] = {(char *)java,
+			   "-XX:TieredStopAtLevel=1",
+			   "-XX:+UseSerialGC",
+			   "-m",
+			   "jdk.jartool/sun.tools.jar.Main",
+			   "cf",
+			   built,
+			   "-C",
+			   classes,
+			   ".",
+			   NULL};
+	if (run_tool(run_dir, javac, tmp, log) == 0 && run_tool(run_dir, jartool, tmp, log) == 0 &&
+	    launcher_jar_ok(built) && rename(built, path) == 0) {
+		*jar = path;
+		path = NULL;
+		rc = 0;
+	} else {
+		char *tail = file_tail(log, 300);
+		for (char *c = tail; *c; c++) /* one line, no terminal controls */
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = ' ';
+		for (size_t k = strlen(tail); k > 0 && tail[k - 1] == ' '; k--)
+			tail[k - 1] = '\0';
+		*why = wb_xasprintf("the shared-JVM launcher %s could not be compiled (%s)", src,
+				    *tail ? tail : "see the runtime's javac and jar modules");
+		free(tail);
+	}
+	rundir_remove(tmp);
+	free(classes);
+	free(built);
+	free(path);
+out:
+	free(log);
+	free(tmp);
+	free(dir);
+	free(text);
+	return rc;
+}
+
+/* The host's files and control FIFO under <run_dir>/zkhost, and our end
+ * of the FIFO.  0 or WB_EIO with *why. */
+static int host_files(struct zkhost *h, const char *run_dir, char **why)
+{
+	h->dir = wb_xasprintf("%s/zkhost", run_dir);
+	h->ctl_path = wb_xasprintf("%s/ctl", h->dir);
+	if ((mkdir(h->dir, 0700) != 0 && errno != EEXIST) ||
+	    (mkfifo(h->ctl_path, 0600) != 0 && errno != EEXIST) ||
+	    (h->ctl = open(h->ctl_path, O_RDWR | O_CLOEXEC)) < 0) {
+		*why = wb_xasprintf("cannot make the control FIFO %s: %s", h->ctl_path,
+				    strerror(errno));
+		return WB_EIO;
+	}
+	return 0;
+}
+
+/* Writes each member's zoo.cfg and marks it hosted by a JVM to come.
+ * 0, or WB_EINVAL (one runs already) / WB_EIO with *why. */
+static int host_members(struct zkhost *h, struct zkserver *const *m, int n, char **why)
+{
+	for (int i = 0; i < n; i++) {
+		if (m[i]->pid > 0) {
+			*why = wb_xasprintf("the server in %s is already running", m[i]->dir);
+			return WB_EINVAL;
+		}
+		if (write_config(m[i]) != 0) {
+			*why = wb_xasprintf("cannot write zoo.cfg in %s", m[i]->dir);
+			return WB_EIO;
+		}
+		h->m[i] = m[i];
+	}
+	h->n = n;
+	return 0;
+}
+
+/* Marks member s as starting now inside h's JVM. */
+static void host_attach(struct zkhost *h, struct zkserver *s)
+{
+	struct stat st;
+	s->err[0] = '\0';
+	s->log_off = stat(s->log_path, &st) == 0 ? (size_t)st.st_size : 0;
+	s->spawned_at = mono_now_ms();
+	s->hosted = 1;
+	s->pid = h->pid;
+}
+
+int zkhost_spawn(const char *run_dir, const char *src, struct zkserver *const *m, int n,
+		 struct zkhost **out, char **why)
+{
+	*out = NULL;
+	*why = NULL;
+	if (n < 1 || n > ZKHOST_MAX || !src) {
+		*why = wb_xasprintf("zkhost: 1..%d members and a launcher source", ZKHOST_MAX);
+		return WB_EINVAL;
+	}
+	struct zkhost *h = wb_xcalloc(1, sizeof *h);
+	h->ctl = -1;
+	char *java = NULL, *cp = NULL, *jar = NULL, *classpath = NULL, *cds = NULL;
+	char *other = NULL, *out_log = NULL, *envp[JVM_ENV_MAX] = {NULL};
+	int rc = find_java(&java, why);
+	if (!rc)
+		rc = find_classpath(&cp, why);
+	if (!rc)
+		rc = launcher_jar(run_dir, java, cp, src, &jar, why);
+	if (!rc)
+		rc = host_members(h, m, n, why);
+	if (!rc)
+		rc = host_files(h, run_dir, why);
+	if (rc)
+		goto out;
+	const char *env_cp = getenv("ZOOKEEPER_CLASSPATH");
+	classpath = wb_xasprintf("%s:%s", jar, cp);
+	if (!(env_cp && *env_cp))
+		cds = cds_option_for(&h->cds_tmp, &h->cds_final, 0, java, classpath);
+	other = wb_xasprintf("%s/other.log", h->dir);
+	out_log = wb_xasprintf("%s/stdout.log", h->dir);
+	char *argv[JVM_ARGV_MAX + ZKHOST_MAX];
+	size_t k = jvm_argv(argv, java, cds);
+	argv[k++] = "-cp";
+	argv[k++] = classpath;
+	argv[k++] = "MultiPeer";
+	argv[k++] = other;
+	argv[k++] = h->ctl_path;
+	for (int i = 0; i < n; i++)
+		argv[k++] = m[i]->dir;
+	argv[k] = NULL;
+	jvm_env(envp, h->dir);
+	rc = proc_spawn(run_dir, argv, envp, out_log, &h->pid);
+	if (rc)
+		*why = wb_xasprintf("cannot start %s for the shared JVM", java);
+	for (int i = 0; i < n && h->pid > 0; i++)
+		host_attach(h, m[i]);
+out:
+	jvm_env_free(envp);
+	free(out_log);
+	free(other);
+	free(cds);
+	free(classpath);
+	free(jar);
+	free(cp);
+	free(java);
+	if (rc) {
+		zkhost_end(h);
+		return rc;
+	}
+	*out = h;
+	return 0;
+}
+
+/* Sends one control line ("stop 2").  0 or WB_EIO. */
+static int host_say(struct zkhost *h, const char *word, int pos)
+{
+	char line[32];
+	int len = snprintf(line, sizeof line, "%s %d\n", word, pos);
+	return write(h->ctl, line, (size_t)len) == len ? 0 : WB_EIO;
+}
+
+/* Whether something accepts connections on 127.0.0.1:port. */
+static int port_open(int port)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	struct sockaddr_in a = {0};
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	a.sin_port = htons((unsigned short)port);
+	int open = connect(fd, (struct sockaddr *)&a, sizeof a) == 0;
+	close(fd);
+	return open;
+}
+
+int zkhost_stop_member(struct zkhost *h, int pos)
+{
+	if (!h || pos < 1 || pos > h->n)
+		return WB_EINVAL;
+	struct zkserver *s = h->m[pos - 1];
+	if (s->pid <= 0)
+		return WB_ENOENT;
+	s->pid = 0;
+	if (host_say(h, "stop", pos) != 0)
+		return WB_EIO;
+	/* The peer's shutdown closes its client port first; the launcher
+	 * handles control lines in order, so a later start comes after
+	 * the whole shutdown. */
+	long long deadline = mono_now_ms() + STOP_GRACE_MS;
+	struct timespec step = {0, 10 * 1000 * 1000};
+	while (port_open(s->port)) {
+		if (mono_now_ms() >= deadline) {
+			set_err(s, "member in %s did not stop within %d ms", s->dir, STOP_GRACE_MS);
+			return WB_EIO;
+		}
+		nanosleep(&step, NULL);
+	}
+	return 0;
+}
+
+int zkhost_start_member(struct zkhost *h, int pos)
+{
+	if (!h || pos < 1 || pos > h->n || h->m[pos - 1]->pid > 0)
+		return WB_EINVAL;
+	host_attach(h, h->m[pos - 1]);
+	if (host_say(h, "start", pos) != 0) {
+		h->m[pos - 1]->pid = 0;
+		return WB_EIO;
+	}
+	return 0;
+}
+
+pid_t zkhost_pid(const struct zkhost *h)
+{
+	return h ? h->pid : 0;
+}
+
+void zkhost_end(struct zkhost *h)
+{
+	if (!h)
+		return;
+	if (h->pid > 0 && h->cds_tmp) { /* this JVM writes the class archive at exit */
+		cds_settle_paths(&h->cds_tmp, &h->cds_final, proc_stop(h->pid, STOP_GRACE_MS) == 0);
+	} else if (h->pid > 0) {
+		kill(-h->pid, SIGKILL);
+		kill(h->pid, SIGKILL);
+		while (waitpid(h->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	cds_settle_paths(&h->cds_tmp, &h->cds_final, 0);
+	for (int i = 0; i < h->n; i++) {
+		h->m[i]->pid = 0;
+		h->m[i]->hosted = 0;
+	}
+	if (h->ctl >= 0)
+		close(h->ctl);
+	if (h->ctl_path)
+		unlink(h->ctl_path);
+	free(h->ctl_path);
+	free(h->dir);
+	free(h);
 }

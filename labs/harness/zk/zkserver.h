@@ -136,6 +136,54 @@ int zkserver_start_ms(const struct zkserver *s);	 /* last start: spawn to servin
 const char *zkserver_error(const struct zkserver *s);	 /* last error, "" if none */
 int zkserver_myid(const struct zkserver *s);		 /* 0 for standalone */
 
+/* Members in one shared JVM (zkensemble's shared_jvm): the launcher
+ * data/zk/MultiPeer.java runs one QuorumPeer per member from a thread of
+ * its own, so the JVM starts and loads the server's classes once instead
+ * of once per member (see that file).  It is compiled once, with the
+ * runtime's own javac and jar modules, into a jar in the cache directory
+ * named by a hash of java, the class path and the source; a missing or
+ * broken jar is rebuilt.  The JVM maps its classes from a class-data-
+ * sharing archive of its own (made as zkserver_start's is).  Members keep
+ * their own zoo.cfg, ports, data and zookeeper.log; zkserver_pid of a
+ * member is the shared JVM's pid while the member runs, zkserver_wait_ready
+ * works on it as usual (it sees the JVM's exit without reaping it), and
+ * zkserver_stop, _kill and _discard only forget that pid: the JVM is
+ * zkhost_end's to end. */
+#define ZKHOST_MAX 16
+struct zkhost;
+
+/* Builds the launcher from src if needed, writes each member's zoo.cfg
+ * and spawns one JVM running members m[0..n) (position k = m[k - 1]),
+ * without waiting: then zkserver_wait_ready each.  Call it from a thread
+ * that outlives the JVM (PR_SET_PDEATHSIG, as zkserver_start).  The JVM
+ * is recorded in <run_dir>/pids; its output and the lines of no member go
+ * to <run_dir>/zkhost/.  Returns 0 with *out (freed by zkhost_end);
+ * WB_EUNAVAIL (no java or jars, or the launcher cannot be read or
+ * compiled: a caller may run one JVM per member instead), WB_EINVAL (bad
+ * arguments, a member already running), WB_EIO; on error *why (caller
+ * frees) says why and nothing runs.  The members are borrowed: they must
+ * outlive *out. */
+int zkhost_spawn(const char *run_dir, const char *src, struct zkserver *const *m, int n,
+		 struct zkhost **out, char **why);
+
+/* Shuts member pos's peer down inside the JVM and waits (up to 5 s) until
+ * its client port closes.  0, WB_EINVAL (no such position), WB_ENOENT
+ * (not running), WB_EIO (no answer in time; zkserver_error says so). */
+int zkhost_stop_member(struct zkhost *h, int pos);
+
+/* Starts member pos again on its zoo.cfg, without waiting: then
+ * zkserver_wait_ready.  0, WB_EINVAL (no such position, or running),
+ * WB_EIO. */
+int zkhost_start_member(struct zkhost *h, int pos);
+
+/* The JVM's pid, 0 if none. */
+pid_t zkhost_pid(const struct zkhost *h);
+
+/* Ends the JVM (SIGKILL; SIGTERM and a grace period when it writes its
+ * class archive at exit), reaps it, forgets its members' pids, removes
+ * the control FIFO and frees h.  Accepts NULL. */
+void zkhost_end(struct zkhost *h);
+
 /* Sends a four-letter word ("ruok", "srvr", "stat", "cons", "mntr", ...)
  * to host:port and reads the answer until the server closes.  Returns 0
  * with *out (caller frees, NUL-terminated, possibly empty), WB_EIO when the

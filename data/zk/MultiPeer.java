@@ -1,0 +1,178 @@
+/*
+ * MultiPeer.java - several real ZooKeeper ensemble members (QuorumPeers)
+ * in one JVM, for the workbench's ensemble labs (labs/harness/zk/
+ * zkensemble.c, option shared_jvm).  Each member is Debian's own
+ * QuorumPeerMain (a subclass, for its protected initializeAndRun and
+ * quorumPeer) run from a thread of its own on its own zoo.cfg: the same
+ * server code, ports, election and quorum links (through the lab's
+ * relays) as one JVM per member; only the JVM's start and class loading
+ * happen once instead of N times, which is most of an ensemble's start
+ * on a small machine.
+ *
+ * Usage: MultiPeer <other.log> <control-fifo or -> <member-dir>...
+ *   Each <member-dir> holds zoo.cfg; that member's log lines (those of
+ *   every thread started from its thread: log4j 1.2's MDC is inherited)
+ *   go to <member-dir>/zookeeper.log, lines of no member to <other.log>.
+ *   The control FIFO (when not "-") carries lines "stop K" and "start K"
+ *   (K: 1-based position among the member dirs): stop shuts member K's
+ *   peer down (QuorumPeer.shutdown: its ports close), start runs it again
+ *   on the same zoo.cfg.  End of file on the FIFO (the workbench is gone)
+ *   ends the JVM.
+ *   A member whose start fails (bad config, a port in use) ends the JVM
+ *   with status 2, the reason in that member's log: the workbench reports
+ *   it and starts no member half-way.
+ *
+ * Deliberately not here: a crash of one member (a SIGKILL cannot pick one
+ * thread; the workbench refuses kill in this mode), dynamic
+ * reconfiguration, any setting of its own (every setting is in zoo.cfg or
+ * in the -D options of the command line, as for one JVM per member).
+ *
+ * Compiled by the workbench itself (java -m jdk.compiler) into a jar in
+ * its cache, keyed by a hash of java, this file and the class path.
+ */
+import java.io.BufferedReader;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.log4j.AppenderSkeleton;
+import org.apache.log4j.FileAppender;
+import org.apache.log4j.Layout;
+import org.apache.log4j.Level;
+import org.apache.log4j.LogManager;
+import org.apache.log4j.Logger;
+import org.apache.log4j.MDC;
+import org.apache.log4j.PatternLayout;
+import org.apache.log4j.spi.LoggingEvent;
+import org.apache.zookeeper.server.quorum.QuorumPeerMain;
+
+public final class MultiPeer {
+	private static final String KEY = "wbMember";
+	private static final String PATTERN = "%d{ISO8601} - %-5p [%t:%C{1}@%L] - %m%n";
+
+	/* Routes each event to its member's file by the MDC key. */
+	private static final class MemberAppender extends AppenderSkeleton {
+		private final ConcurrentHashMap<String, FileAppender> files = new ConcurrentHashMap<>();
+		private final FileAppender other;
+
+		MemberAppender(Layout layout, String otherLog) throws IOException {
+			other = new FileAppender(layout, otherLog, true);
+		}
+
+		void add(String key, Layout layout, String path) throws IOException {
+			files.put(key, new FileAppender(layout, path, true));
+		}
+
+		@Override
+		protected void append(LoggingEvent ev) {
+			Object k = ev.getMDC(KEY);
+			FileAppender f = k == null ? null : files.get(k.toString());
+			(f != null ? f : other).doAppend(ev);
+		}
+
+		@Override
+		public void close() {
+			for (FileAppender f : files.values())
+				f.close();
+			other.close();
+		}
+
+		@Override
+		public boolean requiresLayout() {
+			return false;
+		}
+	}
+
+	/* One member: QuorumPeerMain run on its config from its own thread. */
+	private static final class Member extends QuorumPeerMain {
+		final int pos;
+		final String cfg;
+		volatile Thread thread;
+
+		Member(int pos, String dir) {
+			this.pos = pos;
+			this.cfg = dir + "/zoo.cfg";
+		}
+
+		void begin() {
+			Member self = this;
+			Thread t = new Thread(() -> {
+				MDC.put(KEY, Integer.toString(pos));
+				try {
+					self.initializeAndRun(new String[] {cfg});
+				} catch (Throwable x) {
+					Logger log = Logger.getLogger(MultiPeer.class);
+					log.error("member " + pos + " (" + cfg + ") failed to start", x);
+					/* the reasons last, where an error message's tail shows them */
+					StringBuilder why = new StringBuilder();
+					for (Throwable c = x; c != null; c = c.getCause())
+						why.append(why.length() > 0 ? ": " : "").append(c.getMessage());
+					log.error("member " + pos + " failed to start: " + why);
+					LogManager.shutdown();
+					Runtime.getRuntime().halt(2);
+				}
+			}, "member-" + pos);
+			thread = t;
+			t.start();
+		}
+
+		void end() throws InterruptedException {
+			if (quorumPeer != null)
+				quorumPeer.shutdown();
+			Thread t = thread;
+			if (t != null)
+				t.join(10000);
+			thread = null;
+		}
+	}
+
+	public static void main(String[] args) throws Exception {
+		if (args.length < 3) {
+			System.err.println("usage: MultiPeer <other.log> <control-fifo|-> <member-dir>...");
+			System.exit(2);
+		}
+		Layout layout = new PatternLayout(PATTERN);
+		MemberAppender app = new MemberAppender(layout, args[0]);
+		Member[] members = new Member[args.length - 2];
+		for (int i = 0; i < members.length; i++) {
+			String dir = args[i + 2];
+			app.add(Integer.toString(i + 1), layout, dir + "/zookeeper.log");
+			members[i] = new Member(i + 1, dir);
+		}
+		Logger root = Logger.getRootLogger();
+		root.removeAllAppenders();
+		root.setLevel(Level.INFO);
+		root.addAppender(app);
+		for (Member m : members)
+			m.begin();
+		if (args[1].equals("-")) {
+			for (Member m : members)
+				m.thread.join();
+			return;
+		}
+		control(args[1], members);
+	}
+
+	/* Reads "stop K" / "start K" lines until end of file, then exits. */
+	private static void control(String fifo, Member[] members) throws Exception {
+		try (BufferedReader in = new BufferedReader(
+			     new InputStreamReader(new FileInputStream(fifo), StandardCharsets.UTF_8))) {
+			String line;
+			while ((line = in.readLine()) != null) {
+				String[] w = line.trim().split(" ");
+				int k = w.length == 2 ? Integer.parseInt(w[1]) : 0;
+				if (k < 1 || k > members.length)
+					continue;
+				Member m = members[k - 1];
+				if (w[0].equals("stop") && m.thread != null)
+					m.end();
+				else if (w[0].equals("start") && m.thread == null) {
+					members[k - 1] = new Member(k, m.cfg.substring(0, m.cfg.length() - 8));
+					members[k - 1].begin();
+				}
+			}
+		}
+		System.exit(0);
+	}
+}
