@@ -42,7 +42,13 @@
  *     that no deletion falls between them.  The first list after the
  *     create carries a child watch on the lock path (getChildren with
  *     watch: the request raw create+getChildren+delete sends anyway), and
- *     a child watch fires when any child goes, ours too.  When that list
+ *     a child watch fires when any child goes, ours too.  It is sent right
+ *     behind the create, without waiting for the create's answer (one
+ *     round trip for both): a session's requests are served in order and
+ *     a read after the session's write, so the list holds the new node -
+ *     and were it missing, the attempt would end CANDIDATE_GONE, never
+ *     claim.  A lock with create hooks (labs pause between the two) sends
+ *     them one at a time.  When that list
  *     shows us first, it is the holder's watch: a child event while held
  *     makes the monitor look again with a get-with-watch on the own node
  *     (ZNONODE: LOST; ZOK: the node's own data watch from then on).  When
@@ -560,9 +566,15 @@ struct zklock {
 	unsigned drops_seen;	/* mb->session_drops then */
 	unsigned drops_known;	/* mb->session_drops at the last answer absorbed */
 	struct zklock_stats st; /* counters of the current attempt */
-	char *prefix;		/* the create path, "<path>/_c_<guid>-lock-" */
-	size_t prefix_guid;	/* where the GUID goes in it */
-	char msg[512];		/* last outcome, one sentence */
+	struct {		/* the listing sent with the create */
+		int valid;	/* not taken yet */
+		int rc;		/* its ZooKeeper code */
+		int lrc;	/* on ZOK: listing_make's answer */
+		struct listing li;
+	} first;
+	char *prefix;	    /* the create path, "<path>/_c_<guid>-lock-" */
+	size_t prefix_guid; /* where the GUID goes in it */
+	char msg[512];	    /* last outcome, one sentence */
 };
 
 static void sleep_ms(int ms)
@@ -864,6 +876,8 @@ static void forget_candidate(struct zklock *l)
 	l->own_path = NULL;
 	l->own_name = NULL;
 	l->seq = -1;
+	l->first.valid = 0;
+	listing_free(&l->first.li);
 }
 
 void zklock_free(struct zklock *l)
@@ -876,6 +890,7 @@ void zklock_free(struct zklock *l)
 	mbox_unref(l->mb, 1);
 	free(l->path);
 	free(l->prefix);
+	listing_free(&l->first.li);
 	free(l);
 }
 
@@ -1011,13 +1026,16 @@ static int absorb(struct zklock *l, int zrc, int64_t deadline, const char *what,
 	}
 }
 
-/* One getChildren with the child watch of note 4.  Any earlier child
- * watch of ours is dropped on the client first, so there is one at a
- * time (the client would merge two into one event) and one reference per
- * registration; l->child_mark is the count of child watches done at
- * which this one is.  The own-node counters are taken before the request:
- * what answers or fires after it is news to the monitor. */
-static int get_children_watched(struct zklock *l, struct String_vector *sv)
+/* One getChildren with the child watch of note 4 (get_children_watched,
+ * or the one sent with the create: send_create_and_list).  Before it,
+ * child_watch_before: any earlier child watch of ours is dropped on the
+ * client first, so there is one at a time (the client would merge two
+ * into one event) and one reference per registration; the own-node
+ * counters are taken before the request: what answers or fires after it
+ * is news to the monitor.  After its answer, child_watch_after:
+ * l->child_mark is the count of child watches done at which this one
+ * is. */
+static void child_watch_before(struct zklock *l)
 {
 	struct mbox *m = l->mb;
 	drop_child_watch(l);
@@ -1026,15 +1044,41 @@ static int get_children_watched(struct zklock *l, struct String_vector *sv)
 	l->arm_seen = m->arm_done;
 	m->refs++; /* the watch's, before it can fire */
 	pthread_mutex_unlock(&m->mu);
-	int zrc = zoo_wget_children(l->zh, l->path, mbox_watcher, m, sv);
+}
+
+/* After the answer zrc of a getChildren with the child watch. */
+static void child_watch_after(struct zklock *l, int zrc)
+{
+	struct mbox *m = l->mb;
 	if (zrc != ZOK) {
 		mbox_unref(m, 1); /* only an answer ZOK registers a child watch */
-		return zrc;
+		return;
 	}
 	pthread_mutex_lock(&m->mu);
 	l->child_mark = ++m->child_regs;
 	pthread_mutex_unlock(&m->mu);
+}
+
+static int get_children_watched(struct zklock *l, struct String_vector *sv)
+{
+	child_watch_before(l);
+	int zrc = zoo_wget_children(l->zh, l->path, mbox_watcher, l->mb, sv);
+	child_watch_after(l, zrc);
 	return zrc;
+}
+
+/* The listing sent with the create, if it is still to be read: its code
+ * with the listing moved into *li and listing_make's answer in *lrc, or
+ * 1 when there is none. */
+static int first_take(struct zklock *l, struct listing *li, int *lrc)
+{
+	if (!l->first.valid)
+		return 1;
+	l->first.valid = 0;
+	*lrc = l->first.lrc;
+	*li = l->first.li;
+	memset(&l->first.li, 0, sizeof l->first.li);
+	return l->first.rc;
 }
 
 /* Lists and finds the own node's place (note 2) into *li (freed with
@@ -1045,10 +1089,14 @@ static int list(struct zklock *l, int64_t deadline, int watched, struct listing 
 {
 	int zrc, err = 0, lrc = 0;
 	memset(li, 0, sizeof *li);
-	/* The notification's re-list, when it brought an answer; else ask. */
+	/* The notification's re-list, or the listing sent with the create
+	 * (the first, watched one), when it brought an answer; else ask. */
 	zrc = relist_take(l, li, &lrc);
+	if (zrc == 1 && watched)
+		zrc = first_take(l, li, &lrc);
+	if (zrc != 1)
+		l->st.lists++; /* it was sent */
 	if (zrc == ZOK || zrc == ZNONODE) {
-		l->st.lists++;
 		absorb(l, zrc, deadline, "getChildren", &err);
 	} else {
 		listing_free(li);
@@ -1333,6 +1381,85 @@ static int send_create(struct zklock *l, const char *prefix, char **path)
 	return zrc;
 }
 
+/* The create and the first listing of an attempt, sent back to back. */
+struct first_wait {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int created; /* the create's completion came */
+	int listed;  /* the listing's came (always after the create's) */
+	int create_rc, list_rc, lrc;
+	char *path;	   /* the node made, on ZOK (taken by the caller) */
+	struct listing li; /* on ZOK: the new node's place */
+};
+
+static void first_created(int rc, const char *value, const void *data)
+{
+	struct first_wait *w = (struct first_wait *)data;
+	pthread_mutex_lock(&w->mu);
+	w->create_rc = rc;
+	w->path = rc == ZOK && value ? wb_xstrdup(value) : NULL;
+	w->created = 1;
+	pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
+static void first_listed(int rc, const struct String_vector *sv, const void *data)
+{
+	struct first_wait *w = (struct first_wait *)data;
+	pthread_mutex_lock(&w->mu);
+	w->list_rc = rc;
+	if (rc == ZOK)
+		w->lrc = listing_make(sv, w->path ? strrchr(w->path, '/') + 1 : NULL, &w->li);
+	w->listed = 1;
+	pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* send_create with the attempt's first listing - the getChildren with
+ * note 4's child watch - sent right behind it, without waiting for the
+ * create's answer: the session answers in order and a read is served
+ * after the session's earlier writes, so the listing already holds the
+ * new node (and if it did not, find_position would call the candidate
+ * gone, never claim).  One round trip for both.  The listing is kept in
+ * l->first for find_position's first list.  Both asynchronous; the
+ * client completes every request, so w is waited for to the end. */
+static int send_create_and_list(struct zklock *l, const char *prefix, char **path)
+{
+	*path = NULL;
+	const char *data = l->opts.data;
+	int len = data ? l->opts.data_len : -1;
+	struct first_wait w = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+	child_watch_before(l);
+	int zrc = zoo_acreate(l->zh, prefix, data, len, &ZOO_OPEN_ACL_UNSAFE,
+			      ZOO_EPHEMERAL_SEQUENTIAL, first_created, &w);
+	int lq = zrc == ZOK
+			 ? zoo_awget_children(l->zh, l->path, mbox_watcher, l->mb, first_listed, &w)
+			 : zrc;
+	pthread_mutex_lock(&w.mu);
+	while ((zrc == ZOK && !w.created) || (lq == ZOK && !w.listed))
+		pthread_cond_wait(&w.cv, &w.mu);
+	pthread_mutex_unlock(&w.mu);
+	if (zrc == ZOK)
+		zrc = w.create_rc;
+	if (lq == ZOK)
+		lq = w.list_rc;
+	child_watch_after(l, lq);
+	if (zrc == ZOK) {
+		*path = w.path;
+		listing_free(&l->first.li);
+		l->first.valid = 1;
+		l->first.rc = lq;
+		l->first.lrc = w.lrc;
+		l->first.li = w.li;
+	} else {
+		free(w.path);
+		listing_free(&w.li); /* a child watch it set goes with the next list */
+	}
+	pthread_mutex_destroy(&w.mu);
+	pthread_cond_destroy(&w.cv);
+	return zrc;
+}
+
 /* Creates this attempt's candidate (note 1).  0 with l->own_path set, or
  * a WB error with status and message set. */
 static int create_candidate(struct zklock *l, int64_t deadline)
@@ -1342,7 +1469,10 @@ static int create_candidate(struct zklock *l, int64_t deadline)
 	int made_parents = 0, rc = 0;
 	for (;;) {
 		char *made = NULL;
-		int zrc = send_create(l, prefix, &made);
+		/* With a hook between create and listing, one at a time. */
+		int zrc = l->opts.hooks.create_sent || l->opts.hooks.create_done
+				  ? send_create(l, prefix, &made)
+				  : send_create_and_list(l, prefix, &made);
 		if (zrc == ZOK)
 			adopt(l, made);
 		if (l->opts.hooks.create_done)
