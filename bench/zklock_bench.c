@@ -82,7 +82,21 @@ static void ensure_path(zhandle_t *zh, const char *path)
 
 /* ---- 1. uncontended cycles ---------------------------------------------- */
 
-static double raw_loop(zhandle_t *zh, double seconds, long *cycles)
+/* The child watch raw_loop's getChildren sets with watched: its event
+ * is all it costs. */
+static void raw_watcher(zhandle_t *zh, int type, int state, const char *path, void *ctx)
+{
+	(void)zh;
+	(void)type;
+	(void)state;
+	(void)path;
+	(void)ctx;
+}
+
+/* Raw create+getChildren+delete; watched: the getChildren with a child
+ * watch, as the recipe's first listing (the floor of a lock that can tell
+ * its holder about a loss). */
+static double raw_loop(zhandle_t *zh, double seconds, int watched, long *cycles)
 {
 	const char *dir = "/bench/raw";
 	ensure_path(zh, dir);
@@ -94,7 +108,9 @@ static double raw_loop(zhandle_t *zh, double seconds, long *cycles)
 		if (zoo_create(zh, "/bench/raw/_c_00000000-0000-4000-8000-000000000000-lock-", NULL,
 			       -1, &ZOO_OPEN_ACL_UNSAFE, ZOO_EPHEMERAL_SEQUENTIAL, made,
 			       sizeof made) != ZOK ||
-		    zoo_get_children(zh, dir, 0, &sv) != ZOK || zoo_delete(zh, made, -1) != ZOK) {
+		    (watched ? zoo_wget_children(zh, dir, raw_watcher, NULL, &sv)
+			     : zoo_get_children(zh, dir, 0, &sv)) != ZOK ||
+		    zoo_delete(zh, made, -1) != ZOK) {
 			fprintf(stderr, "zklock_bench: raw loop failed\n");
 			*cycles = 0;
 			deallocate_String_vector(&sv);
@@ -194,6 +210,130 @@ static double kazoo_loop(const char *run_dir, const char *hosts, double seconds,
 	return rate;
 }
 
+/* ---- 2b. the hand-off's floor -------------------------------------------- */
+
+/* A hand-off with nothing but the calls a note-4 lock needs: the holder
+ * deletes its node; the waiter's data watch on it fires, its watcher sends
+ * a getChildren (asynchronous, as the recipe's does) of a directory with
+ * as many children as the recipe's queue, and that answer wakes the
+ * waiting thread.  The same requests and thread hops as the recipe's
+ * hand-off, none of its bookkeeping. */
+struct rawho {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	zhandle_t *zh;	 /* the holder's session (borrowed) */
+	struct zkc *cw;	 /* the waiter's */
+	zhandle_t *zw;	 /* its handle */
+	pthread_t th;	 /* the waiting thread */
+	int started;	 /* th runs */
+	const char *dir; /* the directory listed */
+	int listed;	 /* the getChildren answered */
+	int woken;	 /* the waiting thread saw it */
+	int quit;
+	double t_woken;
+};
+
+static void rawho_listed(int rc, const struct String_vector *sv, const void *data)
+{
+	(void)rc;
+	(void)sv;
+	struct rawho *h = (struct rawho *)data;
+	pthread_mutex_lock(&h->mu);
+	h->listed = 1;
+	pthread_cond_broadcast(&h->cv);
+	pthread_mutex_unlock(&h->mu);
+}
+
+static void rawho_watcher(zhandle_t *zh, int type, int state, const char *path, void *ctx)
+{
+	(void)zh;
+	(void)state;
+	(void)path;
+	struct rawho *h = ctx;
+	if (type == ZOO_DELETED_EVENT &&
+	    zoo_aget_children(h->zw, h->dir, 0, rawho_listed, h) != ZOK)
+		rawho_listed(ZSYSTEMERROR, NULL, h);
+}
+
+/* The waiting thread: wakes on each answer and notes when. */
+static void *rawho_main(void *arg)
+{
+	struct rawho *h = arg;
+	pthread_mutex_lock(&h->mu);
+	for (;;) {
+		while (!h->listed && !h->quit)
+			pthread_cond_wait(&h->cv, &h->mu);
+		if (h->quit)
+			break;
+		h->listed = 0;
+		h->t_woken = now_s();
+		h->woken = 1;
+		pthread_cond_broadcast(&h->cv);
+	}
+	pthread_mutex_unlock(&h->mu);
+	return NULL;
+}
+
+/* The floor's sessions: the holder zh (borrowed), a waiter on hosts
+ * with WAITERS nodes queued, and its waiting thread.  0 or -1. */
+static int rawho_open(struct rawho *h, zhandle_t *zh, const char *hosts)
+{
+	memset(h, 0, sizeof *h);
+	pthread_mutex_init(&h->mu, NULL);
+	pthread_cond_init(&h->cv, NULL);
+	h->zh = zh;
+	h->dir = "/bench/rawhandoff";
+	ensure_path(zh, h->dir);
+	if (zkc_connect(hosts, SESSION_MS, WAIT_MS, NULL, &h->cw) != 0)
+		return -1;
+	h->zw = zkc_handle(h->cw);
+	for (int i = 0; i < WAITERS; i++) /* the queue behind the holder */
+		if (zoo_create(h->zw, "/bench/rawhandoff/q-", NULL, -1, &ZOO_OPEN_ACL_UNSAFE,
+			       ZOO_EPHEMERAL_SEQUENTIAL, NULL, 0) != ZOK)
+			return -1;
+	if (pthread_create(&h->th, NULL, rawho_main, h) != 0)
+		return -1;
+	h->started = 1;
+	return 0;
+}
+
+/* One raw hand-off into *lat.  0, or -1 when a call failed. */
+static int rawho_one(struct rawho *h, double *lat)
+{
+	char node[256];
+	struct Stat st;
+	char b[1];
+	int len = sizeof b;
+	if (zoo_create(h->zh, "/bench/rawhandoff/h-", NULL, -1, &ZOO_OPEN_ACL_UNSAFE,
+		       ZOO_EPHEMERAL_SEQUENTIAL, node, sizeof node) != ZOK ||
+	    zoo_wget(h->zw, node, rawho_watcher, h, b, &len, &st) != ZOK)
+		return -1;
+	double t0 = now_s();
+	if (zoo_delete(h->zh, node, -1) != ZOK)
+		return -1;
+	pthread_mutex_lock(&h->mu);
+	while (!h->woken)
+		pthread_cond_wait(&h->cv, &h->mu);
+	h->woken = 0;
+	*lat = h->t_woken - t0;
+	pthread_mutex_unlock(&h->mu);
+	return 0;
+}
+
+static void rawho_close(struct rawho *h)
+{
+	if (h->started) {
+		pthread_mutex_lock(&h->mu);
+		h->quit = 1;
+		pthread_cond_broadcast(&h->cv);
+		pthread_mutex_unlock(&h->mu);
+		pthread_join(h->th, NULL);
+	}
+	zkc_close(h->cw);
+	pthread_cond_destroy(&h->cv);
+	pthread_mutex_destroy(&h->mu);
+}
+
 /* ---- 2. hand-off latency ------------------------------------------------ */
 
 struct shared {
@@ -274,7 +414,9 @@ static int is_armed(struct bw *w, unsigned n)
 	return w->armed >= n || w->state >= 2;
 }
 
-static int handoff(const char *hosts, int rounds, double *lat)
+/* rounds recipe hand-offs into lat, each followed by one raw hand-off
+ * of fl into flo (interleaved: both see the same load).  0 or -1. */
+static int handoff(const char *hosts, int rounds, double *lat, struct rawho *fl, double *flo)
 {
 	struct shared s = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
 	struct bw w[WAITERS + 1];
@@ -319,6 +461,11 @@ static int handoff(const char *hosts, int rounds, double *lat)
 		if (wait_for(&s, &w[holder], is_armed, armed + 1) != 0)
 			break;
 		holder = next;
+		pthread_mutex_unlock(&s.mu);
+		int frc = rawho_one(fl, &flo[k]);
+		pthread_mutex_lock(&s.mu);
+		if (frc != 0)
+			break;
 		if (k == rounds - 1)
 			rc = 0;
 	}
@@ -413,42 +560,71 @@ static int start_server(const char *run_dir, int fsync, struct zkserver **server
 	return 0;
 }
 
-/* One round of raw and recipe, back to back, in the order given (the
- * second of two loops may find the server warmer or the machine
- * busier).  0, or -1 when a loop failed. */
-static int raw_and_recipe(zhandle_t *zh, double secs, int recipe_first, double *raw, double *rec,
-			  long *n_raw, long *n_rec)
+enum { L_RAW, L_WATCH, L_RECIPE, L_N }; /* the loops of a round */
+
+/* One round: raw, raw with the child watch, the recipe, back to back,
+ * their order rotated by round (a later loop may find the server warmer
+ * or the machine busier).  0, or -1 when a loop failed. */
+static int one_round(zhandle_t *zh, double secs, int round, double rate[L_N], long total[L_N])
 {
-	long n = 0;
-	if (recipe_first) {
-		*rec = recipe_loop(zh, secs, &n);
-		*n_rec += n;
+	for (int k = 0; k < L_N; k++) {
+		int which = (k + round) % L_N;
+		long n = 0;
+		rate[which] = which == L_RECIPE ? recipe_loop(zh, secs, &n)
+						: raw_loop(zh, secs, which == L_WATCH, &n);
+		total[which] += n;
+		if (rate[which] <= 0)
+			return -1;
 	}
-	*raw = raw_loop(zh, secs, &n);
-	*n_raw += n;
-	if (!recipe_first) {
-		*rec = recipe_loop(zh, secs, &n);
-		*n_rec += n;
-	}
-	return *raw > 0 && *rec > 0 ? 0 : -1;
+	return 0;
 }
 
-/* Uncontended acquire+release: raw calls, the recipe, kazoo, in
- * interleaved rounds.  0, or -1 when a loop failed. */
+/* The median of r[0..n) over the quartiles, printed after what. */
+static void print_ratios(const char *what, double *r, int n)
+{
+	qsort(r, (size_t)n, sizeof r[0], cmp_double);
+	printf("  %s within each round: median %.2f (quartiles %.2f..%.2f, rounds %.2f..%.2f)\n",
+	       what, r[n / 2], pct(r, n, 0.25), pct(r, n, 0.75), r[0], r[n - 1]);
+}
+
+/* The kazoo line (ok: it ran; else why not). */
+static void print_kazoo(int ok, double *kz_r, int kz_n, long n_kz, const char *ver, const char *why,
+			double raw, double rec)
+{
+	if (!ok) {
+		printf("  %-40s skipped: %s\n", "kazoo Lock (python3-kazoo)", why);
+		return;
+	}
+	qsort(kz_r, (size_t)kz_n, sizeof kz_r[0], cmp_double);
+	double kz = kz_r[kz_n / 2];
+	char name[96]; /* room for the whole ver[64]: -Wformat-truncation at -O0 */
+	snprintf(name, sizeof name, "kazoo %s Lock (python3)", ver);
+	printf("  %-40s %7.0f /s  (%ld cycles, rounds %.0f..%.0f)  %.2f x raw; recipe = %.2f x "
+	       "kazoo\n",
+	       name, kz, n_kz, kz_r[0], kz_r[kz_n - 1], kz / raw, rec / kz);
+}
+
+/* Uncontended acquire+release: raw calls (without and with the child
+ * watch), the recipe, kazoo, in interleaved rounds.  0, or -1 when a loop
+ * failed. */
 static int throughput(zhandle_t *zh, const char *run_dir, const char *zk, double seconds)
 {
 	const int nr = n_rounds;
-	printf("\nuncontended acquire+release, cycles per second: %d interleaved rounds of %.2f s "
-	       "each,\nmedian round shown (the machine's load moves all three alike)\n",
+	printf("\nuncontended acquire+release, cycles per second: %d interleaved rounds of 3 x "
+	       "%.2f s,\nmedian round shown (the machine's load moves them all alike)\n",
 	       nr, seconds / nr);
-	double raw_r[MAX_ROUNDS], rec_r[MAX_ROUNDS], kz_r[KZ_ROUNDS];
-	long n_raw = 0, n_rec = 0, n_kz = 0, n = 0;
+	static double rate_r[L_N][MAX_ROUNDS];
+	double kz_r[KZ_ROUNDS];
+	long total[L_N] = {0}, n_kz = 0, n = 0;
 	int kz_ok = 1, kz_n = 0, kz_every = nr > KZ_ROUNDS ? nr / KZ_ROUNDS : 1;
 	double kz_secs = seconds / (nr < KZ_ROUNDS ? nr : KZ_ROUNDS);
 	char ver[64] = "", why[256] = "";
 	for (int r = 0; r < nr; r++) {
-		if (raw_and_recipe(zh, seconds / nr, r % 2, &raw_r[r], &rec_r[r], &n_raw, &n_rec))
+		double rate[L_N];
+		if (one_round(zh, seconds / nr, r, rate, total))
 			return -1;
+		for (int k = 0; k < L_N; k++)
+			rate_r[k][r] = rate[k];
 		if (kz_ok && kz_n < KZ_ROUNDS && r % kz_every == 0) {
 			kz_r[kz_n] = kazoo_loop(run_dir, zk, kz_secs, &n, ver, sizeof ver, why,
 						sizeof why);
@@ -456,45 +632,44 @@ static int throughput(zhandle_t *zh, const char *run_dir, const char *zk, double
 			kz_ok = kz_r[kz_n++] > 0;
 		}
 	}
-	/* The ratio within each round, where raw and recipe ran back to back
-	 * at about the same load: steadier than a ratio of medians. */
-	double ratio_r[MAX_ROUNDS];
-	for (int r = 0; r < nr; r++)
-		ratio_r[r] = rec_r[r] / raw_r[r];
-	qsort(ratio_r, (size_t)nr, sizeof ratio_r[0], cmp_double);
-	qsort(raw_r, (size_t)nr, sizeof raw_r[0], cmp_double);
-	qsort(rec_r, (size_t)nr, sizeof rec_r[0], cmp_double);
-	double raw = raw_r[nr / 2], rec = rec_r[nr / 2];
-	printf("  %-40s %7.0f /s  (%ld cycles, rounds %.0f..%.0f)  floor: 3 round trips\n",
-	       "raw create+getChildren+delete", raw, n_raw, raw_r[0], raw_r[nr - 1]);
-	printf("  %-40s %7.0f /s  (%ld cycles, rounds %.0f..%.0f)  %.2f x raw\n",
-	       "recipe zklock_acquire+release", rec, n_rec, rec_r[0], rec_r[nr - 1], rec / raw);
-	if (kz_ok) {
-		qsort(kz_r, (size_t)kz_n, sizeof kz_r[0], cmp_double);
-		double kz = kz_r[kz_n / 2];
-		char name[96]; /* room for the whole ver[64]: -Wformat-truncation at -O0 */
-		snprintf(name, sizeof name, "kazoo %s Lock (python3)", ver);
-		printf("  %-40s %7.0f /s  (%ld cycles, rounds %.0f..%.0f)  %.2f x raw; recipe = "
-		       "%.2f "
-		       "x kazoo\n",
-		       name, kz, n_kz, kz_r[0], kz_r[kz_n - 1], kz / raw, rec / kz);
-	} else {
-		printf("  %-40s skipped: %s\n", "kazoo Lock (python3-kazoo)", why);
+	/* The ratios within each round, where the loops ran back to back at
+	 * about the same load: steadier than a ratio of medians. */
+	double rec_raw[MAX_ROUNDS], rec_watch[MAX_ROUNDS], watch_raw[MAX_ROUNDS];
+	for (int r = 0; r < nr; r++) {
+		rec_raw[r] = rate_r[L_RECIPE][r] / rate_r[L_RAW][r];
+		rec_watch[r] = rate_r[L_RECIPE][r] / rate_r[L_WATCH][r];
+		watch_raw[r] = rate_r[L_WATCH][r] / rate_r[L_RAW][r];
 	}
-	printf("  recipe / raw within each round: median %.2f (quartiles %.2f..%.2f, rounds "
-	       "%.2f..%.2f)\n",
-	       ratio_r[nr / 2], pct(ratio_r, nr, 0.25), pct(ratio_r, nr, 0.75), ratio_r[0],
-	       ratio_r[nr - 1]);
+	double med[L_N];
+	for (int k = 0; k < L_N; k++) {
+		qsort(rate_r[k], (size_t)nr, sizeof rate_r[k][0], cmp_double);
+		med[k] = rate_r[k][nr / 2];
+	}
+	static const char *const what[L_N] = {"raw create+getChildren+delete",
+					      "raw, getChildren with a child watch",
+					      "recipe zklock_acquire+release"};
+	for (int k = 0; k < L_N; k++) {
+		printf("  %-40s %7.0f /s  (%ld cycles, rounds %.0f..%.0f)", what[k], med[k],
+		       total[k], rate_r[k][0], rate_r[k][nr - 1]);
+		if (k == L_RAW)
+			printf("  floor: 3 round trips\n");
+		else
+			printf("  %.2f x raw\n", med[k] / med[L_RAW]);
+	}
+	print_kazoo(kz_ok, kz_r, kz_n, n_kz, ver, why, med[L_RAW], med[L_RECIPE]);
+	print_ratios("recipe / raw", rec_raw, nr);
+	print_ratios("recipe / raw with the watch", rec_watch, nr);
+	print_ratios("raw with the watch / raw", watch_raw, nr);
 	printf("  (raw and kazoo: 2 writes + 1 read per cycle, waited for one by one; the recipe\n"
 	       "   sends the same three, its listing with a child watch - what lets it tell the\n"
-	       "   holder about a loss - which costs one notification when its node goes; its\n"
-	       "   monitor thread is started once per lock, not per acquisition)\n");
-
+	       "   holder about a loss - which costs one notification when its node goes, as\n"
+	       "   in the raw loop with the watch; its monitor thread is started once per lock)\n");
 	return 0;
 }
 
-/* Hand-off latency over rounds hand-offs, against one round trip.  0, or
- * -1 after a message. */
+/* Hand-off latency over rounds hand-offs, against one round trip and
+ * against as many raw hand-offs (rawho_one), one after each of the
+ * recipe's.  0, or -1 after a message. */
 static int handoff_latency(zhandle_t *zh, const char *zk, int rounds)
 {
 	/* Round trips sampled before and after the hand-offs, so a load that
@@ -505,24 +680,33 @@ static int handoff_latency(zhandle_t *zh, const char *zk, int rounds)
 	       "hand-offs\n",
 	       WAITERS, rounds);
 	double *lat = wb_xcalloc((size_t)rounds, sizeof *lat);
-	if (handoff(zk, rounds, lat) != 0) {
+	double *flo = wb_xcalloc((size_t)rounds, sizeof *flo);
+	struct rawho fl;
+	int rc = -1, frc = rawho_open(&fl, zh, zk);
+	if (frc != 0 || handoff(zk, rounds, lat, &fl, flo) != 0) {
 		fprintf(stderr, "zklock_bench: the hand-off run did not complete\n");
-		free(lat);
-		return -1;
+		goto out;
 	}
 	rtt_sample(zh, 500, rtt_t + 500);
 	double rtt = p50_of(rtt_t, 1000);
 	qsort(lat, (size_t)rounds, sizeof *lat, cmp_double);
-	double p50 = pct(lat, rounds, 0.5);
+	double p50 = pct(lat, rounds, 0.5), f50 = p50_of(flo, rounds);
 	printf("  p50 %.3f ms   p90 %.3f ms   p99 %.3f ms   max %.3f ms\n", p50 * 1e3,
 	       pct(lat, rounds, 0.9) * 1e3, pct(lat, rounds, 0.99) * 1e3, lat[rounds - 1] * 1e3);
 	printf("  one round trip (exists, before and after) p50 %.3f ms: a hand-off is %.1f round "
 	       "trips\n"
-	       "  (the delete, the watch event, the getChildren the waiter's watcher sends,\n"
-	       "   thread hand-offs)\n",
+	       "  (the delete - a write, which takes longer than a read -, the watch event, the\n"
+	       "   getChildren the waiter's watcher sends, thread hand-offs)\n",
 	       rtt * 1e3, p50 / rtt);
+	printf("  raw hand-off (delete, data watch, getChildren from the watcher, no recipe)\n"
+	       "  p50 %.3f ms = %.1f round trips: the recipe's p50 is %.2f x it\n",
+	       f50 * 1e3, f50 / rtt, p50 / f50);
+	rc = 0;
+out:
+	rawho_close(&fl);
 	free(lat);
-	return 0;
+	free(flo);
+	return rc;
 }
 
 int main(int argc, char **argv)

@@ -42,7 +42,13 @@
  *     that no deletion falls between them.  The first list after the
  *     create carries a child watch on the lock path (getChildren with
  *     watch: the request raw create+getChildren+delete sends anyway), and
- *     a child watch fires when any child goes, ours too.  When that list
+ *     a child watch fires when any child goes, ours too.  It is sent right
+ *     behind the create, without waiting for the create's answer (one
+ *     round trip for both): a session's requests are served in order and
+ *     a read after the session's write, so the list holds the new node -
+ *     and were it missing, the attempt would end CANDIDATE_GONE, never
+ *     claim.  A lock with create hooks (labs pause between the two) sends
+ *     them one at a time.  When that list
  *     shows us first, it is the holder's watch: a child event while held
  *     makes the monitor look again with a get-with-watch on the own node
  *     (ZNONODE: LOST; ZOK: the node's own data watch from then on).  When
@@ -79,7 +85,9 @@
  *
  * zklock_acquire reads as the notes in order: start_attempt (a new GUID on
  * the session we are connected on), create_candidate (note 1), then a
- * loop of find_position (note 2), watch_predecessor (note 3) and
+ * loop of find_position (note 2: zklock_position, one pass over the
+ * names for the own place and the predecessor, nothing sorted or
+ * copied), watch_predecessor (note 3) and
  * await_notification, until a fresh list puts us first and we claim
  * (note 4); claim hands the hold to the lock's one monitor thread
  * (monitor_main, started at the first claim and kept until zklock_free:
@@ -140,17 +148,27 @@ char *zklock_name_prefix(const char *lock_path, const char *guid)
 	return wb_xasprintf("%s/" ZKLOCK_PROTECTED_PREFIX "%s-" ZKLOCK_LOCK_NAME, lock_path, guid);
 }
 
-int zklock_name_parse(const char *name, struct zklock_name *out)
+/* The sequence suffix of a child name, as zklock_name_parse reads it
+ * (same returns), with *lastp at its last "lock-". */
+static int name_seq(const char *name, int32_t *seq, const char **lastp)
 {
 	const char *last = NULL;
 	for (const char *p = name; (p = strstr(p, ZKLOCK_LOCK_NAME)) != NULL; p++)
 		last = p;
 	if (!last)
 		return WB_EINVAL;
+	*lastp = last;
 	/* The suffix: exactly ten digits, <= INT32_MAX (recipes/zkseq.c). */
+	return zkseq_parse(last, ZKLOCK_LOCK_NAME, seq) != 0 ? WB_ERANGE : 0;
+}
+
+int zklock_name_parse(const char *name, struct zklock_name *out)
+{
+	const char *last;
 	int32_t seq;
-	if (zkseq_parse(last, ZKLOCK_LOCK_NAME, &seq) != 0)
-		return WB_ERANGE;
+	int rc = name_seq(name, &seq, &last);
+	if (rc)
+		return rc;
 	out->seq = seq;
 	out->guid[0] = '\0';
 	size_t pl = strlen(ZKLOCK_PROTECTED_PREFIX);
@@ -164,16 +182,22 @@ int zklock_name_parse(const char *name, struct zklock_name *out)
 	return 0;
 }
 
-static int entry_cmp(const void *a, const void *b)
+/* Suffix order (note 2). */
+static int seq_name_cmp(int32_t xs, const char *xn, int32_t ys, const char *yn)
 {
-	const struct zklock_entry *x = a, *y = b;
-	if (x->seq != y->seq)
-		return x->seq < y->seq ? -1 : 1;
+	if (xs != ys)
+		return xs < ys ? -1 : 1;
 	/* Equal suffixes happen past the counter's boundary: a 3.8 server
 	 * numbers every later candidate 2147483647 (zk-seq-order shows it).
 	 * The name breaks the tie so every client sorts alike; the lock domain
 	 * must end before the boundary (note 7). */
-	return strcmp(x->name, y->name);
+	return strcmp(xn, yn);
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct zklock_entry *x = a, *y = b;
+	return seq_name_cmp(x->seq, x->name, y->seq, y->name);
 }
 
 int zklock_sort(char *const *names, size_t n, struct zklock_entry **out, size_t *nout,
@@ -217,6 +241,45 @@ long zklock_index(const struct zklock_entry *e, size_t n, const char *name)
 	return -1;
 }
 
+int zklock_position(char *const *names, size_t n, const char *own_name, struct zklock_position *out,
+		    const char **bad)
+{
+	const char *last;
+	int32_t own_seq = -1, pred_seq = -1;
+	/* An own name that is no lock node cannot be among them. */
+	int own_ok = name_seq(own_name, &own_seq, &last) == 0, found = 0;
+	size_t before = 0;
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < n; i++) {
+		int32_t seq;
+		int rc = name_seq(names[i], &seq, &last);
+		if (rc == WB_EINVAL)
+			continue;
+		if (rc != 0) {
+			if (bad)
+				*bad = names[i];
+			memset(out, 0, sizeof *out);
+			return WB_ERANGE;
+		}
+		out->n++;
+		if (!own_ok)
+			continue;
+		if (!found && !strcmp(names[i], own_name)) {
+			found = 1;
+		} else if (seq_name_cmp(seq, names[i], own_seq, own_name) < 0) {
+			before++;
+			if (!out->pred || seq_name_cmp(seq, names[i], pred_seq, out->pred) > 0) {
+				out->pred = names[i];
+				pred_seq = seq;
+			}
+		}
+	}
+	out->own_index = found ? (long)before : -1;
+	if (!found)
+		out->pred = NULL;
+	return 0;
+}
+
 /* ---- The mailbox watchers write into (note 6) ------------------------- */
 
 struct mbox {
@@ -240,6 +303,8 @@ struct mbox {
 	int mon_busy;		   /* the monitor is out of mu (event, hook, arm) */
 	int mon_exit;		   /* tells the monitor thread to end */
 	int cancel;		   /* zklock_cancel was called */
+	int own_watch;		   /* a get-with-watch on the own node was asked for
+				      this candidate: one may be registered */
 	unsigned arm_done;	   /* own-node watch requests answered */
 	int arm_rc;		   /* the last answer (ZOK: watch set) */
 	enum zklock_status status; /* the lock's status (under mu) */
@@ -249,18 +314,57 @@ struct mbox {
 	struct relist *relist;	   /* the re-list its notification started */
 };
 
+/* What a getChildren says about the own node's place (note 2): all a
+ * waiter keeps of the names. */
+struct listing {
+	size_t n;	/* lock nodes */
+	long own_index; /* the own node's place in suffix order, -1: absent */
+	char *pred;	/* the name just before it (owned), or NULL */
+	char *bad;	/* on WB_ERANGE: the name that cannot be ordered (owned) */
+};
+
+static void listing_free(struct listing *li)
+{
+	free(li->pred);
+	free(li->bad);
+	memset(li, 0, sizeof *li);
+}
+
+/* Reads the own node's place out of a getChildren answer (borrowed): one
+ * pass, the predecessor's name copied, nothing else kept.  0 or
+ * WB_ERANGE (li->bad set). */
+static int listing_make(const struct String_vector *sv, const char *own_name, struct listing *li)
+{
+	struct zklock_position pos;
+	const char *bad = NULL;
+	memset(li, 0, sizeof *li);
+	size_t n = sv && sv->count > 0 ? (size_t)sv->count : 0;
+	if (zklock_position(n ? sv->data : NULL, n, own_name ? own_name : "", &pos, &bad) != 0) {
+		li->bad = wb_xstrdup(bad);
+		li->own_index = -1;
+		return WB_ERANGE;
+	}
+	li->n = pos.n;
+	li->own_index = pos.own_index;
+	li->pred = pos.pred ? wb_xstrdup(pos.pred) : NULL;
+	return 0;
+}
+
 /* A getChildren the watcher sent when the predecessor's notification
  * came, so the waiter finds the fresh list on its way instead of asking
  * for it after the thread hop (note 4: the list is sent after the
- * notification, so it is as fresh as one the waiter would ask for).
+ * notification, so it is as fresh as one the waiter would ask for).  Its
+ * completion reads the own node's place out of the answer there and then
+ * (listing_make), so the names are neither copied nor handed over.
  * Owned by the mailbox while mbox.relist points at it; an orphan (the
  * attempt ended first) is freed by its completion. */
 struct relist {
 	struct mbox *m;
-	int done;		 /* the answer came (or the call failed) */
-	int rc;			 /* its ZooKeeper code */
-	int orphan;		 /* nobody waits for it: the completion frees it */
-	struct String_vector sv; /* the names on ZOK (owned) */
+	int done;	   /* the answer came (or the call failed) */
+	int rc;		   /* its ZooKeeper code */
+	int orphan;	   /* nobody waits for it: the completion frees it */
+	int lrc;	   /* on ZOK: listing_make's answer */
+	struct listing li; /* on ZOK: the own node's place (owned) */
 };
 
 static struct mbox *mbox_new(void)
@@ -299,19 +403,10 @@ static void mbox_wake(struct mbox *m)
 		pthread_cond_signal(&m->mon_cv);
 }
 
-/* Copies the names of a getChildren answer (the client frees its own). */
-static void names_copy(struct String_vector *to, const struct String_vector *from)
-{
-	memset(to, 0, sizeof *to);
-	if (!from || from->count <= 0)
-		return;
-	allocate_String_vector(to, from->count);
-	for (int i = 0; i < from->count; i++)
-		to->data[i] = wb_xstrdup(from->data[i]);
-}
-
-/* Completion of a watcher's re-list: hands the answer to the waiter, or
- * frees it when nobody waits any more. */
+/* Completion of a watcher's re-list: hands the own node's place in the
+ * answer to the waiter (the mailbox's own path is the waiting attempt's
+ * while the re-list is not an orphan), or frees it when nobody waits any
+ * more. */
 static void relist_done(int rc, const struct String_vector *strings, const void *data)
 {
 	struct relist *pf = (struct relist *)data;
@@ -321,8 +416,10 @@ static void relist_done(int rc, const struct String_vector *strings, const void 
 		free(pf);
 	} else {
 		pf->rc = rc;
-		if (rc == ZOK)
-			names_copy(&pf->sv, strings);
+		if (rc == ZOK) {
+			const char *own = m->own_path ? strrchr(m->own_path, '/') + 1 : NULL;
+			pf->lrc = listing_make(strings, own, &pf->li);
+		}
 		pf->done = 1;
 		pthread_cond_broadcast(&m->cv);
 	}
@@ -469,7 +566,15 @@ struct zklock {
 	unsigned drops_seen;	/* mb->session_drops then */
 	unsigned drops_known;	/* mb->session_drops at the last answer absorbed */
 	struct zklock_stats st; /* counters of the current attempt */
-	char msg[512];		/* last outcome, one sentence */
+	struct {		/* the listing sent with the create */
+		int valid;	/* not taken yet */
+		int rc;		/* its ZooKeeper code */
+		int lrc;	/* on ZOK: listing_make's answer */
+		struct listing li;
+	} first;
+	char *prefix;	    /* the create path, "<path>/_c_<guid>-lock-" */
+	size_t prefix_guid; /* where the GUID goes in it */
+	char msg[512];	    /* last outcome, one sentence */
 };
 
 static void sleep_ms(int ms)
@@ -492,6 +597,42 @@ static void set_msg(struct zklock *l, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(l->msg, sizeof l->msg, fmt, ap);
 	va_end(ap);
+}
+
+/* set_msg for the messages of every cycle (held, released): the parts
+ * (NULL-terminated) joined, without printf's cost. */
+static void set_msg_parts(struct zklock *l, const char *part, ...)
+{
+	va_list ap;
+	size_t k = 0;
+	va_start(ap, part);
+	for (; part && k + 1 < sizeof l->msg; part = va_arg(ap, const char *)) {
+		size_t n = strlen(part);
+		if (n > sizeof l->msg - 1 - k)
+			n = sizeof l->msg - 1 - k;
+		memcpy(l->msg + k, part, n);
+		k += n;
+	}
+	va_end(ap);
+	l->msg[k] = '\0';
+}
+
+/* v in decimal into buf[12]; returns buf. */
+static char *decimal(int32_t v, char buf[12])
+{
+	char t[12];
+	int n = 0;
+	if (v < 0) {
+		snprintf(buf, 12, "%d", (int)v);
+		return buf;
+	}
+	do
+		t[n++] = (char)('0' + v % 10);
+	while ((v /= 10) > 0 && n < 11);
+	for (int i = 0; i < n; i++)
+		buf[i] = t[n - 1 - i];
+	buf[n] = '\0';
+	return buf;
 }
 
 static void set_status(struct zklock *l, enum zklock_status s)
@@ -588,15 +729,19 @@ int zklock_new(zhandle_t *zh, const char *lock_path, const struct zklock_opts *o
 	l->mb->zh = zh;
 	l->mb->lock_path = wb_xstrdup(lock_path);
 	l->seq = -1;
+	/* The GUID's place is filled by each attempt (create_candidate). */
+	l->prefix = wb_xasprintf("%s/" ZKLOCK_PROTECTED_PREFIX "%*s-" ZKLOCK_LOCK_NAME, lock_path,
+				 ZKLOCK_GUID_LEN, "");
+	l->prefix_guid = strlen(lock_path) + 1 + strlen(ZKLOCK_PROTECTED_PREFIX);
 	set_msg(l, "no attempt yet");
 	*out = l;
 	return 0;
 }
 
-/* Frees a re-list's names and the struct. */
+/* Frees a re-list's listing and the struct. */
 static void relist_free(struct relist *pf)
 {
-	deallocate_String_vector(&pf->sv);
+	listing_free(&pf->li);
 	free(pf);
 }
 
@@ -631,8 +776,9 @@ static void set_pred(struct zklock *l, char *path)
 
 /* The re-list the predecessor's notification started, if any: waits for
  * its answer (the client completes every request) and returns its code
- * with the names moved into *sv, or 1 when there is none. */
-static int relist_take(struct zklock *l, struct String_vector *sv)
+ * with the listing moved into *li and listing_make's answer in *lrc, or 1
+ * when there is none. */
+static int relist_take(struct zklock *l, struct listing *li, int *lrc)
 {
 	struct mbox *m = l->mb;
 	pthread_mutex_lock(&m->mu);
@@ -646,8 +792,9 @@ static int relist_take(struct zklock *l, struct String_vector *sv)
 	m->relist = NULL;
 	pthread_mutex_unlock(&m->mu);
 	int zrc = pf->rc;
-	*sv = pf->sv;
-	memset(&pf->sv, 0, sizeof pf->sv);
+	*lrc = pf->lrc;
+	*li = pf->li;
+	memset(&pf->li, 0, sizeof pf->li);
 	relist_free(pf);
 	return zrc;
 }
@@ -662,10 +809,16 @@ static void drop_watch(struct zklock *l, const char *path)
 
 /* Removes our child watch on the lock path, if one is still registered,
  * on the client only (note 4: a waiter's; the server's one event for it
- * then finds no watcher). */
+ * then finds no watcher).  Only the acquiring thread registers them, and
+ * counts each right after its answer, so child_done == child_regs here
+ * means every one has fired or been removed: nothing to ask the client. */
 static void drop_child_watch(struct zklock *l)
 {
-	if (zoo_remove_watches(l->zh, l->path, ZWATCHTYPE_CHILD, mbox_watcher, l->mb, 1) != ZOK)
+	pthread_mutex_lock(&l->mb->mu);
+	int none = l->mb->child_done == l->mb->child_regs;
+	pthread_mutex_unlock(&l->mb->mu);
+	if (none ||
+	    zoo_remove_watches(l->zh, l->path, ZWATCHTYPE_CHILD, mbox_watcher, l->mb, 1) != ZOK)
 		return;
 	pthread_mutex_lock(&l->mb->mu);
 	l->mb->child_done++;
@@ -701,11 +854,19 @@ static void monitor_exit(struct zklock *l)
 	l->monitor_running = 0;
 }
 
+/* Drops what watches the candidate may still have (the own node's only
+ * when one was asked for: an uncontended hold rides on the child watch)
+ * and forgets it.  The monitor is idle or gone. */
 static void forget_candidate(struct zklock *l)
 {
 	drop_watch(l, l->pred_path);
 	set_pred(l, NULL);
-	drop_watch(l, l->own_path);
+	pthread_mutex_lock(&l->mb->mu);
+	int own_watch = l->mb->own_watch;
+	l->mb->own_watch = 0;
+	pthread_mutex_unlock(&l->mb->mu);
+	if (own_watch)
+		drop_watch(l, l->own_path);
 	pthread_mutex_lock(&l->mb->mu);
 	relist_drop_locked(l->mb);
 	free(l->mb->own_path);
@@ -715,6 +876,8 @@ static void forget_candidate(struct zklock *l)
 	l->own_path = NULL;
 	l->own_name = NULL;
 	l->seq = -1;
+	l->first.valid = 0;
+	listing_free(&l->first.li);
 }
 
 void zklock_free(struct zklock *l)
@@ -726,6 +889,8 @@ void zklock_free(struct zklock *l)
 	drop_child_watch(l);
 	mbox_unref(l->mb, 1);
 	free(l->path);
+	free(l->prefix);
+	listing_free(&l->first.li);
 	free(l);
 }
 
@@ -861,27 +1026,16 @@ static int absorb(struct zklock *l, int zrc, int64_t deadline, const char *what,
 	}
 }
 
-/* A sorted snapshot of the lock path's children. */
-struct snapshot {
-	struct String_vector sv; /* the names, owned */
-	struct zklock_entry *e;	 /* lock nodes sorted by suffix (names borrowed) */
-	size_t n;
-};
-
-static void snapshot_free(struct snapshot *s)
-{
-	deallocate_String_vector(&s->sv);
-	free(s->e);
-	memset(s, 0, sizeof *s);
-}
-
-/* One getChildren with the child watch of note 4.  Any earlier child
- * watch of ours is dropped on the client first, so there is one at a
- * time (the client would merge two into one event) and one reference per
- * registration; l->child_mark is the count of child watches done at
- * which this one is.  The own-node counters are taken before the request:
- * what answers or fires after it is news to the monitor. */
-static int get_children_watched(struct zklock *l, struct String_vector *sv)
+/* One getChildren with the child watch of note 4 (get_children_watched,
+ * or the one sent with the create: send_create_and_list).  Before it,
+ * child_watch_before: any earlier child watch of ours is dropped on the
+ * client first, so there is one at a time (the client would merge two
+ * into one event) and one reference per registration; the own-node
+ * counters are taken before the request: what answers or fires after it
+ * is news to the monitor.  After its answer, child_watch_after:
+ * l->child_mark is the count of child watches done at which this one
+ * is. */
+static void child_watch_before(struct zklock *l)
 {
 	struct mbox *m = l->mb;
 	drop_child_watch(l);
@@ -890,50 +1044,83 @@ static int get_children_watched(struct zklock *l, struct String_vector *sv)
 	l->arm_seen = m->arm_done;
 	m->refs++; /* the watch's, before it can fire */
 	pthread_mutex_unlock(&m->mu);
-	int zrc = zoo_wget_children(l->zh, l->path, mbox_watcher, m, sv);
+}
+
+/* After the answer zrc of a getChildren with the child watch. */
+static void child_watch_after(struct zklock *l, int zrc)
+{
+	struct mbox *m = l->mb;
 	if (zrc != ZOK) {
 		mbox_unref(m, 1); /* only an answer ZOK registers a child watch */
-		return zrc;
+		return;
 	}
 	pthread_mutex_lock(&m->mu);
 	l->child_mark = ++m->child_regs;
 	pthread_mutex_unlock(&m->mu);
+}
+
+static int get_children_watched(struct zklock *l, struct String_vector *sv)
+{
+	child_watch_before(l);
+	int zrc = zoo_wget_children(l->zh, l->path, mbox_watcher, l->mb, sv);
+	child_watch_after(l, zrc);
 	return zrc;
 }
 
-/* Lists and sorts; watched: with the child watch (the first list of an
- * attempt, note 4).  Returns 0; WB_ENOENT when the lock path is gone; or
- * the error absorb() gave; WB_ERANGE when a suffix cannot be ordered. */
-static int list(struct zklock *l, int64_t deadline, int watched, struct snapshot *s)
+/* The listing sent with the create, if it is still to be read: its code
+ * with the listing moved into *li and listing_make's answer in *lrc, or
+ * 1 when there is none. */
+static int first_take(struct zklock *l, struct listing *li, int *lrc)
 {
-	memset(s, 0, sizeof *s);
-	int zrc, err = 0;
-	/* The notification's re-list, when it brought an answer; else ask. */
-	zrc = relist_take(l, &s->sv);
+	if (!l->first.valid)
+		return 1;
+	l->first.valid = 0;
+	*lrc = l->first.lrc;
+	*li = l->first.li;
+	memset(&l->first.li, 0, sizeof l->first.li);
+	return l->first.rc;
+}
+
+/* Lists and finds the own node's place (note 2) into *li (freed with
+ * listing_free; empty on errors); watched: with the child watch (the
+ * first list of an attempt, note 4).  Returns 0; WB_ENOENT when the lock path is gone; or
+ * the error absorb() gave; WB_ERANGE when a suffix cannot be ordered. */
+static int list(struct zklock *l, int64_t deadline, int watched, struct listing *li)
+{
+	int zrc, err = 0, lrc = 0;
+	memset(li, 0, sizeof *li);
+	/* The notification's re-list, or the listing sent with the create
+	 * (the first, watched one), when it brought an answer; else ask. */
+	zrc = relist_take(l, li, &lrc);
+	if (zrc == 1 && watched)
+		zrc = first_take(l, li, &lrc);
+	if (zrc != 1)
+		l->st.lists++; /* it was sent */
 	if (zrc == ZOK || zrc == ZNONODE) {
-		l->st.lists++;
 		absorb(l, zrc, deadline, "getChildren", &err);
 	} else {
-		deallocate_String_vector(&s->sv);
-		memset(&s->sv, 0, sizeof s->sv);
+		listing_free(li);
 		do {
+			struct String_vector sv = {0};
 			l->st.lists++;
-			zrc = watched ? get_children_watched(l, &s->sv)
-				      : zoo_get_children(l->zh, l->path, 0, &s->sv);
+			zrc = watched ? get_children_watched(l, &sv)
+				      : zoo_get_children(l->zh, l->path, 0, &sv);
+			if (zrc == ZOK)
+				lrc = listing_make(&sv, l->own_name, li);
+			deallocate_String_vector(&sv);
 		} while (absorb(l, zrc, deadline, "getChildren", &err));
 	}
-	if (err)
-		return err;
-	if (zrc == ZNONODE)
-		return WB_ENOENT;
-	const char *bad = NULL;
-	if (zklock_sort(s->sv.data, (size_t)s->sv.count, &s->e, &s->n, &bad) != 0) {
+	if (err || zrc == ZNONODE) {
+		listing_free(li);
+		return err ? err : WB_ENOENT;
+	}
+	if (lrc != 0) {
 		set_status(l, ZKLOCK_SEQ_OVERFLOW);
 		set_msg(l,
 			"child %s/%s has no orderable 10-digit suffix (a counter past 2147483647 "
 			"wraps negative): refusing to guess the order",
-			l->path, bad);
-		snapshot_free(s);
+			l->path, li->bad);
+		listing_free(li);
 		return WB_ERANGE;
 	}
 	return 0;
@@ -991,8 +1178,9 @@ static void adopt(struct zklock *l, char *path)
 	free(l->own_path);
 	l->own_path = path;
 	l->own_name = strrchr(path, '/') + 1;
-	struct zklock_name nm;
-	l->seq = zklock_name_parse(l->own_name, &nm) == 0 ? nm.seq : -1;
+	const char *last;
+	int32_t seq;
+	l->seq = name_seq(l->own_name, &seq, &last) == 0 ? seq : -1; /* the GUID is ours */
 	pthread_mutex_lock(&l->mb->mu);
 	free(l->mb->own_path);
 	l->mb->own_path = wb_xstrdup(path);
@@ -1087,21 +1275,21 @@ int zklock_recover(struct zklock *l, int wait_ms, char **path)
 		return rc;
 	/* All children, not the sorted lock nodes: the search is by GUID, and
 	 * an unorderable neighbour must not hide our own node. */
-	struct snapshot s = {0};
+	struct String_vector sv = {0};
 	int zrc, err;
 	do
-		zrc = zoo_get_children(l->zh, l->path, 0, &s.sv);
+		zrc = zoo_get_children(l->zh, l->path, 0, &sv);
 	while (absorb(l, zrc, deadline, "listing for recovery", &err));
 	if (err)
 		return err;
 	size_t matches = 0, foreign = 0;
 	struct wb_buf found = {0};
 	char *one = NULL;
-	for (int i = 0; i < s.sv.count; i++) {
+	for (int i = 0; i < sv.count; i++) {
 		struct zklock_name nm;
-		if (zklock_name_parse(s.sv.data[i], &nm) != 0 || strcasecmp(nm.guid, l->guid))
+		if (zklock_name_parse(sv.data[i], &nm) != 0 || strcasecmp(nm.guid, l->guid))
 			continue;
-		char *p = wb_xasprintf("%s/%s", l->path, s.sv.data[i]);
+		char *p = wb_xasprintf("%s/%s", l->path, sv.data[i]);
 		struct Stat stat;
 		do
 			zrc = zoo_exists(l->zh, p, 0, &stat);
@@ -1110,12 +1298,12 @@ int zklock_recover(struct zklock *l, int wait_ms, char **path)
 			free(p);
 			free(one);
 			wb_buf_free(&found);
-			snapshot_free(&s);
+			deallocate_String_vector(&sv);
 			return err;
 		}
 		if (zrc == ZOK && stat.ephemeralOwner == l->session_id) {
 			matches++;
-			wb_buf_printf(&found, "%s%s", matches > 1 ? ", " : "", s.sv.data[i]);
+			wb_buf_printf(&found, "%s%s", matches > 1 ? ", " : "", sv.data[i]);
 			free(one);
 			one = p;
 		} else {
@@ -1123,7 +1311,7 @@ int zklock_recover(struct zklock *l, int wait_ms, char **path)
 			free(p);
 		}
 	}
-	snapshot_free(&s);
+	deallocate_String_vector(&sv);
 	if (matches == 1) {
 		*path = one;
 		one = NULL;
@@ -1193,15 +1381,98 @@ static int send_create(struct zklock *l, const char *prefix, char **path)
 	return zrc;
 }
 
+/* The create and the first listing of an attempt, sent back to back. */
+struct first_wait {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int created; /* the create's completion came */
+	int listed;  /* the listing's came (always after the create's) */
+	int create_rc, list_rc, lrc;
+	char *path;	   /* the node made, on ZOK (taken by the caller) */
+	struct listing li; /* on ZOK: the new node's place */
+};
+
+static void first_created(int rc, const char *value, const void *data)
+{
+	struct first_wait *w = (struct first_wait *)data;
+	pthread_mutex_lock(&w->mu);
+	w->create_rc = rc;
+	w->path = rc == ZOK && value ? wb_xstrdup(value) : NULL;
+	w->created = 1;
+	pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
+static void first_listed(int rc, const struct String_vector *sv, const void *data)
+{
+	struct first_wait *w = (struct first_wait *)data;
+	pthread_mutex_lock(&w->mu);
+	w->list_rc = rc;
+	if (rc == ZOK)
+		w->lrc = listing_make(sv, w->path ? strrchr(w->path, '/') + 1 : NULL, &w->li);
+	w->listed = 1;
+	pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* send_create with the attempt's first listing - the getChildren with
+ * note 4's child watch - sent right behind it, without waiting for the
+ * create's answer: the session answers in order and a read is served
+ * after the session's earlier writes, so the listing already holds the
+ * new node (and if it did not, find_position would call the candidate
+ * gone, never claim).  One round trip for both.  The listing is kept in
+ * l->first for find_position's first list.  Both asynchronous; the
+ * client completes every request, so w is waited for to the end. */
+static int send_create_and_list(struct zklock *l, const char *prefix, char **path)
+{
+	*path = NULL;
+	const char *data = l->opts.data;
+	int len = data ? l->opts.data_len : -1;
+	struct first_wait w = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+	child_watch_before(l);
+	int zrc = zoo_acreate(l->zh, prefix, data, len, &ZOO_OPEN_ACL_UNSAFE,
+			      ZOO_EPHEMERAL_SEQUENTIAL, first_created, &w);
+	int lq = zrc == ZOK
+			 ? zoo_awget_children(l->zh, l->path, mbox_watcher, l->mb, first_listed, &w)
+			 : zrc;
+	pthread_mutex_lock(&w.mu);
+	while ((zrc == ZOK && !w.created) || (lq == ZOK && !w.listed))
+		pthread_cond_wait(&w.cv, &w.mu);
+	pthread_mutex_unlock(&w.mu);
+	if (zrc == ZOK)
+		zrc = w.create_rc;
+	if (lq == ZOK)
+		lq = w.list_rc;
+	child_watch_after(l, lq);
+	if (zrc == ZOK) {
+		*path = w.path;
+		listing_free(&l->first.li);
+		l->first.valid = 1;
+		l->first.rc = lq;
+		l->first.lrc = w.lrc;
+		l->first.li = w.li;
+	} else {
+		free(w.path);
+		listing_free(&w.li); /* a child watch it set goes with the next list */
+	}
+	pthread_mutex_destroy(&w.mu);
+	pthread_cond_destroy(&w.cv);
+	return zrc;
+}
+
 /* Creates this attempt's candidate (note 1).  0 with l->own_path set, or
  * a WB error with status and message set. */
 static int create_candidate(struct zklock *l, int64_t deadline)
 {
-	char *prefix = zklock_name_prefix(l->path, l->guid);
+	char *prefix = l->prefix; /* zklock_name_prefix(l->path, l->guid), made once */
+	memcpy(prefix + l->prefix_guid, l->guid, ZKLOCK_GUID_LEN);
 	int made_parents = 0, rc = 0;
 	for (;;) {
 		char *made = NULL;
-		int zrc = send_create(l, prefix, &made);
+		/* With a hook between create and listing, one at a time. */
+		int zrc = l->opts.hooks.create_sent || l->opts.hooks.create_done
+				  ? send_create(l, prefix, &made)
+				  : send_create_and_list(l, prefix, &made);
 		if (zrc == ZOK)
 			adopt(l, made);
 		if (l->opts.hooks.create_done)
@@ -1249,7 +1520,6 @@ static int create_candidate(struct zklock *l, int64_t deadline)
 		}
 		break;
 	}
-	free(prefix);
 	return rc;
 }
 
@@ -1427,6 +1697,7 @@ static void rearm(struct zklock *l, struct watch_state *w)
 	w->rearm_at = -1;
 	w->in_flight = 1;
 	m->refs += 2; /* the watch's and the completion's (mbox_armed) */
+	m->own_watch = 1;
 	m->mon_busy = 1;
 	pthread_mutex_unlock(&m->mu);
 	int zrc = zoo_awget(l->zh, l->own_path, mbox_watcher, m, mbox_armed, m);
@@ -1659,8 +1930,8 @@ static int start_attempt(struct zklock *l, int wait_ms, int64_t *deadline)
 static int find_position(struct zklock *l, int64_t deadline, int watched, char **pred_path)
 {
 	*pred_path = NULL;
-	struct snapshot s;
-	int rc = list(l, deadline, watched, &s);
+	struct listing li;
+	int rc = list(l, deadline, watched, &li);
 	if (rc == WB_ENOENT) {
 		set_msg(l, "the lock path %s vanished, and our candidate with it", l->path);
 		set_status(l, ZKLOCK_CANDIDATE_GONE);
@@ -1676,12 +1947,12 @@ static int find_position(struct zklock *l, int64_t deadline, int watched, char *
 	}
 	if (rc)
 		return give_up(l, rc);
-	long idx = zklock_index(s.e, s.n, l->own_name);
+	long idx = li.own_index;
 	if (l->opts.hooks.listed)
-		l->opts.hooks.listed(l->opts.hooks.arg, l, s.n, idx);
+		l->opts.hooks.listed(l->opts.hooks.arg, l, li.n, idx);
 	if (idx > 0)
-		*pred_path = wb_xasprintf("%s/%s", l->path, s.e[idx - 1].name);
-	snapshot_free(&s);
+		*pred_path = wb_xasprintf("%s/%s", l->path, li.pred);
+	listing_free(&li);
 	if (idx < 0) {
 		if (session_dead(l)) {
 			set_expired(l, "waiting");
@@ -1708,6 +1979,7 @@ static int arm_own(struct zklock *l, int64_t deadline)
 	l->arm_seen = l->mb->arm_done;
 	l->own_seen = l->mb->own_events;
 	l->mb->refs += 2; /* the watch's and the completion's (mbox_armed) */
+	l->mb->own_watch = 1;
 	pthread_mutex_unlock(&l->mb->mu);
 	int zrc = zoo_awget(l->zh, l->own_path, mbox_watcher, l->mb, mbox_armed, l->mb);
 	if (zrc == ZOK)
@@ -1743,8 +2015,11 @@ static int claim(struct zklock *l, int by_child)
 	if (news || l->opts.hooks.monitor_started)
 		pthread_cond_signal(&m->mon_cv);
 	pthread_mutex_unlock(&m->mu);
-	set_msg(l, "held %s (fencing token %d)%s", l->own_path, (int)l->seq,
-		l->recovered ? ", after finding it by GUID when the create's reply was lost" : "");
+	char num[12];
+	set_msg_parts(l, "held ", l->own_path, " (fencing token ", decimal(l->seq, num), ")",
+		      l->recovered ? ", after finding it by GUID when the create's reply was lost"
+				   : "",
+		      (const char *)NULL);
 	if (!l->monitor_running && pthread_create(&l->monitor, NULL, monitor_main, l) == 0)
 		l->monitor_running = 1;
 	return 0;
@@ -1876,7 +2151,7 @@ int zklock_release(struct zklock *l)
 	int64_t dl = mono_now_ms() + (int64_t)zoo_recv_timeout(l->zh);
 	int rc = delete_own(l, dl);
 	if (rc == 0) {
-		set_msg(l, "released %s", l->own_path);
+		set_msg_parts(l, "released ", l->own_path, (const char *)NULL);
 	} else if (rc == WB_ENOENT) {
 		set_msg(l, "%s was already gone: the lock had been lost", l->own_path);
 	} else {

@@ -87,6 +87,23 @@ int zklock_sort(char *const *names, size_t n, struct zklock_entry **out, size_t 
 /* Index of name in a sorted snapshot, or -1. */
 long zklock_index(const struct zklock_entry *e, size_t n, const char *name);
 
+/* Where one name stands among names, in zklock_sort's order. */
+struct zklock_position {
+	size_t n;	  /* lock nodes among names */
+	long own_index;	  /* own_name's index in suffix order, -1 when absent */
+	const char *pred; /* the lock node just before it (borrowed from names);
+			     NULL when own_name is first or absent */
+};
+
+/* What zklock_sort then zklock_index(own_name) and the entry before it
+ * give, in one pass without sorting or allocating (a waiter needs only
+ * its predecessor).  Returns 0 with *out, or WB_ERANGE with *bad (when
+ * bad is not NULL) pointing at the first name whose suffix cannot be
+ * ordered - also when it would sort after own_name: the order of the
+ * whole queue is then unknowable, as for zklock_sort. */
+int zklock_position(char *const *names, size_t n, const char *own_name, struct zklock_position *out,
+		    const char **bad);
+
 /* ---- The lock ------------------------------------------------------- */
 
 /* Where an attempt stands.  Only the holder's own thread changes it,

@@ -729,6 +729,70 @@ static void release_deletes_only_the_own_node(void **state)
 	free(b_path);
 }
 
+static void *acquire_thread(void *arg)
+{
+	struct holder *h = arg;
+	intptr_t rc = zklock_acquire(h->l, WAIT_MS);
+	return (void *)rc;
+}
+
+/* The create and the first listing leave together: with every request
+ * held at the proxy, both reach it before either is answered (one round
+ * trip for the two, not two).  Fails against a recipe that waits for the
+ * create's answer before it lists.  (A lock with create hooks, as the
+ * labs' rig has, sends them one at a time.) */
+static void create_and_first_list_leave_together(void **state)
+{
+	struct holder *h = *state;
+	struct zkproxy *p = h->p;
+	holder_lock(h, NULL);
+	assert_int_equal(zkproxy_hold(p, ZKPROXY_C2S), 0);
+	pthread_t th;
+	assert_int_equal(pthread_create(&th, NULL, acquire_thread, h), 0);
+	int create = 0, list_after = 0;
+	struct zkproxy_event ev;
+	/* Pings are held too: a bounded number of frames. */
+	for (int i = 0; i < 5 && !list_after && zkproxy_wait(p, ZKPROXY_EV_HELD, 3000, &ev) == 0;
+	     i++) {
+		if (ev.dir != ZKPROXY_C2S)
+			continue;
+		if (ev.op == ZOO_CREATE_OP || ev.op == ZOO_CREATE2_OP)
+			create++;
+		else if (create && (ev.op == ZOO_GETCHILDREN_OP || ev.op == ZOO_GETCHILDREN2_OP))
+			list_after++;
+	}
+	assert_true(zkproxy_release(p) > 0);
+	void *ret = NULL;
+	assert_int_equal(pthread_join(th, &ret), 0);
+	assert_int_equal(create, 1);
+	assert_int_equal(list_after, 1);
+	assert_int_equal((intptr_t)ret, 0);
+	assert_int_equal(zklock_status(h->l), ZKLOCK_HELD);
+	assert_int_equal(zklock_stats(h->l).lists, 1); /* that listing, read once */
+	assert_int_equal(zklock_release(h->l), 0);
+}
+
+/* The messages of every cycle name the node and its token: twelve
+ * cycles, so the token reaches two digits. */
+static void cycle_messages_name_node_and_token(void **state)
+{
+	struct holder *h = *state;
+	holder_lock(h, NULL);
+	for (int i = 0; i < 12; i++) {
+		assert_int_equal(zklock_acquire(h->l, WAIT_MS), 0);
+		char *want = wb_xasprintf("held %s (fencing token %lld)", zklock_own_path(h->l),
+					  (long long)zklock_token(h->l));
+		assert_string_equal(zklock_message(h->l), want);
+		free(want);
+		if (i == 11)
+			assert_true(zklock_token(h->l) >= 10);
+		want = wb_xasprintf("released %s", zklock_own_path(h->l));
+		assert_int_equal(zklock_release(h->l), 0);
+		assert_string_equal(zklock_message(h->l), want);
+		free(want);
+	}
+}
+
 static void timeout_deletes_only_the_own_candidate(void **state)
 {
 	struct holder *h = *state; /* A */
@@ -799,6 +863,8 @@ int main(void)
 		TEST_VIA(own_node_deleted_before_the_monitor_looks, direct),
 		TEST_VIA(lock_freed_before_the_arm_completes, direct),
 		TEST_VIA(release_deletes_only_the_own_node, direct),
+		TEST_VIA(cycle_messages_name_node_and_token, direct),
+		TEST_VIA(create_and_first_list_leave_together, proxied),
 		TEST_VIA(timeout_deletes_only_the_own_candidate, direct),
 		TEST_VIA(wrapped_counter_is_refused, direct),
 	};

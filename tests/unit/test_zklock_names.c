@@ -146,6 +146,121 @@ static void test_sort_empty(void **state)
 	assert_int_equal(n, 0);
 }
 
+/* zklock_position on the names of test_sort_by_suffix_not_name: the
+ * predecessor by suffix, not the neighbour by whole name. */
+static void test_position_by_suffix_not_name(void **state)
+{
+	(void)state;
+	char *names[] = {
+		"_c_ffffffff-0000-4000-8000-000000000000-lock-0000000001",
+		"config",
+		"_c_00000000-0000-4000-8000-000000000000-lock-0000000003",
+		"_c_88888888-0000-4000-8000-000000000000-lock-0000000002",
+		"lock-0000000000",
+	};
+	struct zklock_position pos;
+	const char *bad = NULL;
+	assert_int_equal(zklock_position(names, 5, names[2], &pos, &bad), 0);
+	assert_int_equal(pos.n, 4);
+	assert_int_equal(pos.own_index, 3);
+	assert_ptr_equal(pos.pred, names[3]); /* by whole name it would be names[0] */
+	assert_int_equal(zklock_position(names, 5, names[0], &pos, &bad), 0);
+	assert_int_equal(pos.own_index, 1);
+	assert_ptr_equal(pos.pred, names[4]);
+	assert_int_equal(zklock_position(names, 5, names[4], &pos, &bad), 0);
+	assert_int_equal(pos.own_index, 0);
+	assert_null(pos.pred);
+	/* Absent, or not a lock node at all: counted, no place. */
+	assert_int_equal(zklock_position(names, 5, "lock-0000000009", &pos, &bad), 0);
+	assert_int_equal(pos.n, 4);
+	assert_int_equal(pos.own_index, -1);
+	assert_null(pos.pred);
+	assert_int_equal(zklock_position(names, 5, "config", &pos, &bad), 0);
+	assert_int_equal(pos.own_index, -1);
+	assert_null(pos.pred);
+	assert_null(bad);
+}
+
+/* Equal suffixes (past the 3.8 counter's boundary) are ordered by name,
+ * as zklock_sort orders them. */
+static void test_position_tie_by_name(void **state)
+{
+	(void)state;
+	char *names[] = {
+		"_c_cccccccc-0000-4000-8000-000000000000-lock-2147483647",
+		"_c_aaaaaaaa-0000-4000-8000-000000000000-lock-2147483647",
+		"_c_bbbbbbbb-0000-4000-8000-000000000000-lock-2147483647",
+		"_c_dddddddd-0000-4000-8000-000000000000-lock-2147483646",
+	};
+	struct zklock_position pos;
+	assert_int_equal(zklock_position(names, 4, names[0], &pos, NULL), 0);
+	assert_int_equal(pos.own_index, 3);
+	assert_ptr_equal(pos.pred, names[2]);
+	assert_int_equal(zklock_position(names, 4, names[1], &pos, NULL), 0);
+	assert_int_equal(pos.own_index, 1);
+	assert_ptr_equal(pos.pred, names[3]);
+}
+
+/* An unorderable suffix anywhere - after the own node too - stops it. */
+static void test_position_refuses_wrapped_counter(void **state)
+{
+	(void)state;
+	char *names[] = {
+		"_c_00000000-0000-4000-8000-000000000000-lock-0000000001",
+		"_c_ffffffff-0000-4000-8000-000000000000-lock-0000000002",
+		"_c_11111111-0000-4000-8000-000000000000-lock--2147483648",
+	};
+	struct zklock_position pos;
+	const char *bad = NULL;
+	assert_int_equal(zklock_position(names, 3, names[1], &pos, &bad), WB_ERANGE);
+	assert_ptr_equal(bad, names[2]);
+	assert_int_equal(pos.n, 0);
+	assert_int_equal(zklock_position(names, 3, names[0], &pos, NULL), WB_ERANGE);
+	assert_int_equal(zklock_position(NULL, 0, names[0], &pos, &bad), 0);
+	assert_int_equal(pos.n, 0);
+	assert_int_equal(pos.own_index, -1);
+}
+
+/* Against zklock_sort + zklock_index on shuffled queues with ties and
+ * foreign names: the same place and predecessor for every member. */
+static void test_position_agrees_with_sort(void **state)
+{
+	(void)state;
+	enum { N = 12 };
+	char buf[N][80];
+	char *names[N];
+	unsigned r = 12345;
+	for (int round = 0; round < 300; round++) {
+		size_t n = 1 + (size_t)(round % N);
+		for (size_t i = 0; i < n; i++) {
+			r = r * 1103515245u + 12345u;
+			unsigned seq = (r >> 8) % 6; /* small: ties happen */
+			if ((r >> 20) % 7 == 0)
+				snprintf(buf[i], sizeof buf[i], "other-%u-%zu", seq, i);
+			else
+				snprintf(buf[i], sizeof buf[i],
+					 "_c_%08x-0000-4000-8000-000000000000-lock-%010u",
+					 (r >> 4) & 0xffffffu, seq);
+			names[i] = buf[i];
+		}
+		struct zklock_entry *e;
+		size_t ne;
+		assert_int_equal(zklock_sort(names, n, &e, &ne, NULL), 0);
+		for (size_t i = 0; i < n; i++) {
+			struct zklock_position pos;
+			assert_int_equal(zklock_position(names, n, names[i], &pos, NULL), 0);
+			long idx = zklock_index(e, ne, names[i]);
+			assert_int_equal(pos.n, ne);
+			assert_int_equal(pos.own_index, idx);
+			if (idx > 0)
+				assert_string_equal(pos.pred, e[idx - 1].name);
+			else
+				assert_null(pos.pred);
+		}
+		free(e);
+	}
+}
+
 static void test_new_rejects_bad_paths(void **state)
 {
 	(void)state;
@@ -170,6 +285,10 @@ int main(void)
 		cmocka_unit_test(test_sort_by_suffix_not_name),
 		cmocka_unit_test(test_sort_refuses_wrapped_counter),
 		cmocka_unit_test(test_sort_empty),
+		cmocka_unit_test(test_position_by_suffix_not_name),
+		cmocka_unit_test(test_position_tie_by_name),
+		cmocka_unit_test(test_position_refuses_wrapped_counter),
+		cmocka_unit_test(test_position_agrees_with_sort),
 		cmocka_unit_test(test_new_rejects_bad_paths),
 	};
 	return cmocka_run_group_tests_name("zklock_names", tests, NULL, NULL);
