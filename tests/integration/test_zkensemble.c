@@ -102,6 +102,22 @@ static int wait_zxid(struct zkensemble *e, int myid, int64_t want, int timeout_m
 	return testlib_wait_until(zxid_reached, &w, timeout_ms) == 0 ? 0 : -1;
 }
 
+/* The leader stops (a second stop: not running), the two others elect
+ * one of them, and the old leader comes back as a follower (a second
+ * start: already running).  Returns the new leader. */
+static int stop_leader_and_rejoin(struct zkensemble *e, int leader)
+{
+	assert_int_equal(zkensemble_stop_member(e, leader), 0);
+	assert_int_equal(zkensemble_stop_member(e, leader), WB_ENOENT);
+	assert_int_equal(zkensemble_mode(e, leader, NULL), ZKENS_DOWN);
+	int second = wait_new_leader(e, leader, WAIT_MS);
+	assert_true(second != 0 && second != leader);
+	assert_int_equal(zkensemble_start_member(e, leader), 0);
+	assert_int_equal(zkensemble_start_member(e, leader), WB_EINVAL);
+	assert_int_equal(zkensemble_mode(e, leader, NULL), ZKENS_FOLLOWER);
+	return second;
+}
+
 static struct zkensemble *start_ensemble(const struct zkensemble_opts *opts)
 {
 	struct zkensemble *e = NULL;
@@ -164,17 +180,9 @@ static void starts_elects_and_reelects(void **state)
 	}
 	zkc_close(w);
 
-	/* The leader goes: the two others elect one of them. */
-	assert_int_equal(zkensemble_stop_member(e, leader), 0);
-	assert_int_equal(zkensemble_stop_member(e, leader), WB_ENOENT);
-	assert_int_equal(zkensemble_mode(e, leader, NULL), ZKENS_DOWN);
-	int second = wait_new_leader(e, leader, WAIT_MS);
-	assert_true(second != 0 && second != leader);
-
-	/* It comes back as a follower. */
-	assert_int_equal(zkensemble_start_member(e, leader), 0);
-	assert_int_equal(zkensemble_start_member(e, leader), WB_EINVAL);
-	assert_int_equal(zkensemble_mode(e, leader, NULL), ZKENS_FOLLOWER);
+	/* The leader goes, the two others elect one of them, and it comes
+	 * back as a follower. */
+	int second = stop_leader_and_rejoin(e, leader);
 
 	/* One member alone is no quorum: it stops serving. */
 	int third = 6 - leader - second;
@@ -365,16 +373,8 @@ static void shared_jvm(void **state)
 	assert_int_equal(zkensemble_kill_member(e, f), WB_EINVAL);
 	assert_non_null(strstr(zkensemble_error(e), "shared JVM"));
 
-	/* The leader stops inside the JVM, the others elect one of them,
-	 * and it comes back as a follower; the JVM stays the same. */
-	assert_int_equal(zkensemble_stop_member(e, leader), 0);
-	assert_int_equal(zkensemble_stop_member(e, leader), WB_ENOENT);
-	assert_int_equal(zkensemble_mode(e, leader, NULL), ZKENS_DOWN);
-	int second = wait_new_leader(e, leader, WAIT_MS);
-	assert_true(second != 0 && second != leader);
-	assert_int_equal(zkensemble_start_member(e, leader), 0);
-	assert_int_equal(zkensemble_start_member(e, leader), WB_EINVAL);
-	assert_int_equal(zkensemble_mode(e, leader, NULL), ZKENS_FOLLOWER);
+	/* The same inside the JVM; the JVM stays the same. */
+	(void)stop_leader_and_rejoin(e, leader);
 	assert_int_equal(zkserver_pid(zkensemble_server(e, leader)), pid);
 	assert_int_equal(java_processes_with(run_dir), 1);
 

@@ -85,16 +85,20 @@ static void test_parse(void **state)
 	assert_int_equal(zklock_name_parse("lock-", &nm), WB_ERANGE);
 }
 
+/* A queue whose order by suffix is not its order by whole name, with a
+ * foreign child ("config") and a plain "lock-" name among the GUID ones. */
+static char *by_suffix_queue[] = {
+	"_c_ffffffff-0000-4000-8000-000000000000-lock-0000000001",
+	"config",
+	"_c_00000000-0000-4000-8000-000000000000-lock-0000000003",
+	"_c_88888888-0000-4000-8000-000000000000-lock-0000000002",
+	"lock-0000000000",
+};
+
 static void test_sort_by_suffix_not_name(void **state)
 {
 	(void)state;
-	char *names[] = {
-		"_c_ffffffff-0000-4000-8000-000000000000-lock-0000000001",
-		"config",
-		"_c_00000000-0000-4000-8000-000000000000-lock-0000000003",
-		"_c_88888888-0000-4000-8000-000000000000-lock-0000000002",
-		"lock-0000000000",
-	};
+	char **names = by_suffix_queue;
 	/* By whole name the oldest contender would sort last. */
 	assert_true(strcmp(names[0], names[2]) > 0);
 
@@ -151,13 +155,7 @@ static void test_sort_empty(void **state)
 static void test_position_by_suffix_not_name(void **state)
 {
 	(void)state;
-	char *names[] = {
-		"_c_ffffffff-0000-4000-8000-000000000000-lock-0000000001",
-		"config",
-		"_c_00000000-0000-4000-8000-000000000000-lock-0000000003",
-		"_c_88888888-0000-4000-8000-000000000000-lock-0000000002",
-		"lock-0000000000",
-	};
+	char **names = by_suffix_queue;
 	struct zklock_position pos;
 	const char *bad = NULL;
 	assert_int_equal(zklock_position(names, 5, names[2], &pos, &bad), 0);

@@ -98,6 +98,16 @@ static void set_err(struct zkserver *s, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* 127.0.0.1:port as a socket address (port 0: any free one). */
+static struct sockaddr_in loopback(int port)
+{
+	struct sockaddr_in a = {0};
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	a.sin_port = htons((unsigned short)port);
+	return a;
+}
+
 /* Binds port 0 on 127.0.0.1 and returns the port the kernel chose, or a
  * negative WB_E* code. */
 static int reserve_port(void)
@@ -124,10 +134,7 @@ static int reserve_port(void)
 		int pfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (pfd < 0)
 			break;
-		struct sockaddr_in c = {0};
-		c.sin_family = AF_INET;
-		c.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		c.sin_port = htons((unsigned short)cand);
+		struct sockaddr_in c = loopback(cand);
 		int ok = bind(pfd, (struct sockaddr *)&c, sizeof c) == 0;
 		close(pfd);
 		if (ok)
@@ -136,9 +143,7 @@ static int reserve_port(void)
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return WB_EIO;
-	struct sockaddr_in a = {0};
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	struct sockaddr_in a = loopback(0);
 	socklen_t len = sizeof a;
 	int port = WB_EIO;
 	if (bind(fd, (struct sockaddr *)&a, sizeof a) == 0 &&
@@ -1353,10 +1358,7 @@ static int port_open(int port)
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return 0;
-	struct sockaddr_in a = {0};
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	a.sin_port = htons((unsigned short)port);
+	struct sockaddr_in a = loopback(port);
 	int open = connect(fd, (struct sockaddr *)&a, sizeof a) == 0;
 	close(fd);
 	return open;
