@@ -503,8 +503,14 @@ int proc_stop(pid_t pid, int grace_ms)
 			return 0;
 		nanosleep(&tick, NULL);
 	}
-	kill(-pid, SIGKILL);
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
+	proc_kill(pid);
 	return 0;
+}
+
+void proc_kill(pid_t pid)
+{
+	kill(-pid, SIGKILL); /* its own group, if it leads one */
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
 }

@@ -53,6 +53,9 @@ int proc_spawn(const char *run_dir, char *const argv[], char *const envp[], cons
  * reaps it.  Returns 0, or WB_ENOENT when it was already gone. */
 int proc_stop(pid_t pid, int grace_ms);
 
+/* Sends SIGKILL to our child pid and its group at once and reaps it. */
+void proc_kill(pid_t pid);
+
 /* Kills (SIGKILL) every live process recorded in <run_dir>/pids and
  * reaps our own children among them. */
 void proc_kill_all(const char *run_dir);

@@ -933,10 +933,7 @@ int zkserver_kill(struct zkserver *s)
 	s->pid = 0;
 	if (s->hosted)
 		return 0;
-	kill(-pid, SIGKILL);
-	kill(pid, SIGKILL);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	proc_kill(pid);
 	cds_settle(s, 0);
 	return 0;
 }
@@ -1413,10 +1410,7 @@ void zkhost_end(struct zkhost *h)
 	if (h->pid > 0 && h->cds_tmp) { /* this JVM writes the class archive at exit */
 		cds_settle_paths(&h->cds_tmp, &h->cds_final, proc_stop(h->pid, STOP_GRACE_MS) == 0);
 	} else if (h->pid > 0) {
-		kill(-h->pid, SIGKILL);
-		kill(h->pid, SIGKILL);
-		while (waitpid(h->pid, NULL, 0) < 0 && errno == EINTR)
-			;
+		proc_kill(h->pid);
 	}
 	cds_settle_paths(&h->cds_tmp, &h->cds_final, 0);
 	for (int i = 0; i < h->n; i++) {
