@@ -19,8 +19,9 @@
  *   on the same zoo.cfg.  End of file on the FIFO (the workbench is gone)
  *   ends the JVM.
  *   A member whose start fails (bad config, a port in use) ends the JVM
- *   with status 2, the reason in that member's log: the workbench reports
- *   it and starts no member half-way.
+ *   with status 2, the reason in that member's log and on standard output
+ *   ("member K failed to start: ..."; only the first failing member's):
+ *   the workbench reports that member and starts no member half-way.
  *
  * Deliberately not here: a crash of one member (a SIGKILL cannot pick one
  * thread; the workbench refuses kill in this mode), dynamic
@@ -49,6 +50,7 @@ import org.apache.zookeeper.server.quorum.QuorumPeerMain;
 
 public final class MultiPeer {
 	private static final String KEY = "wbMember";
+	private static final Object FAIL = new Object();
 	private static final String PATTERN = "%d{ISO8601} - %-5p [%t:%C{1}@%L] - %m%n";
 
 	/* Routes each event to its member's file by the MDC key. */
@@ -84,6 +86,27 @@ public final class MultiPeer {
 		}
 	}
 
+	/* Ends the JVM for member pos's failed start.  Only the first failure
+	 * reports (the lock is never released: the halt comes first), so the
+	 * workbench reads one member's complete reason, in that member's log
+	 * and as the line "member K failed to start: ..." on standard output,
+	 * even when every member's config is bad. */
+	private static void fail(int pos, String cfg, Throwable x) {
+		synchronized (FAIL) {
+			Logger log = Logger.getLogger(MultiPeer.class);
+			log.error("member " + pos + " (" + cfg + ") failed to start", x);
+			/* the reasons last, where an error message's tail shows them */
+			StringBuilder why = new StringBuilder();
+			for (Throwable c = x; c != null; c = c.getCause())
+				why.append(why.length() > 0 ? ": " : "").append(c.getMessage());
+			log.error("member " + pos + " failed to start: " + why);
+			System.out.println("member " + pos + " failed to start: " + why);
+			System.out.flush();
+			LogManager.shutdown();
+			Runtime.getRuntime().halt(2);
+		}
+	}
+
 	/* One member: QuorumPeerMain run on its config from its own thread. */
 	private static final class Member extends QuorumPeerMain {
 		final int pos;
@@ -102,15 +125,7 @@ public final class MultiPeer {
 				try {
 					self.initializeAndRun(new String[] {cfg});
 				} catch (Throwable x) {
-					Logger log = Logger.getLogger(MultiPeer.class);
-					log.error("member " + pos + " (" + cfg + ") failed to start", x);
-					/* the reasons last, where an error message's tail shows them */
-					StringBuilder why = new StringBuilder();
-					for (Throwable c = x; c != null; c = c.getCause())
-						why.append(why.length() > 0 ? ": " : "").append(c.getMessage());
-					log.error("member " + pos + " failed to start: " + why);
-					LogManager.shutdown();
-					Runtime.getRuntime().halt(2);
+					fail(pos, cfg, x);
 				}
 			}, "member-" + pos);
 			thread = t;

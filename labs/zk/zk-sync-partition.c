@@ -162,10 +162,9 @@ static void partition(struct part_state *s)
 		tcphold_refuse(link, 1);
 		tcphold_sever(link);
 	}
-	char lane[16];
-	snprintf(lane, sizeof lane, "zk%d", s->leader);
-	report_mark(r, lane, "partition: cut off from zk%d, zk%d, zk%d", s->side[0], s->side[1],
-		    s->side[2]);
+	/* Lanes by role, not by server: which server leads varies by run. */
+	report_mark(r, "old leader", "partition: zk%d cut off from zk%d, zk%d, zk%d", s->leader,
+		    s->side[0], s->side[1], s->side[2]);
 	report_step(r,
 		    "partition: the links of servers %d, %d, %d to leader %d are severed - "
 		    "their ends close now, the leader's ends stay open and silent; election "
@@ -189,9 +188,7 @@ static void two_leaders(struct part_state *s)
 	s->t_elected = zkc_now_ms();
 	enum zkensemble_mode old_mode = zkensemble_mode(s->e, s->leader, NULL);
 	if (s->new_leader) {
-		char lane[16];
-		snprintf(lane, sizeof lane, "zk%d", s->new_leader);
-		report_mark(r, lane, "elected leader");
+		report_mark(r, "new leader", "zk%d elected leader", s->new_leader);
 	}
 	char *modes = zkenslab_modes(s->e);
 	report_evidence(r, "modes_after_election", "%s", modes);
@@ -293,9 +290,8 @@ static int old_side_write(struct part_state *s)
 				       SYNC_LIMIT * TICK_MS + WAIT_MS, &md);
 	long long t_down = zkc_now_ms();
 	if (wrc == 0) {
-		char lane[16];
-		snprintf(lane, sizeof lane, "zk%d", s->leader);
-		report_mark(r, lane, "steps down: %s", zkensemble_mode_name(md));
+		report_mark(r, "old leader", "zk%d steps down: %s", s->leader,
+			    zkensemble_mode_name(md));
 	}
 	int r_done_when_down = zkasync_finished(&s->rset) && s->rset.rc == ZOK;
 	report_checkf(r, "old-leader-steps-down", wrc == 0,

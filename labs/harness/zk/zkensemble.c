@@ -542,7 +542,13 @@ int zkensemble_start(struct zkensemble *e)
 		start_shared(e, mask, rcs);
 	else
 		run_on(e, mask, REQ_START, rcs);
-	for (int i = 0; i < e->n; i++) {
+	/* In a shared JVM one member's failure ends every member: report the
+	 * member that failed, whose log holds the reason. */
+	int first = zkhost_failed_member(e->host) - 1;
+	if (first < 0 || !(mask & (1u << first)) || !rcs[first])
+		first = 0;
+	for (int j = 0; j < e->n; j++) {
+		int i = (first + j) % e->n;
 		if ((mask & (1u << i)) && rcs[i]) {
 			if (!e->host && e->want_shared) /* the shared JVM did not start */
 				return rcs[i] == WB_EUNAVAIL ? WB_EUNAVAIL : WB_EIO;

@@ -1403,6 +1403,31 @@ pid_t zkhost_pid(const struct zkhost *h)
 	return h ? h->pid : 0;
 }
 
+int zkhost_failed_member(const struct zkhost *h)
+{
+	if (!h)
+		return 0;
+	char *path = wb_xasprintf("%s/stdout.log", h->dir);
+	char *text = NULL;
+	size_t len = 0;
+	int pos = 0;
+	if (wb_read_file(path, &text, &len) == 0) {
+		static const char word[] = "member ";
+		for (const char *p = text; (p = strstr(p, word)) != NULL; p++) {
+			int k = 0, used = 0;
+			if ((p == text || p[-1] == '\n') &&
+			    sscanf(p, "member %d failed to start%n", &k, &used) == 1 && used > 0 &&
+			    k >= 1 && k <= h->n) {
+				pos = k;
+				break;
+			}
+		}
+		free(text);
+	}
+	free(path);
+	return pos;
+}
+
 void zkhost_end(struct zkhost *h)
 {
 	if (!h)

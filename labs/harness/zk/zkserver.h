@@ -179,6 +179,11 @@ int zkhost_start_member(struct zkhost *h, int pos);
 /* The JVM's pid, 0 if none. */
 pid_t zkhost_pid(const struct zkhost *h);
 
+/* The position of the member whose failed start ended the JVM (the
+ * launcher's line "member K failed to start" in its output), 0 when none
+ * did.  Only one member reports: the one whose error names the reason. */
+int zkhost_failed_member(const struct zkhost *h);
+
 /* Ends the JVM (SIGKILL; SIGTERM and a grace period when it writes its
  * class archive at exit), reaps it, forgets its members' pids, removes
  * the control FIFO and frees h.  Accepts NULL. */
