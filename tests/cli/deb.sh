@@ -40,7 +40,8 @@ dpkg-deb -c "$deb" | awk '{print $6}' >"$T/files"
 for f in ./usr/bin/workbench ./usr/share/man/man1/workbench.1.gz \
 	./usr/share/bash-completion/completions/workbench \
 	./usr/share/workbench/lessons/en/01-locks-ids-leases.md \
-	./usr/share/workbench/quizzes/zh/02-zookeeper-fencing.md ./usr/share/doc/workbench/labs.md; do
+	./usr/share/workbench/quizzes/zh/02-zookeeper-fencing.md ./usr/share/doc/workbench/labs.md \
+	./usr/share/workbench/data/zk/MultiPeer.java; do
 	grep -qx -- "$f" "$T/files" || fail "the package lacks $f"
 done
 grep -v '^\./usr/' "$T/files" | grep -v '^\./$' >"$T/outside" && fail "files outside /usr: $(cat "$T/outside")"
