@@ -2,7 +2,8 @@
  * test_zkserver.c - the ZooKeeper server launcher and the client helpers
  * against a real server: it answers 'ruok', grants a ~1 s session, the
  * C client's events arrive through the queue, and after stop or kill no
- * JVM of this run is left.  Also the "could not run" messages.
+ * JVM of this run is left.  Also the "could not run" messages, and the
+ * cache's pruning of unused archives and launcher jars.
  */
 #include "base/wb.h"
 #include "harness/zk/zkclient.h"
@@ -16,11 +17,15 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Failure bounds only: passing runs never wait for them. */
@@ -225,6 +230,101 @@ static void three_members_form_an_ensemble(void **state)
 	wb_buf_free(&lines);
 }
 
+/* Writes "x" to path. */
+static void write_x(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fputs("x", f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Makes path (a file, or a directory with a file in it when dir) with
+ * its modification time age_s seconds ago. */
+static void cache_file(const char *path, int dir, long long age_s)
+{
+	if (dir) {
+		assert_int_equal(mkdir(path, 0700), 0);
+		char *in = wb_xasprintf("%s/l.jar", path);
+		write_x(in);
+		free(in);
+	} else {
+		write_x(path);
+	}
+	struct timespec t[2] = {{.tv_sec = time(NULL) - age_s}, {.tv_sec = time(NULL) - age_s}};
+	assert_int_equal(utimensat(AT_FDCWD, path, t, 0), 0);
+}
+
+/* The cache keeps what is in use and what is not ours, and drops our
+ * entries unused for 30 days and our half-written parts older than a
+ * day; an entry in use gets its time set. */
+static void cache_prunes_what_is_unused(void **state)
+{
+	(void)state;
+	enum { DAY = 86400 };
+	char *xdg = wb_xasprintf("%s/xdg", run_dir), *dir = wb_xasprintf("%s/workbench", xdg);
+	if (wb_mkdir_p(dir, 0700) != 0)
+		fail_msg("cannot make %s: %s", dir, strerror(errno));
+	static const struct {
+		const char *name;
+		int dir;
+		long long age_s;
+		int kept;
+	} files[] = {
+		{"zookeeper-cds-deadbeef.jsa", 0, 40 * DAY, 0},
+		{"multipeer-00000000.jar", 0, 31 * DAY, 0},
+		{"multipeer-11111111.jar", 0, 29 * DAY, 1},
+		{"zookeeper-cds-cafe.jsa.99.1.tmp", 0, 2 * DAY, 0},
+		{"zookeeper-cds-cafe.jsa.99.2.tmp", 0, 60, 1},
+		{"multipeer-22222222.jar.build-AbCdEf", 1, 2 * DAY, 0},
+		{"multipeer-33333333.jar.build-AbCdEf", 1, 60, 1},
+		{"notes.txt", 0, 400 * DAY, 1},
+		{"zookeeper-cds-x.jsa.other", 0, 400 * DAY, 1},
+	};
+	for (size_t i = 0; i < WB_ARRAY_LEN(files); i++) {
+		char *p = wb_xasprintf("%s/%s", dir, files[i].name);
+		cache_file(p, files[i].dir, files[i].age_s);
+		free(p);
+	}
+	assert_int_equal(setenv("XDG_CACHE_HOME", xdg, 1), 0);
+	/* The first server writes this java's archive at its exit. */
+	struct zkserver_opts o1 = {.name = "zk-cache-1"}, o2 = {.name = "zk-cache-2"};
+	struct zkserver *s = NULL;
+	assert_int_equal(zkserver_new(run_dir, &o1, &s, NULL), 0);
+	assert_int_equal(zkserver_start(s), 0);
+	zkserver_free(s);
+	for (size_t i = 0; i < WB_ARRAY_LEN(files); i++) {
+		char *p = wb_xasprintf("%s/%s", dir, files[i].name);
+		if ((access(p, F_OK) == 0) != files[i].kept)
+			fail_msg("%s: %s", files[i].name, files[i].kept ? "removed" : "kept");
+		free(p);
+	}
+	/* The archive, unused for 10 days, is used again: its time is set. */
+	char *jsa = NULL;
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	for (struct dirent *de; (de = readdir(d)) != NULL;)
+		if (!strncmp(de->d_name, "zookeeper-cds-", 14) && strstr(de->d_name, ".jsa") &&
+		    !strcmp(strstr(de->d_name, ".jsa"), ".jsa") &&
+		    strcmp(de->d_name, files[0].name))
+			jsa = wb_xasprintf("%s/%s", dir, de->d_name);
+	closedir(d);
+	assert_non_null(jsa);
+	struct timespec old[2] = {{.tv_sec = time(NULL) - 10 * DAY},
+				  {.tv_sec = time(NULL) - 10 * DAY}};
+	assert_int_equal(utimensat(AT_FDCWD, jsa, old, 0), 0);
+	assert_int_equal(zkserver_new(run_dir, &o2, &s, NULL), 0);
+	assert_int_equal(zkserver_start(s), 0);
+	zkserver_free(s);
+	struct stat st;
+	assert_int_equal(stat(jsa, &st), 0);
+	assert_true(st.st_mtime > time(NULL) - DAY);
+	unsetenv("XDG_CACHE_HOME");
+	free(jsa);
+	free(dir);
+	free(xdg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -233,6 +333,7 @@ int main(void)
 		cmocka_unit_test(missing_java_names_the_package),
 		cmocka_unit_test(four_letter_to_a_closed_port_fails),
 		cmocka_unit_test(three_members_form_an_ensemble),
+		cmocka_unit_test(cache_prunes_what_is_unused),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -25,6 +25,13 @@
  *    (-XX:ArchiveClassesAtExit) written by the first server that finds
  *    none, at its normal exit (zkserver_discard), into a temporary name
  *    then renamed; -Xshare:auto ignores a stale one.
+ *  - The cache (cache_dir: the archives and the shared-JVM launcher's
+ *    jar, each named by a hash of what it was built from) does not grow
+ *    without bound: every use of an entry sets its time, and each look at
+ *    the cache removes our entries unused for CACHE_UNUSED_DAYS (left by
+ *    an upgraded java or ZooKeeper, or an older launcher) and our
+ *    half-written parts older than CACHE_PART_HOURS (a JVM killed while
+ *    writing).  Other files there are left alone.
  *  - Lab speed settings: tickTime 200 ms, forceSync=no (labs test protocol
  *    behaviour, not disk durability), a 4 MiB log preallocation, a
  *    client-compiler-only JIT and the serial collector (faster start, less
@@ -40,6 +47,7 @@
 #include "harness/proc.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -418,9 +426,72 @@ static int write_config(struct zkserver *s)
 	return rc;
 }
 
+/* The cache entries this file makes: "<prefix><hash><suffix>", and their
+ * parts "<entry>.<pid>.<tag>.tmp" (an archive being written) and
+ * "<entry>.build-XXXXXX" (a directory: the launcher being built). */
+static const struct {
+	const char *prefix, *suffix;
+} cache_kinds[] = {{"zookeeper-cds-", ".jsa"}, {"multipeer-", ".jar"}};
+
+enum { CACHE_UNUSED_DAYS = 30, CACHE_PART_HOURS = 24 };
+
+/* Marks a cache entry used now (its modification time). */
+static void cache_touch(const char *path)
+{
+	(void)utimensat(AT_FDCWD, path, NULL, 0);
+}
+
+/* Whether name is one of cache_kinds' entries (*part = 0) or a part of
+ * one (*part = 1). */
+static int cache_name(const char *name, int *part)
+{
+	for (size_t i = 0; i < WB_ARRAY_LEN(cache_kinds); i++) {
+		size_t pl = strlen(cache_kinds[i].prefix), sl = strlen(cache_kinds[i].suffix);
+		if (strncmp(name, cache_kinds[i].prefix, pl) != 0)
+			continue;
+		const char *end = strstr(name + pl, cache_kinds[i].suffix);
+		if (!end)
+			continue;
+		*part = end[sl] != '\0';
+		return !*part || !strncmp(end + sl, ".build-", 7) ||
+		       (strlen(end + sl) > 4 && !strcmp(end + strlen(end) - 4, ".tmp"));
+	}
+	return 0;
+}
+
+/* Removes from dir our entries unused for CACHE_UNUSED_DAYS and our
+ * parts older than CACHE_PART_HOURS (see the design notes).  Errors are
+ * ignored: another workbench may prune at the same time. */
+static void cache_prune(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	time_t now = time(NULL);
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		int part = 0;
+		if (!cache_name(de->d_name, &part))
+			continue;
+		char *path = wb_xasprintf("%s/%s", dir, de->d_name);
+		struct stat st;
+		long long age = lstat(path, &st) == 0 ? (long long)(now - st.st_mtime) : -1;
+		long long limit = part ? CACHE_PART_HOURS * 3600LL : CACHE_UNUSED_DAYS * 86400LL;
+		if (age > limit) {
+			if (S_ISDIR(st.st_mode))
+				rundir_remove(path);
+			else
+				(void)unlink(path);
+		}
+		free(path);
+	}
+	closedir(d);
+}
+
 /* The workbench's cache directory, $XDG_CACHE_HOME/workbench, else
- * $HOME/.cache/workbench, made 0700 when missing.  NULL when there is
- * none and it cannot be made.  Caller frees. */
+ * $HOME/.cache/workbench, made 0700 when missing and pruned
+ * (cache_prune).  NULL when there is none and it cannot be made.  Caller
+ * frees. */
 static char *cache_dir(void)
 {
 	/* XDG: a relative $XDG_CACHE_HOME is invalid and ignored. */
@@ -432,6 +503,8 @@ static char *cache_dir(void)
 		free(dir);
 		dir = NULL;
 	}
+	if (dir)
+		cache_prune(dir);
 	return dir;
 }
 
@@ -502,6 +575,7 @@ static char *cds_option_for(char **tmp, char **fin, int tag, const char *java, c
 	if (!path)
 		return NULL;
 	if (access(path, R_OK) == 0) {
+		cache_touch(path);
 		char *opt = wb_xasprintf("-XX:SharedArchiveFile=%s", path);
 		free(path);
 		return opt;
@@ -1169,6 +1243,7 @@ static int launcher_jar(const char *run_dir, const char *java, const char *cp, c
 	char *path =
 		wb_xasprintf("%s/multipeer-%08x.jar", dir, (unsigned)build_key(java, cp, text));
 	if (launcher_jar_ok(path)) {
+		cache_touch(path);
 		*jar = path;
 		rc = 0;
 		goto out;
