@@ -1,6 +1,8 @@
 #!/bin/sh
 # labs_repeat.sh - runs `workbench lab run --all` N times in a row and
-# prints, per lab, how many runs failed or could not run, then the load.
+# prints, per lab, how many runs failed or could not run and the lab's
+# overhead (its time but the waits its story needs: median, largest, runs
+# above 1 s, in ms), then the load.
 # A flaky lab shows up here; the script asserts nothing and stops at
 # nothing (every run goes on to the end).  It does not run labs in
 # parallel and does not touch the user's progress database (a temporary
@@ -34,10 +36,29 @@ while [ "$i" -le "$n" ]; do
 	i=$((i + 1))
 done
 echo
-printf '%-24s %6s %6s %6s\n' lab pass fail other
-cat "$T"/run*.jsonl | sed -n 's/.*"lab":"\([^"]*\)".*"verdict":"\([^"]*\)".*/\1 \2/p' |
-	awk '{ lab[$1] = 1; if ($2 == "pass") p[$1]++; else if ($2 == "fail") f[$1]++; else o[$1]++ }
-	     END { for (l in lab) printf "%-24s %6d %6d %6d\n", l, p[l], f[l], o[l] }' | sort >"$T/table"
+# Per lab: verdicts, then the overhead (server_ms + other_ms: all but the
+# waits its story needs) over its runs: median, largest, runs above 1 s.
+printf '%-24s %6s %6s %6s %9s %9s %6s\n' lab pass fail other 'ovh med' 'ovh max' '>1s'
+cat "$T"/run*.jsonl | awk '
+	# the value of a "key":"text" or "key":number field of this line, "" if none
+	function field(k,   r) {
+		if (!match($0, "\"" k "\":(\"[^\"]*\"|[0-9]+)")) return ""
+		r = substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3)
+		gsub(/"/, "", r)
+		return r
+	}
+	/^\{"lab":"/ {
+		l = field("lab"); o = field("server_ms") + field("other_ms"); lab[l] = 1
+		v[l, ++n[l]] = o; if (o > 1000) slow[l]++
+		r = field("verdict"); if (r == "pass") p[l]++; else if (r == "fail") f[l]++; else x[l]++
+	}
+	END { for (l in lab) {
+		# insertion sort of the lab'"'"'s overheads, for the median and the largest
+		for (i = 2; i <= n[l]; i++) for (j = i; j > 1 && v[l, j - 1] > v[l, j]; j--) {
+			t = v[l, j]; v[l, j] = v[l, j - 1]; v[l, j - 1] = t }
+		m = n[l] % 2 ? v[l, (n[l] + 1) / 2] : (v[l, n[l] / 2] + v[l, n[l] / 2 + 1]) / 2
+		printf "%-24s %6d %6d %6d %9.0f %9d %6d\n", l, p[l], f[l], x[l], m, v[l, n[l]], slow[l] } }' |
+	sort >"$T/table"
 cat "$T/table"
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 awk '$3 > 0 || $4 > 0 { bad = 1 } END { exit bad }' "$T/table"
