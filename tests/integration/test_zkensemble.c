@@ -30,7 +30,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -382,6 +384,61 @@ static void shared_jvm(void **state)
 	assert_int_equal(java_processes_with(run_dir), 0);
 }
 
+/* The names in dir, sorted, one a line (caller frees). */
+static char *dir_names(const char *dir)
+{
+	struct dirent **list = NULL;
+	int n = scandir(dir, &list, NULL, alphasort);
+	assert_true(n >= 0);
+	struct wb_buf b = {0};
+	for (int i = 0; i < n; i++) {
+		if (list[i]->d_name[0] != '.')
+			wb_buf_printf(&b, "%s\n", list[i]->d_name);
+		free(list[i]);
+	}
+	free(list);
+	return wb_buf_steal(&b);
+}
+
+/* A second shared ensemble reuses what the first left in the cache: the
+ * launcher's jar and its JVM's class archive, no new file (a new archive
+ * name on each run means its hash saw something that changes by use). */
+static void shared_jvm_reuses_its_cache(void **state)
+{
+	(void)state;
+	char *xdg = wb_xasprintf("%s/xdg", run_dir), *dir = wb_xasprintf("%s/workbench", xdg);
+	assert_int_equal(setenv("XDG_CACHE_HOME", xdg, 1), 0);
+	struct zkensemble_opts opts = {.n = 3, .shared_jvm = 1, .start_timeout_ms = WAIT_MS};
+	char *after[2] = {NULL, NULL};
+	for (int round = 0; round < 2; round++) {
+		char *rd = wb_xasprintf("%s/round-%d", run_dir, round + 1), *why = NULL;
+		assert_int_equal(mkdir(rd, 0700), 0);
+		struct zkensemble *e = NULL;
+		int rc = zkensemble_new(rd, &opts, &e, &why);
+		if (rc)
+			fprintf(stderr, "zkensemble_new: %s\n", why);
+		assert_int_equal(rc, 0);
+		rc = zkensemble_start(e);
+		if (rc)
+			fprintf(stderr, "zkensemble_start: %s\n", zkensemble_error(e));
+		assert_int_equal(rc, 0);
+		assert_int_equal(zkensemble_shared(e), 1);
+		zkensemble_free(e);
+		assert_int_equal(java_processes_with(rd), 0);
+		after[round] = dir_names(dir);
+		free(rd);
+	}
+	unsetenv("XDG_CACHE_HOME");
+	fprintf(stderr, "# cache after the first run:\n%s", after[0]);
+	assert_non_null(strstr(after[0], "multipeer-"));
+	assert_non_null(strstr(after[0], "zookeeper-cds-"));
+	assert_string_equal(after[0], after[1]);
+	free(after[0]);
+	free(after[1]);
+	free(dir);
+	free(xdg);
+}
+
 /* Shared JVM failures: a member whose config the server rejects ends the
  * JVM with the reason in that member's log (a clear error, no orphan);
  * a launcher that does not compile gives one JVM per member and a note. */
@@ -462,6 +519,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(relayed_follower_link, setup, teardown),
 		cmocka_unit_test_setup_teardown(relayed_election_links, setup, teardown),
 		cmocka_unit_test_setup_teardown(shared_jvm, setup, teardown),
+		cmocka_unit_test_setup_teardown(shared_jvm_reuses_its_cache, setup, teardown),
 		cmocka_unit_test_setup_teardown(shared_jvm_bad_config, setup, teardown),
 		cmocka_unit_test_setup_teardown(shared_jvm_no_launcher, setup, teardown),
 	};

@@ -27,7 +27,8 @@
  *    then renamed; -Xshare:auto ignores a stale one.
  *  - The cache (cache_dir: the archives and the shared-JVM launcher's
  *    jar, each named by a hash of what it was built from) does not grow
- *    without bound: every use of an entry sets its time, and each look at
+ *    without bound: every use of an entry sets its access time (not its
+ *    modification time: the jar's is part of its archive's name), and each look at
  *    the cache removes our entries unused for CACHE_UNUSED_DAYS (left by
  *    an upgraded java or ZooKeeper, or an older launcher) and our
  *    half-written parts older than CACHE_PART_HOURS (a JVM killed while
@@ -435,10 +436,13 @@ static const struct {
 
 enum { CACHE_UNUSED_DAYS = 30, CACHE_PART_HOURS = 24 };
 
-/* Marks a cache entry used now (its modification time). */
+/* Marks a cache entry used now: its access time, never its modification
+ * time, which build_key hashes for the jar on an archive's class path (a
+ * new mtime would name a new archive on every use). */
 static void cache_touch(const char *path)
 {
-	(void)utimensat(AT_FDCWD, path, NULL, 0);
+	struct timespec t[2] = {{.tv_nsec = UTIME_NOW}, {.tv_nsec = UTIME_OMIT}};
+	(void)utimensat(AT_FDCWD, path, t, 0);
 }
 
 /* Whether name is one of cache_kinds' entries (*part = 0) or a part of
@@ -475,7 +479,10 @@ static void cache_prune(const char *dir)
 			continue;
 		char *path = wb_xasprintf("%s/%s", dir, de->d_name);
 		struct stat st;
-		long long age = lstat(path, &st) == 0 ? (long long)(now - st.st_mtime) : -1;
+		/* an entry's last use is its access time, a part's its writing */
+		long long age = lstat(path, &st) != 0 ? -1
+				: part		      ? (long long)(now - st.st_mtime)
+						      : (long long)(now - st.st_atime);
 		long long limit = part ? CACHE_PART_HOURS * 3600LL : CACHE_UNUSED_DAYS * 86400LL;
 		if (age > limit) {
 			if (S_ISDIR(st.st_mode))
