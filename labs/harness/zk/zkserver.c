@@ -28,11 +28,12 @@
  *  - The cache (cache_dir: the archives and the shared-JVM launcher's
  *    jar, each named by a hash of what it was built from) does not grow
  *    without bound: every use of an entry sets its access time (not its
- *    modification time: the jar's is part of its archive's name), and each look at
- *    the cache removes our entries unused for CACHE_UNUSED_DAYS (left by
- *    an upgraded java or ZooKeeper, or an older launcher) and our
- *    half-written parts older than CACHE_PART_HOURS (a JVM killed while
- *    writing).  Other files there are left alone.
+ *    modification time: the jar's is part of its archive's name), and a
+ *    process's first look at the cache removes our entries unused for
+ *    CACHE_UNUSED_DAYS (left by an upgraded java or ZooKeeper, or an
+ *    older launcher) and our half-written parts older than
+ *    CACHE_PART_HOURS (a JVM killed while writing).  Other files there
+ *    are left alone.
  *  - Lab speed settings: tickTime 200 ms, forceSync=no (labs test protocol
  *    behaviour, not disk durability), a 4 MiB log preallocation, a
  *    client-compiler-only JIT and the serial collector (faster start, less
@@ -53,6 +54,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -464,10 +466,23 @@ static int cache_name(const char *name, int *part)
 }
 
 /* Removes from dir our entries unused for CACHE_UNUSED_DAYS and our
- * parts older than CACHE_PART_HOURS (see the design notes).  Errors are
- * ignored: another workbench may prune at the same time. */
+ * parts older than CACHE_PART_HOURS (see the design notes), once per
+ * process and directory: a server start looks at the cache once or
+ * twice, a test process starts dozens, and the ages are in days.  Errors
+ * are ignored: another workbench may prune at the same time. */
 static void cache_prune(const char *dir)
 {
+	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	static char *pruned; /* the directory this process pruned last */
+	pthread_mutex_lock(&mu);
+	int again = pruned && !strcmp(pruned, dir);
+	if (!again) {
+		free(pruned);
+		pruned = wb_xstrdup(dir);
+	}
+	pthread_mutex_unlock(&mu);
+	if (again)
+		return;
 	DIR *d = opendir(dir);
 	if (!d)
 		return;
