@@ -23,6 +23,24 @@
  *   ("member K failed to start: ..."; only the first failing member's):
  *   the workbench reports that member and starts no member half-way.
  *
+ * One repair of ZooKeeper's own: ZOOKEEPER-4537 (fixed upstream in
+ * 3.8.1; Debian 12's 3.8.0-11 does not carry the fix).  CommitProcessor.run
+ * reads its two queues outside its monitor and then waits on it, so a
+ * commit that arrives between the read and the wait has its notifyAll
+ * lost: the commit waits until the next request or commit reaches that
+ * server.  With the labs' few clients nothing else may come: a client
+ * with calls outstanding sends no pings (the C client pings only when
+ * none is outstanding), so its calls stall until its own receive timeout,
+ * 2/3 of the session timeout (zk-stale-read once failed that way in CI:
+ * all four calls ZOPERATIONTIMEOUT 20 s after the release, the follower
+ * still following).  CommitWaker calls notifyAll on every member's commit
+ * processor every WAKE_MS.  A wake-up that finds nothing to do waits again
+ * (the wait loop re-reads both queues under the monitor), so it changes
+ * nothing but the length of such a stall: at most WAKE_MS.  Each member's
+ * log says once per server role that it is woken (test_zkensemble reads
+ * that line; tests/integration/commit_waker.sh puts a real CommitProcessor
+ * into the lost-wake-up state and shows the waker releases it).
+ *
  * Deliberately not here: a crash of one member (a SIGKILL cannot pick one
  * thread; the workbench refuses kill in this mode), dynamic
  * reconfiguration, any setting of its own (every setting is in zoo.cfg or
@@ -32,6 +50,7 @@
  * its cache, keyed by a hash of java, this file and the class path.
  */
 import java.io.BufferedReader;
+import java.lang.reflect.Field;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -46,6 +65,8 @@ import org.apache.log4j.Logger;
 import org.apache.log4j.MDC;
 import org.apache.log4j.PatternLayout;
 import org.apache.log4j.spi.LoggingEvent;
+import org.apache.zookeeper.server.ZooKeeperServer;
+import org.apache.zookeeper.server.quorum.QuorumPeer;
 import org.apache.zookeeper.server.quorum.QuorumPeerMain;
 
 public final class MultiPeer {
@@ -107,6 +128,77 @@ public final class MultiPeer {
 		}
 	}
 
+	/* Wakes every member's CommitProcessor every WAKE_MS (ZOOKEEPER-4537,
+	 * see the opening comment).  members is main's array: control()
+	 * replaces an element on "start K", and this thread reads the elements
+	 * afresh each round. */
+	static final class CommitWaker extends Thread {
+		static final int WAKE_MS = 10;
+		private final Member[] members;
+		private final Object[] seen; /* per member: the server last reported */
+
+		CommitWaker(Member[] members) {
+			super("commit-waker");
+			setDaemon(true);
+			this.members = members;
+			this.seen = new Object[members.length];
+		}
+
+		/* The commit processor of a leader's, follower's or observer's
+		 * server (field commitProcessor of LeaderZooKeeperServer or
+		 * LearnerZooKeeperServer), or null: none yet, or no such field. */
+		static Object commitProcessorOf(Object zks) {
+			for (Class<?> c = zks.getClass(); c != null; c = c.getSuperclass()) {
+				try {
+					Field f = c.getDeclaredField("commitProcessor");
+					f.setAccessible(true);
+					return f.get(zks);
+				} catch (NoSuchFieldException e) {
+					continue;
+				} catch (ReflectiveOperationException | RuntimeException e) {
+					return null;
+				}
+			}
+			return null;
+		}
+
+		/* One wake-up: what CommitProcessor.wakeup() does, from outside. */
+		static void wake(Object cp) {
+			synchronized (cp) {
+				cp.notifyAll();
+			}
+		}
+
+		@Override
+		public void run() {
+			for (;;) {
+				for (int i = 0; i < members.length; i++) {
+					Member m = members[i];
+					QuorumPeer p = m == null ? null : m.peer();
+					ZooKeeperServer zks = p == null ? null : p.getActiveServer();
+					Object cp = zks == null ? null : commitProcessorOf(zks);
+					if (cp == null)
+						continue;
+					wake(cp);
+					if (seen[i] != zks) {
+						seen[i] = zks;
+						MDC.put(KEY, Integer.toString(i + 1));
+						Logger.getLogger(MultiPeer.class)
+							.info("commit processor of " +
+							      zks.getClass().getSimpleName() + " woken every " +
+							      WAKE_MS + " ms (ZOOKEEPER-4537)");
+						MDC.remove(KEY);
+					}
+				}
+				try {
+					Thread.sleep(WAKE_MS);
+				} catch (InterruptedException e) {
+					return;
+				}
+			}
+		}
+	}
+
 	/* One member: QuorumPeerMain run on its config from its own thread. */
 	private static final class Member extends QuorumPeerMain {
 		final int pos;
@@ -130,6 +222,11 @@ public final class MultiPeer {
 			}, "member-" + pos);
 			thread = t;
 			t.start();
+		}
+
+		/* Its peer, once initializeAndRun has made it. */
+		QuorumPeer peer() {
+			return quorumPeer;
 		}
 
 		void end() throws InterruptedException {
@@ -161,6 +258,7 @@ public final class MultiPeer {
 		root.addAppender(app);
 		for (Member m : members)
 			m.begin();
+		new CommitWaker(members).start();
 		if (args[1].equals("-")) {
 			for (Member m : members)
 				m.thread.join();

@@ -16,6 +16,7 @@
  * a launcher that does not compile falls back to one JVM per member.
  * Also bad options and a missing java.
  */
+#include "base/mono.h"
 #include "base/wb.h"
 #include "harness/tcphold.h"
 #include "harness/zk/zkclient.h"
@@ -327,9 +328,33 @@ static void relayed_election_links(void **state)
 	assert_int_equal(java_processes_with(run_dir), 0);
 }
 
+/* Whether member id's log says that the commit-processor waker
+ * (data/zk/MultiPeer.java, ZOOKEEPER-4537) found its server in role (a
+ * ZooKeeperServer class name).  The waker looks every 10 ms, so the line
+ * can come just after the member serves: waited for, up to WAIT_MS. */
+static int waker_found(struct zkensemble *e, int id, const char *role)
+{
+	char *want = wb_xasprintf("commit processor of %s woken every", role);
+	long long deadline = mono_now_ms() + WAIT_MS;
+	int found = 0;
+	while (!found && mono_now_ms() < deadline) {
+		char *text = NULL;
+		size_t len = 0;
+		if (wb_read_file(zkserver_log_path(zkensemble_server(e, id)), &text, &len) == 0)
+			found = strstr(text, want) != NULL;
+		free(text);
+		if (!found)
+			usleep(20 * 1000);
+	}
+	free(want);
+	return found;
+}
+
 /* Shared JVM: the three members run in one java process, elect one
  * leader, replicate through the quorum relays, stop and start a member
- * inside the JVM; kill is refused; free leaves no JVM. */
+ * inside the JVM; kill is refused; free leaves no JVM.  Every member's
+ * commit processor is woken by the launcher's waker, in each role it
+ * takes (the restarted old leader as a follower too). */
 static void shared_jvm(void **state)
 {
 	(void)state;
@@ -350,6 +375,11 @@ static void shared_jvm(void **state)
 	assert_int_equal(leaders, 1);
 	assert_int_equal(followers, 2);
 	assert_int_equal(java_processes_with(run_dir), 1);
+	for (int id = 1; id <= 3; id++) {
+		int lead = zkensemble_mode(e, id, NULL) == ZKENS_LEADER;
+		assert_true(waker_found(
+			e, id, lead ? "LeaderZooKeeperServer" : "FollowerZooKeeperServer"));
+	}
 
 	/* The followers' quorum links run through their relays, and a
 	 * write reaches them that way. */
@@ -378,6 +408,8 @@ static void shared_jvm(void **state)
 	/* The same inside the JVM; the JVM stays the same. */
 	(void)stop_leader_and_rejoin(e, leader);
 	assert_int_equal(zkserver_pid(zkensemble_server(e, leader)), pid);
+	assert_true(waker_found(e, leader, "LeaderZooKeeperServer"));
+	assert_true(waker_found(e, leader, "FollowerZooKeeperServer"));
 	assert_int_equal(java_processes_with(run_dir), 1);
 
 	zkensemble_free(e);

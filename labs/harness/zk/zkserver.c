@@ -1232,7 +1232,8 @@ static int launcher_jar_ok(const char *path)
 	if (wb_read_file(path, &text, &len) != 0)
 		return 0;
 	static const char *const names[] = {"MultiPeer.class", "MultiPeer$Member.class",
-					    "MultiPeer$MemberAppender.class"};
+					    "MultiPeer$MemberAppender.class",
+					    "MultiPeer$CommitWaker.class"};
 	int ok = len > 22 && !memcmp(text, "PK\003\004", 4);
 	for (size_t i = 0; ok && i < WB_ARRAY_LEN(names); i++)
 		ok = has_bytes(text, len, names[i]);
