@@ -39,6 +39,12 @@ WORKBENCH_RUN_BASE="$tmp/runs" "$bin" --db "$tmp/progress.db" lab run "$id" --js
 	>"$tmp/events" 2>"$tmp/err" || rc=$?
 if [ $rc -ne 0 ]; then
 	cat "$tmp/events" "$tmp/err" >&2
+	# The run folder goes with $tmp: the servers' last log lines first,
+	# where a CI log shows them.
+	find "$tmp/runs" -name zookeeper.log 2>/dev/null | sort | while read -r log; do
+		echo "--- last lines of ${log#"$tmp/runs/"} ---" >&2
+		tail -n 40 "$log" | LC_ALL=C tr -d '\000-\010\013-\037\177' >&2
+	done
 	echo "$0: lab $id exited $rc; nothing written" >&2
 	exit 1
 fi
