@@ -50,10 +50,10 @@
  * its cache, keyed by a hash of java, this file and the class path.
  */
 import java.io.BufferedReader;
-import java.lang.reflect.Field;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.log4j.AppenderSkeleton;
