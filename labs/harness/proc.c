@@ -362,9 +362,38 @@ static void noop(pid_t pid)
 	(void)pid;
 }
 
+int rundir_keep(const char *dir)
+{
+	char *path = wb_xasprintf("%s/kept", dir);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	free(path);
+	if (fd < 0)
+		return WB_EIO;
+	return close(fd) == 0 ? 0 : WB_EIO;
+}
+
+/* A kept folder the reaper saw: its name and when it was kept. */
+struct kept {
+	char *name;
+	struct timespec at;
+};
+
+/* Newest first; equal times by name, so the order is total. */
+static int kept_newest_first(const void *a, const void *b)
+{
+	const struct kept *x = a, *y = b;
+	if (x->at.tv_sec != y->at.tv_sec)
+		return x->at.tv_sec < y->at.tv_sec ? 1 : -1;
+	if (x->at.tv_nsec != y->at.tv_nsec)
+		return x->at.tv_nsec < y->at.tv_nsec ? 1 : -1;
+	return strcmp(y->name, x->name);
+}
+
 /* One entry of the base: reaps it when it is a run folder of ours whose
- * owner is gone.  Returns how many live processes it killed. */
-static int reap_entry(int basefd, const char *name)
+ * owner is gone; a kept one (a real file "kept" inside) only has its
+ * processes stopped and is appended to *kept (caller frees).  Returns how
+ * many live processes it killed. */
+static int reap_entry(int basefd, const char *name, struct kept **kept, size_t *nkept)
 {
 	struct stat st;
 	if (strncmp(name, "run-", 4) != 0 || fstatat(basefd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
@@ -377,11 +406,18 @@ static int reap_entry(int basefd, const char *name)
 	int has_owner = fstatat(fd, "owner", &ost, AT_SYMLINK_NOFOLLOW) == 0;
 	int alive = has_owner && for_each_live_at(fd, "owner", noop) > 0;
 	int killed = 0;
+	struct stat kst;
+	int is_kept = fstatat(fd, "kept", &kst, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(kst.st_mode);
 	/* A directory without an owner file is being created right now: leave
 	 * it unless it is old. */
 	if (!alive && (has_owner || time(NULL) - st.st_mtime > 60)) {
 		killed = for_each_live_at(fd, "pids", kill_group_and_pid);
-		remove_at(basefd, name, 0);
+		if (is_kept) {
+			*kept = wb_xrealloc(*kept, (*nkept + 1) * sizeof **kept);
+			(*kept)[(*nkept)++] = (struct kept){wb_xstrdup(name), kst.st_mtim};
+		} else {
+			remove_at(basefd, name, 0);
+		}
 	}
 	close(fd);
 	return killed;
@@ -402,9 +438,19 @@ int rundir_reap_leftovers(void)
 			close(fd);
 		return 0;
 	}
+	struct kept *kept = NULL;
+	size_t nkept = 0;
 	struct dirent *e;
 	while ((e = readdir(d)))
-		killed += reap_entry(dirfd(d), e->d_name);
+		killed += reap_entry(dirfd(d), e->d_name, &kept, &nkept);
+	if (nkept > 1)
+		qsort(kept, nkept, sizeof *kept, kept_newest_first);
+	for (size_t i = 0; i < nkept; i++) {
+		if (i >= RUNDIR_KEEP_MAX)
+			remove_at(dirfd(d), kept[i].name, 0);
+		free(kept[i].name);
+	}
+	free(kept);
 	closedir(d);
 	return killed;
 }

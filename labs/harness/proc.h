@@ -35,11 +35,23 @@ int rundir_create(char **out);
 /* Removes a run directory and everything in it. */
 void rundir_remove(const char *dir);
 
+/* How many kept run directories (rundir_keep) outlive later runs: the
+ * reaper removes the oldest beyond this many. */
+#define RUNDIR_KEEP_MAX 10
+
+/* Marks dir, a run directory of this process, as kept for inspection
+ * (<dir>/kept, whose time orders the kept ones): the reaper then stops
+ * any process it recorded that is still alive but leaves the folder,
+ * until RUNDIR_KEEP_MAX newer kept folders exist.  Returns 0 or WB_EIO
+ * (then the folder is an ordinary leftover and a later run removes it). */
+int rundir_keep(const char *dir);
+
 /* Kills the recorded processes of every run directory whose owner is no
- * longer alive, and removes those directories.  A base that fails
- * rundir_base_check, and run folders or pid files that are not ours or
- * that others can write, are left alone.  Returns how many live processes
- * it killed. */
+ * longer alive, and removes those directories, except kept ones
+ * (rundir_keep): of those only the RUNDIR_KEEP_MAX newest stay.  A base
+ * that fails rundir_base_check, and run folders or pid files that are not
+ * ours or that others can write, are left alone.  Returns how many live
+ * processes it killed. */
 int rundir_reap_leftovers(void);
 
 /* Starts argv[0] (searched in PATH) with exactly envp, stdin from

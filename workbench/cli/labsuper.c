@@ -411,8 +411,15 @@ int labsuper_run(struct app *app, const struct labsuper_job *job)
 			record_run(app, job->id, run_dir, verdict);
 		if (verdict == LAB_EXIT_PASS || (verdict == LAB_EXIT_FAIL && !job->keep_failed))
 			rundir_remove(run_dir);
+		else if (rundir_keep(run_dir) == 0)
+			fprintf(stderr,
+				"workbench: run directory kept for inspection: %s (the %d newest "
+				"kept runs stay)\n",
+				run_dir, RUNDIR_KEEP_MAX);
 		else
-			fprintf(stderr, "workbench: run directory kept for inspection: %s\n",
+			fprintf(stderr,
+				"workbench: run directory left for inspection until the next run: "
+				"%s (it could not be marked kept)\n",
 				run_dir);
 	}
 	free(run_dir);
