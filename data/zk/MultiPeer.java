@@ -65,7 +65,6 @@ import org.apache.log4j.Logger;
 import org.apache.log4j.MDC;
 import org.apache.log4j.PatternLayout;
 import org.apache.log4j.spi.LoggingEvent;
-import org.apache.zookeeper.server.ZooKeeperServer;
 import org.apache.zookeeper.server.quorum.QuorumPeer;
 import org.apache.zookeeper.server.quorum.QuorumPeerMain;
 
@@ -144,15 +143,14 @@ public final class MultiPeer {
 			this.seen = new Object[members.length];
 		}
 
-		/* The commit processor of a leader's, follower's or observer's
-		 * server (field commitProcessor of LeaderZooKeeperServer or
-		 * LearnerZooKeeperServer), or null: none yet, or no such field. */
-		static Object commitProcessorOf(Object zks) {
-			for (Class<?> c = zks.getClass(); c != null; c = c.getSuperclass()) {
+		/* Field name of o, declared by its class or a superclass, or
+		 * null: not set yet, or no such field. */
+		static Object field(Object o, String name) {
+			for (Class<?> c = o.getClass(); c != null; c = c.getSuperclass()) {
 				try {
-					Field f = c.getDeclaredField("commitProcessor");
+					Field f = c.getDeclaredField(name);
 					f.setAccessible(true);
-					return f.get(zks);
+					return f.get(o);
 				} catch (NoSuchFieldException e) {
 					continue;
 				} catch (ReflectiveOperationException | RuntimeException e) {
@@ -160,6 +158,16 @@ public final class MultiPeer {
 				}
 			}
 			return null;
+		}
+
+		/* p's server in its current role (field zk of its Leader, or of
+		 * its Follower or Observer: Learner), or null.  What
+		 * QuorumPeer.getActiveServer returns, without taking the peer's
+		 * monitor, which QuorumPeer.start holds while a restarted member
+		 * loads its database: the other members are woken meanwhile. */
+		static Object activeServer(QuorumPeer p) {
+			Object role = p.leader != null ? p.leader : p.follower != null ? p.follower : p.observer;
+			return role == null ? null : field(role, "zk");
 		}
 
 		/* One wake-up: what CommitProcessor.wakeup() does, from outside. */
@@ -175,8 +183,10 @@ public final class MultiPeer {
 				for (int i = 0; i < members.length; i++) {
 					Member m = members[i];
 					QuorumPeer p = m == null ? null : m.peer();
-					ZooKeeperServer zks = p == null ? null : p.getActiveServer();
-					Object cp = zks == null ? null : commitProcessorOf(zks);
+					/* commitProcessor: a field of LeaderZooKeeperServer
+					 * and of LearnerZooKeeperServer */
+					Object zks = p == null ? null : activeServer(p);
+					Object cp = zks == null ? null : field(zks, "commitProcessor");
 					if (cp == null)
 						continue;
 					wake(cp);
