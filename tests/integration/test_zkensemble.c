@@ -16,7 +16,6 @@
  * a launcher that does not compile falls back to one JVM per member.
  * Also bad options and a missing java.
  */
-#include "base/mono.h"
 #include "base/wb.h"
 #include "harness/tcphold.h"
 #include "harness/zk/zkclient.h"
@@ -328,6 +327,21 @@ static void relayed_election_links(void **state)
 	assert_int_equal(java_processes_with(run_dir), 0);
 }
 
+/* A log file and a line to find in it, for log_has. */
+struct log_want {
+	const char *path, *text;
+};
+
+static int log_has(void *arg)
+{
+	const struct log_want *w = arg;
+	char *text = NULL;
+	size_t len = 0;
+	int found = wb_read_file(w->path, &text, &len) == 0 && strstr(text, w->text) != NULL;
+	free(text);
+	return found;
+}
+
 /* Whether member id's log says that the commit-processor waker
  * (data/zk/MultiPeer.java, ZOOKEEPER-4537) found its server in role (a
  * ZooKeeperServer class name).  The waker looks every 10 ms, so the line
@@ -335,17 +349,8 @@ static void relayed_election_links(void **state)
 static int waker_found(struct zkensemble *e, int id, const char *role)
 {
 	char *want = wb_xasprintf("commit processor of %s woken every", role);
-	long long deadline = mono_now_ms() + WAIT_MS;
-	int found = 0;
-	while (!found && mono_now_ms() < deadline) {
-		char *text = NULL;
-		size_t len = 0;
-		if (wb_read_file(zkserver_log_path(zkensemble_server(e, id)), &text, &len) == 0)
-			found = strstr(text, want) != NULL;
-		free(text);
-		if (!found)
-			usleep(20 * 1000);
-	}
+	struct log_want w = {zkserver_log_path(zkensemble_server(e, id)), want};
+	int found = testlib_wait_until(log_has, &w, WAIT_MS) == 0;
 	free(want);
 	return found;
 }
