@@ -18,10 +18,18 @@
  * of write transactions with tasktable_claim_batch/complete_batch.  The
  * fence-only column is the goqite loop with an owner, a version and a
  * guarded delete and nothing else: it separates what the fence costs from
- * what the recipe's other duties cost.  Each row is --rounds (default 5)
- * rounds of the four loops, in turn and every other round in reverse, and
- * prints medians and the range of the per-round fenced/unfenced ratio: on
- * a loaded machine a single run of each swung the ratio about 2x.
+ * what the recipe's other duties cost.  The floor column is the least any
+ * loop over the recipe's own schema can do per task: the recipe's claim
+ * and guarded complete statements alone, each in its own autocommit
+ * transaction, the time from the worker's clock instead of db_now, no
+ * claim-conflict count and one fixed claim_id per worker (no fresh id, no
+ * BEGIN/COMMIT statements, no hook).  It runs no duty the recipe could
+ * drop and still pass the task labs (those need the count, the database's
+ * clock and a fresh claim_id), so floor/unf bounds what any recipe on this
+ * schema can reach against the goqite loop.  Each row is --rounds (default
+ * 5) rounds of the five loops, in turn and every other round in reverse,
+ * and prints medians and the range of the per-round fenced/unfenced ratio:
+ * on a loaded machine a single run of each swung the ratio about 2x.
  *
  *   task_claim [--dir DIR] [--tasks N] [--batch N] [--rounds N] [--quick] [--no-latency]
  */
@@ -212,9 +220,87 @@ static long recipe_loop(struct tasktable *tt, const char *owner, int batch, long
 	return done;
 }
 
+/* ---- the floor: the recipe's statements, nothing around them ---------- */
+
+/* The recipe's claim_next and complete statements (labs/recipes/
+ * tasktable.c, Q_CLAIM_NEXT and Q_COMPLETE) with :now bound from the
+ * worker's clock, each its own autocommit transaction.  Kept in step with
+ * the recipe by hand: a change to either statement there belongs here. */
+#define FLOOR_NOW "?1"
+static const char floor_claim[] =
+	"UPDATE task SET state = 'RUNNING', owner = ?2, claim_id = ?3,"
+	"  claim_version = claim_version + 1, attempt = attempt + 1,"
+	"  lease_until = " FLOOR_NOW " + 30000, claimed_at = " FLOOR_NOW
+	" WHERE task.rowid = (SELECT r FROM (SELECT r, MIN(since) FROM ("
+	"   SELECT * FROM (SELECT rowid AS r, due AS since FROM task"
+	"                   WHERE state = 'READY' AND due <= " FLOOR_NOW
+	"                     AND cancel_requested = 0 AND attempt < max_attempts"
+	"                   ORDER BY due LIMIT 1)"
+	"   UNION ALL"
+	"   SELECT * FROM (SELECT rowid AS r, lease_until AS since FROM task"
+	"                   WHERE state = 'RUNNING' AND lease_until <= " FLOOR_NOW
+	"                     AND cancel_requested = 0 AND attempt < max_attempts"
+	"                   ORDER BY lease_until LIMIT 1))))"
+	"   AND task.due <= " FLOOR_NOW " AND task.cancel_requested = 0"
+	"   AND task.attempt < task.max_attempts"
+	"   AND (task.state = 'READY'"
+	"        OR (task.state = 'RUNNING' AND task.lease_until <= " FLOOR_NOW "))"
+	" RETURNING task_id, claim_version";
+static const char floor_complete[] =
+	"UPDATE task SET state = 'SUCCEEDED', lease_until = NULL, finished_at = " FLOOR_NOW
+	" WHERE task.task_id = ?2 AND task.owner = ?3 AND task.claim_version = ?4"
+	"   AND task.state = 'RUNNING' AND task.lease_until > " FLOOR_NOW;
+
+/* Claims and completes until nothing is claimable; returns tasks done. */
+static long floor_loop(sqlite3 *db, const char *owner, long *errors)
+{
+	sqlite3_stmt *cl = NULL, *co = NULL;
+	long done = 0;
+	char claim_id[33];
+	snprintf(claim_id, sizeof claim_id, "%-32s", owner); /* fixed: no fresh id */
+	if (sqlitex_prepare(db, floor_claim, &cl) || sqlitex_prepare(db, floor_complete, &co))
+		goto out;
+	for (int busy = 0; busy < 100;) {
+		sqlite3_reset(cl);
+		sqlite3_bind_int64(cl, 1, wall_ms());
+		sqlite3_bind_text(cl, 2, owner, -1, SQLITE_STATIC);
+		sqlite3_bind_text(cl, 3, claim_id, -1, SQLITE_STATIC);
+		int s = sqlite3_step(cl);
+		if (s == SQLITE_DONE)
+			break; /* nothing claimable */
+		if (s != SQLITE_ROW) {
+			if (!(*errors)++)
+				fprintf(stderr, "task_claim: floor: %s\n", sqlite3_errmsg(db));
+			busy += (s & 0xFF) == SQLITE_BUSY;
+			if ((s & 0xFF) == SQLITE_BUSY)
+				continue;
+			break;
+		}
+		char id[TASK_ID_MAX];
+		snprintf(id, sizeof id, "%s", (const char *)sqlite3_column_text(cl, 0));
+		long long version = sqlite3_column_int64(cl, 1);
+		sqlite3_reset(cl);
+		sqlite3_reset(co);
+		sqlite3_bind_int64(co, 1, wall_ms());
+		sqlite3_bind_text(co, 2, id, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(co, 3, owner, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(co, 4, version);
+		if (sqlite3_step(co) != SQLITE_DONE || sqlite3_changes(db) != 1) {
+			if (!(*errors)++)
+				fprintf(stderr, "task_claim: floor: %s\n", sqlite3_errmsg(db));
+			break;
+		}
+		done++;
+	}
+out:
+	sqlite3_finalize(cl);
+	sqlite3_finalize(co);
+	return done;
+}
+
 /* ---- one throughput run ---------------------------------------------- */
 
-enum kind { RECIPE, GOQITE, FENCE_ONLY };
+enum kind { RECIPE, GOQITE, FENCE_ONLY, FLOOR };
 
 struct result {
 	double seconds;
@@ -235,7 +321,7 @@ static int fill(const char *path, enum kind k, int tasks, int sync)
 	sqlite3 *db = NULL;
 	struct tasktable *tt = NULL;
 	int rc;
-	if (k == RECIPE) {
+	if (k == RECIPE || k == FLOOR) {
 		rc = tasktable_open(path, schema_path, &o, &tt, err, sizeof err);
 		if (rc == 0)
 			rc = tasktable_clock_real(tt);
@@ -253,8 +339,9 @@ static int fill(const char *path, enum kind k, int tasks, int sync)
 	rc = sqlitex_begin_immediate(db);
 	if (rc == 0)
 		rc = sqlitex_prepare(db,
-				     k == RECIPE ? "INSERT INTO task (task_id, due) VALUES (?1, ?2)"
-						 : "INSERT INTO q (id, created) VALUES (?1, ?2)",
+				     k == RECIPE || k == FLOOR
+					     ? "INSERT INTO task (task_id, due) VALUES (?1, ?2)"
+					     : "INSERT INTO q (id, created) VALUES (?1, ?2)",
 				     &ins);
 	for (int i = 0; rc == 0 && i < tasks; i++) {
 		char id[32];
@@ -300,7 +387,7 @@ static int throughput(const char *path, enum kind k, int workers, int tasks, int
 			long counts[2] = {0, 0};
 			struct tasktable *tt = NULL;
 			sqlite3 *db = NULL;
-			int ok = k == RECIPE
+			int ok = k == RECIPE || k == FLOOR
 					 ? tasktable_open(path, schema_path, &o, &tt, NULL, 0) == 0
 					 : sqlitex_open(path, &o, &db, NULL, 0) == 0;
 			char b = 'r';
@@ -311,9 +398,11 @@ static int throughput(const char *path, enum kind k, int workers, int tasks, int
 			if (ok) {
 				char owner[16];
 				snprintf(owner, sizeof owner, "w%d", w);
-				counts[0] = k == RECIPE ? recipe_loop(tt, owner, batch, &counts[1])
-							: goqite_loop(db, k == FENCE_ONLY, owner,
-								      &counts[1]);
+				counts[0] = k == RECIPE	 ? recipe_loop(tt, owner, batch, &counts[1])
+					    : k == FLOOR ? floor_loop(tasktable_db(tt), owner,
+								      &counts[1])
+							 : goqite_loop(db, k == FENCE_ONLY, owner,
+								       &counts[1]);
 			} else {
 				counts[1] = 1;
 			}
@@ -558,33 +647,38 @@ int main(int argc, char **argv)
 	       "write transactions per task, as the recipe); fonly = the same goqite loop with\n"
 	       "a fence and nothing else (owner and version set on receive, the delete guarded\n"
 	       "by owner, version and timeout); batch = tasktable_claim_batch +\n"
-	       "tasktable_complete_batch, %d tasks per pair of transactions.  Each row runs the\n"
-	       "four loops %d times, in turn, every other round in reverse order, and shows\n"
-	       "median rates, ratios of medians, and the range of the per-round f/unf ratios.\n",
+	       "tasktable_complete_batch, %d tasks per pair of transactions; floor = the\n"
+	       "recipe's two statements alone on its schema (autocommit, the worker's clock,\n"
+	       "no count, a fixed claim_id): what any recipe on this schema can at most reach.\n"
+	       "Each row runs the five loops %d times, in turn, every other round in reverse\n"
+	       "order, and shows median rates, ratios of medians, and the range of the\n"
+	       "per-round f/unf ratios.\n",
 	       batch, rounds);
 	static const int wset[] = {1, 2, 4};
 	for (int sync = 1; sync <= 2; sync++) {
 		int n = sync == 2 && tasks > 1000 ? tasks / 3 : tasks; /* FULL fsyncs */
 		printf("synchronous=%s, %d tasks per run\n", sync == 2 ? "FULL" : "NORMAL", n);
-		printf("  %-8s %9s %9s %9s %9s %7s %7s %7s %13s %s\n", "workers", "fenced/s",
-		       "batch/s", "fonly/s", "unfenc/s", "f/unf", "fo/unf", "b/unf", "f/unf rounds",
-		       "errors f/b/fo/u");
+		printf("  %-8s %9s %9s %9s %9s %9s %7s %7s %7s %7s %13s %s\n", "workers",
+		       "fenced/s", "batch/s", "fonly/s", "floor/s", "unfenc/s", "f/unf", "fo/unf",
+		       "fl/unf", "b/unf", "f/unf rounds", "errors f/b/fo/fl/u");
 		for (size_t i = 0; i < WB_ARRAY_LEN(wset); i++) {
 			if (quick && wset[i] > 2)
 				break;
-			/* The four loops of a row: fenced, batch, fence-only,
+			/* The loops of a row: fenced, batch, fence-only, floor,
 			 * unfenced; each round runs them in turn, every other
 			 * round in reverse order, so neither side of a ratio
 			 * always runs first on a warm cache or a quiet machine. */
+			enum { NL = 5, UNF = NL - 1 };
 			static const struct {
 				enum kind k;
 				int batched; /* 1: tasktable_claim_batch, batch tasks a call */
-			} loops[4] = {{RECIPE, 0}, {RECIPE, 1}, {FENCE_ONLY, 0}, {GOQITE, 0}};
-			double rate[4][MAX_ROUNDS], rf[MAX_ROUNDS];
-			long errs[4] = {0, 0, 0, 0};
+			} loops[NL] = {
+				{RECIPE, 0}, {RECIPE, 1}, {FENCE_ONLY, 0}, {FLOOR, 0}, {GOQITE, 0}};
+			double rate[NL][MAX_ROUNDS], rf[MAX_ROUNDS];
+			long errs[NL] = {0};
 			for (int r = 0; r < rounds; r++) {
-				for (int j = 0; j < 4; j++) {
-					int l = r % 2 ? 3 - j : j;
+				for (int j = 0; j < NL; j++) {
+					int l = r % 2 ? NL - 1 - j : j;
 					struct result res;
 					if (throughput(path, loops[l].k, wset[i], n, sync,
 						       loops[l].batched ? batch : 1, &res) != 0) {
@@ -594,20 +688,21 @@ int main(int argc, char **argv)
 					rate[l][r] = (double)res.done / res.seconds;
 					errs[l] += res.errors;
 				}
-				rf[r] = rate[0][r] / rate[3][r];
+				rf[r] = rate[0][r] / rate[UNF][r];
 			}
 			double lo = rf[0], hi = rf[0];
 			for (int r = 1; r < rounds; r++) {
 				lo = rf[r] < lo ? rf[r] : lo;
 				hi = rf[r] > hi ? rf[r] : hi;
 			}
-			double m[4];
-			for (int l = 0; l < 4; l++)
+			double m[NL];
+			for (int l = 0; l < NL; l++)
 				m[l] = median(rate[l], rounds);
-			printf("  %-8d %9.0f %9.0f %9.0f %9.0f %7.2f %7.2f %7.2f %7.2f..%-5.2f "
-			       "%ld/%ld/%ld/%ld\n",
-			       wset[i], m[0], m[1], m[2], m[3], median(rf, rounds), m[2] / m[3],
-			       m[1] / m[3], lo, hi, errs[0], errs[1], errs[2], errs[3]);
+			printf("  %-8d %9.0f %9.0f %9.0f %9.0f %9.0f %7.2f %7.2f %7.2f %7.2f "
+			       "%7.2f..%-5.2f %ld/%ld/%ld/%ld/%ld\n",
+			       wset[i], m[0], m[1], m[2], m[3], m[UNF], median(rf, rounds),
+			       m[2] / m[UNF], m[3] / m[UNF], m[1] / m[UNF], lo, hi, errs[0],
+			       errs[1], errs[2], errs[3], errs[4]);
 		}
 		printf("\n");
 	}
