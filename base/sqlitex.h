@@ -44,7 +44,11 @@ int sqlitex_connect(const char *path, const struct sqlitex_opts *opts, sqlite3 *
 		    size_t errlen);
 
 /* The second half of sqlitex_open: journal_mode=WAL, the synchronous
- * level of opts (may be NULL) and foreign_keys=ON.  The first write to
+ * level of opts (may be NULL), foreign_keys=ON, and a WAL hook in place
+ * of SQLite's automatic checkpoint: at the same 1000 frames it runs a
+ * RESTART checkpoint that waits at most 2 ms for readers, so writers
+ * that take turns from several processes still let the WAL start over
+ * (sqlitex.c says why).  The first write to
  * the file.  Returns 0 or a WB_E* code; the connection stays open either
  * way and sqlite3_errmsg / sqlitex_is_readonly tell why it failed. */
 int sqlitex_setup(sqlite3 *db, const struct sqlitex_opts *opts);
