@@ -100,41 +100,90 @@ static long long wall_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Receives and deletes until the queue is empty; returns messages done.
- * fenced: the fence-only variant (fenced_schema) as owner. */
-static long goqite_loop(sqlite3 *db, int fenced, const char *owner, long *errors)
+/* The floor: the recipe's claim_next and complete statements (labs/
+ * recipes/tasktable.c, Q_CLAIM_NEXT and Q_COMPLETE) with the time bound
+ * from the worker's clock, each its own autocommit transaction.  Kept in
+ * step with the recipe by hand: a change to either statement there
+ * belongs here.  Parameters as in the goqite loops: ?1 the lease's end,
+ * ?2 now, ?3 the owner, ?4 the claim_id; then ?1 the id, ?2 the owner,
+ * ?3 the version, ?4 now. */
+static const char floor_claim[] =
+	"UPDATE task SET state = 'RUNNING', owner = ?3, claim_id = ?4,"
+	"  claim_version = claim_version + 1, attempt = attempt + 1,"
+	"  lease_until = ?1, claimed_at = ?2"
+	" WHERE task.rowid = (SELECT r FROM (SELECT r, MIN(since) FROM ("
+	"   SELECT * FROM (SELECT rowid AS r, due AS since FROM task"
+	"                   WHERE state = 'READY' AND due <= ?2"
+	"                     AND cancel_requested = 0 AND attempt < max_attempts"
+	"                   ORDER BY due LIMIT 1)"
+	"   UNION ALL"
+	"   SELECT * FROM (SELECT rowid AS r, lease_until AS since FROM task"
+	"                   WHERE state = 'RUNNING' AND lease_until <= ?2"
+	"                     AND cancel_requested = 0 AND attempt < max_attempts"
+	"                   ORDER BY lease_until LIMIT 1))))"
+	"   AND task.due <= ?2 AND task.cancel_requested = 0"
+	"   AND task.attempt < task.max_attempts"
+	"   AND (task.state = 'READY' OR (task.state = 'RUNNING' AND task.lease_until <= ?2))"
+	" RETURNING task_id, claim_version";
+static const char floor_complete[] =
+	"UPDATE task SET state = 'SUCCEEDED', lease_until = NULL, finished_at = ?4"
+	" WHERE task.task_id = ?1 AND task.owner = ?2 AND task.claim_version = ?3"
+	"   AND task.state = 'RUNNING' AND task.lease_until > ?4";
+
+enum kind { RECIPE, GOQITE, FENCE_ONLY, FLOOR };
+
+/* Binds the parameters st has of the four given (see floor_claim). */
+static void bind4(sqlite3_stmt *st, long long a, long long b, const char *c, const char *d)
 {
+	int n = sqlite3_bind_parameter_count(st);
+	sqlite3_bind_int64(st, 1, a);
+	if (n >= 2)
+		sqlite3_bind_int64(st, 2, b);
+	if (n >= 3)
+		sqlite3_bind_text(st, 3, c, -1, SQLITE_TRANSIENT);
+	if (n >= 4)
+		sqlite3_bind_text(st, 4, d, -1, SQLITE_STATIC);
+}
+
+/* Receives (claims) and deletes (completes) until nothing is left;
+ * returns messages done.  k: GOQITE, FENCE_ONLY (fenced_schema) or FLOOR
+ * (the recipe's schema and statements), as owner. */
+static long goqite_loop(sqlite3 *db, enum kind k, const char *owner, long *errors)
+{
+	static const char *const recv_sql[] = {
+		[GOQITE] = "UPDATE q SET timeout = ?1, received = received + 1"
+			   " WHERE id = (SELECT id FROM q WHERE ?2 >= timeout AND received < 3"
+			   "             ORDER BY created LIMIT 1) RETURNING id",
+		[FENCE_ONLY] = "UPDATE q SET timeout = ?1, received = received + 1,"
+			       "  owner = ?3, version = version + 1"
+			       " WHERE id = (SELECT id FROM q WHERE ?2 >= timeout AND received < 3"
+			       "             ORDER BY created LIMIT 1) RETURNING id, version",
+		[FLOOR] = floor_claim,
+	};
+	static const char *const del_sql[] = {
+		[GOQITE] = "DELETE FROM q WHERE id = ?1",
+		[FENCE_ONLY] = "DELETE FROM q WHERE id = ?1 AND owner = ?2 AND version = ?3"
+			       " AND timeout > ?4",
+		[FLOOR] = floor_complete,
+	};
+	const char *who = k == FLOOR ? "floor" : "goqite";
+	int fenced = k != GOQITE;
 	sqlite3_stmt *recv = NULL, *del = NULL;
 	long done = 0;
-	if (sqlitex_prepare(
-		    db,
-		    fenced ? "UPDATE q SET timeout = ?1, received = received + 1,"
-			     "  owner = ?3, version = version + 1"
-			     " WHERE id = (SELECT id FROM q WHERE ?2 >= timeout AND received < 3"
-			     "             ORDER BY created LIMIT 1) RETURNING id, version"
-			   : "UPDATE q SET timeout = ?1, received = received + 1"
-			     " WHERE id = (SELECT id FROM q WHERE ?2 >= timeout AND received < 3"
-			     "             ORDER BY created LIMIT 1) RETURNING id",
-		    &recv) ||
-	    sqlitex_prepare(db,
-			    fenced ? "DELETE FROM q WHERE id = ?1 AND owner = ?2 AND version = ?3"
-				     " AND timeout > ?4"
-				   : "DELETE FROM q WHERE id = ?1",
-			    &del))
+	char claim_id[33]; /* the floor's one claim_id: no fresh id per claim */
+	snprintf(claim_id, sizeof claim_id, "%-32s", owner);
+	if (sqlitex_prepare(db, recv_sql[k], &recv) || sqlitex_prepare(db, del_sql[k], &del))
 		goto out;
 	for (;;) {
 		long long t = wall_ms();
 		sqlite3_reset(recv);
-		sqlite3_bind_int64(recv, 1, t + 30000);
-		sqlite3_bind_int64(recv, 2, t);
-		if (fenced)
-			sqlite3_bind_text(recv, 3, owner, -1, SQLITE_STATIC);
+		bind4(recv, t + 30000, t, owner, claim_id);
 		int s = sqlite3_step(recv);
 		if (s == SQLITE_DONE)
 			break; /* empty */
 		if (s != SQLITE_ROW) {
 			if (!(*errors)++)
-				fprintf(stderr, "task_claim: goqite: %s\n", sqlite3_errmsg(db));
+				fprintf(stderr, "task_claim: %s: %s\n", who, sqlite3_errmsg(db));
 			if ((s & 0xFF) == SQLITE_BUSY && *errors < 100)
 				continue;
 			break;
@@ -152,7 +201,7 @@ static long goqite_loop(sqlite3 *db, int fenced, const char *owner, long *errors
 		}
 		if (sqlite3_step(del) != SQLITE_DONE || (fenced && sqlite3_changes(db) != 1)) {
 			if (!(*errors)++)
-				fprintf(stderr, "task_claim: goqite: %s\n", sqlite3_errmsg(db));
+				fprintf(stderr, "task_claim: %s: %s\n", who, sqlite3_errmsg(db));
 			break;
 		}
 		done++;
@@ -220,87 +269,7 @@ static long recipe_loop(struct tasktable *tt, const char *owner, int batch, long
 	return done;
 }
 
-/* ---- the floor: the recipe's statements, nothing around them ---------- */
-
-/* The recipe's claim_next and complete statements (labs/recipes/
- * tasktable.c, Q_CLAIM_NEXT and Q_COMPLETE) with :now bound from the
- * worker's clock, each its own autocommit transaction.  Kept in step with
- * the recipe by hand: a change to either statement there belongs here. */
-#define FLOOR_NOW "?1"
-static const char floor_claim[] =
-	"UPDATE task SET state = 'RUNNING', owner = ?2, claim_id = ?3,"
-	"  claim_version = claim_version + 1, attempt = attempt + 1,"
-	"  lease_until = " FLOOR_NOW " + 30000, claimed_at = " FLOOR_NOW
-	" WHERE task.rowid = (SELECT r FROM (SELECT r, MIN(since) FROM ("
-	"   SELECT * FROM (SELECT rowid AS r, due AS since FROM task"
-	"                   WHERE state = 'READY' AND due <= " FLOOR_NOW
-	"                     AND cancel_requested = 0 AND attempt < max_attempts"
-	"                   ORDER BY due LIMIT 1)"
-	"   UNION ALL"
-	"   SELECT * FROM (SELECT rowid AS r, lease_until AS since FROM task"
-	"                   WHERE state = 'RUNNING' AND lease_until <= " FLOOR_NOW
-	"                     AND cancel_requested = 0 AND attempt < max_attempts"
-	"                   ORDER BY lease_until LIMIT 1))))"
-	"   AND task.due <= " FLOOR_NOW " AND task.cancel_requested = 0"
-	"   AND task.attempt < task.max_attempts"
-	"   AND (task.state = 'READY'"
-	"        OR (task.state = 'RUNNING' AND task.lease_until <= " FLOOR_NOW "))"
-	" RETURNING task_id, claim_version";
-static const char floor_complete[] =
-	"UPDATE task SET state = 'SUCCEEDED', lease_until = NULL, finished_at = " FLOOR_NOW
-	" WHERE task.task_id = ?2 AND task.owner = ?3 AND task.claim_version = ?4"
-	"   AND task.state = 'RUNNING' AND task.lease_until > " FLOOR_NOW;
-
-/* Claims and completes until nothing is claimable; returns tasks done. */
-static long floor_loop(sqlite3 *db, const char *owner, long *errors)
-{
-	sqlite3_stmt *cl = NULL, *co = NULL;
-	long done = 0;
-	char claim_id[33];
-	snprintf(claim_id, sizeof claim_id, "%-32s", owner); /* fixed: no fresh id */
-	if (sqlitex_prepare(db, floor_claim, &cl) || sqlitex_prepare(db, floor_complete, &co))
-		goto out;
-	for (int busy = 0; busy < 100;) {
-		sqlite3_reset(cl);
-		sqlite3_bind_int64(cl, 1, wall_ms());
-		sqlite3_bind_text(cl, 2, owner, -1, SQLITE_STATIC);
-		sqlite3_bind_text(cl, 3, claim_id, -1, SQLITE_STATIC);
-		int s = sqlite3_step(cl);
-		if (s == SQLITE_DONE)
-			break; /* nothing claimable */
-		if (s != SQLITE_ROW) {
-			if (!(*errors)++)
-				fprintf(stderr, "task_claim: floor: %s\n", sqlite3_errmsg(db));
-			busy += (s & 0xFF) == SQLITE_BUSY;
-			if ((s & 0xFF) == SQLITE_BUSY)
-				continue;
-			break;
-		}
-		char id[TASK_ID_MAX];
-		snprintf(id, sizeof id, "%s", (const char *)sqlite3_column_text(cl, 0));
-		long long version = sqlite3_column_int64(cl, 1);
-		sqlite3_reset(cl);
-		sqlite3_reset(co);
-		sqlite3_bind_int64(co, 1, wall_ms());
-		sqlite3_bind_text(co, 2, id, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(co, 3, owner, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(co, 4, version);
-		if (sqlite3_step(co) != SQLITE_DONE || sqlite3_changes(db) != 1) {
-			if (!(*errors)++)
-				fprintf(stderr, "task_claim: floor: %s\n", sqlite3_errmsg(db));
-			break;
-		}
-		done++;
-	}
-out:
-	sqlite3_finalize(cl);
-	sqlite3_finalize(co);
-	return done;
-}
-
 /* ---- one throughput run ---------------------------------------------- */
-
-enum kind { RECIPE, GOQITE, FENCE_ONLY, FLOOR };
 
 struct result {
 	double seconds;
@@ -398,11 +367,9 @@ static int throughput(const char *path, enum kind k, int workers, int tasks, int
 			if (ok) {
 				char owner[16];
 				snprintf(owner, sizeof owner, "w%d", w);
-				counts[0] = k == RECIPE	 ? recipe_loop(tt, owner, batch, &counts[1])
-					    : k == FLOOR ? floor_loop(tasktable_db(tt), owner,
-								      &counts[1])
-							 : goqite_loop(db, k == FENCE_ONLY, owner,
-								       &counts[1]);
+				counts[0] = k == RECIPE ? recipe_loop(tt, owner, batch, &counts[1])
+							: goqite_loop(tt ? tasktable_db(tt) : db, k,
+								      owner, &counts[1]);
 			} else {
 				counts[1] = 1;
 			}
