@@ -150,23 +150,22 @@ static int busy_wait(void *arg, int count)
  * that, SQLite carries on as a PASSIVE checkpoint and the next
  * commit tries again, so a reader parked in the WAL (a lab at a barrier)
  * costs a commit at most that wait, never the connection's timeout. */
-#define CKPT_FRAMES 1000
+#define CKPT_FRAMES  1000
 #define CKPT_WAIT_MS 2
 
 static int wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
 {
+	(void)arg;
 	if (frames < CKPT_FRAMES)
 		return SQLITE_OK;
-	(void)arg;
 	/* The connection keeps its busy handler (a caller may have set its
 	 * own, e.g. no wait at all); ours is capped while this runs. */
-	int cap = busy_cap_ms;
 	busy_cap_ms = CKPT_WAIT_MS;
 	/* SQLITE_BUSY: readers stayed; done as PASSIVE.  Other errors
 	 * leave the WAL as it was, and the commit has happened either way:
 	 * a checkpoint is housekeeping, not the caller's statement. */
 	(void)sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_RESTART, NULL, NULL);
-	busy_cap_ms = cap;
+	busy_cap_ms = 0;
 	return SQLITE_OK;
 }
 

@@ -100,85 +100,84 @@ static long long wall_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* The floor: the recipe's claim_next and complete statements (labs/
- * recipes/tasktable.c, Q_CLAIM_NEXT and Q_COMPLETE) with the time bound
- * from the worker's clock, each its own autocommit transaction.  Kept in
- * step with the recipe by hand: a change to either statement there
- * belongs here.  Parameters as in the goqite loops: ?1 the lease's end,
- * ?2 now, ?3 the owner, ?4 the claim_id; then ?1 the id, ?2 the owner,
- * ?3 the version, ?4 now. */
-static const char floor_claim[] =
-	"UPDATE task SET state = 'RUNNING', owner = ?3, claim_id = ?4,"
-	"  claim_version = claim_version + 1, attempt = attempt + 1,"
-	"  lease_until = ?1, claimed_at = ?2"
-	" WHERE task.rowid = (SELECT r FROM (SELECT r, MIN(since) FROM ("
-	"   SELECT * FROM (SELECT rowid AS r, due AS since FROM task"
-	"                   WHERE state = 'READY' AND due <= ?2"
-	"                     AND cancel_requested = 0 AND attempt < max_attempts"
-	"                   ORDER BY due LIMIT 1)"
-	"   UNION ALL"
-	"   SELECT * FROM (SELECT rowid AS r, lease_until AS since FROM task"
-	"                   WHERE state = 'RUNNING' AND lease_until <= ?2"
-	"                     AND cancel_requested = 0 AND attempt < max_attempts"
-	"                   ORDER BY lease_until LIMIT 1))))"
-	"   AND task.due <= ?2 AND task.cancel_requested = 0"
-	"   AND task.attempt < task.max_attempts"
-	"   AND (task.state = 'READY' OR (task.state = 'RUNNING' AND task.lease_until <= ?2))"
-	" RETURNING task_id, claim_version";
-static const char floor_complete[] =
-	"UPDATE task SET state = 'SUCCEEDED', lease_until = NULL, finished_at = ?4"
-	" WHERE task.task_id = ?1 AND task.owner = ?2 AND task.claim_version = ?3"
-	"   AND task.state = 'RUNNING' AND task.lease_until > ?4";
-
 enum kind { RECIPE, GOQITE, FENCE_ONLY, FLOOR };
 
-/* Binds the parameters st has of the four given (see floor_claim). */
-static void bind4(sqlite3_stmt *st, long long a, long long b, const char *c, const char *d)
+/* The values the receive/delete loops bind, by the names their statements
+ * use; the floor's statements are the recipe's own (tasktable_sql), so
+ * the goqite ones use the same names.  Indexes are looked up once per
+ * prepared statement, not per step. */
+enum { B_LEASE_END, B_LEASE_MS, B_NOW, B_OWNER, B_CLAIM_ID, B_TASK_ID, B_VERSION, B__N };
+static const char *const bind_name[B__N] = {":lease_end", ":lease_ms", ":now",	  ":owner",
+					    ":claim_id",  ":task_id",  ":version"};
+
+struct bound {
+	sqlite3_stmt *st;
+	int at[B__N]; /* parameter index of each name, 0 where st has none */
+};
+
+static int bound_prepare(sqlite3 *db, const char *sql, struct bound *b)
 {
-	int n = sqlite3_bind_parameter_count(st);
-	sqlite3_bind_int64(st, 1, a);
-	if (n >= 2)
-		sqlite3_bind_int64(st, 2, b);
-	if (n >= 3)
-		sqlite3_bind_text(st, 3, c, -1, SQLITE_TRANSIENT);
-	if (n >= 4)
-		sqlite3_bind_text(st, 4, d, -1, SQLITE_STATIC);
+	if (sqlitex_prepare(db, sql, &b->st))
+		return -1;
+	for (int i = 0; i < B__N; i++)
+		b->at[i] = sqlite3_bind_parameter_index(b->st, bind_name[i]);
+	return 0;
+}
+
+/* Resets b and binds the values it has parameters for: num[i] for the
+ * integers, txt[i] (copied) for the texts. */
+static void bound_reset(struct bound *b, const long long num[B__N], const char *const txt[B__N])
+{
+	sqlite3_reset(b->st);
+	for (int i = 0; i < B__N; i++) {
+		if (!b->at[i])
+			continue;
+		if (txt[i])
+			sqlite3_bind_text(b->st, b->at[i], txt[i], -1, SQLITE_TRANSIENT);
+		else
+			sqlite3_bind_int64(b->st, b->at[i], num[i]);
+	}
 }
 
 /* Receives (claims) and deletes (completes) until nothing is left;
  * returns messages done.  k: GOQITE, FENCE_ONLY (fenced_schema) or FLOOR
- * (the recipe's schema and statements), as owner. */
+ * (the recipe's schema, and its claim_next and complete statements with
+ * the time bound from this worker's clock, each its own autocommit
+ * transaction, one fixed claim_id), as owner. */
 static long goqite_loop(sqlite3 *db, enum kind k, const char *owner, long *errors)
 {
 	static const char *const recv_sql[] = {
-		[GOQITE] = "UPDATE q SET timeout = ?1, received = received + 1"
-			   " WHERE id = (SELECT id FROM q WHERE ?2 >= timeout AND received < 3"
+		[GOQITE] = "UPDATE q SET timeout = :lease_end, received = received + 1"
+			   " WHERE id = (SELECT id FROM q WHERE :now >= timeout AND received < 3"
 			   "             ORDER BY created LIMIT 1) RETURNING id",
-		[FENCE_ONLY] = "UPDATE q SET timeout = ?1, received = received + 1,"
-			       "  owner = ?3, version = version + 1"
-			       " WHERE id = (SELECT id FROM q WHERE ?2 >= timeout AND received < 3"
-			       "             ORDER BY created LIMIT 1) RETURNING id, version",
-		[FLOOR] = floor_claim,
+		[FENCE_ONLY] =
+			"UPDATE q SET timeout = :lease_end, received = received + 1,"
+			"  owner = :owner, version = version + 1"
+			" WHERE id = (SELECT id FROM q WHERE :now >= timeout AND received < 3"
+			"             ORDER BY created LIMIT 1) RETURNING id, version",
 	};
 	static const char *const del_sql[] = {
-		[GOQITE] = "DELETE FROM q WHERE id = ?1",
-		[FENCE_ONLY] = "DELETE FROM q WHERE id = ?1 AND owner = ?2 AND version = ?3"
-			       " AND timeout > ?4",
-		[FLOOR] = floor_complete,
+		[GOQITE] = "DELETE FROM q WHERE id = :task_id",
+		[FENCE_ONLY] = "DELETE FROM q WHERE id = :task_id AND owner = :owner"
+			       " AND version = :version AND timeout > :now",
 	};
 	const char *who = k == FLOOR ? "floor" : "goqite";
 	int fenced = k != GOQITE;
-	sqlite3_stmt *recv = NULL, *del = NULL;
+	struct bound recv = {0}, del = {0};
 	long done = 0;
 	char claim_id[33]; /* the floor's one claim_id: no fresh id per claim */
+	char id[64];	   /* the received task's */
 	snprintf(claim_id, sizeof claim_id, "%-32s", owner);
-	if (sqlitex_prepare(db, recv_sql[k], &recv) || sqlitex_prepare(db, del_sql[k], &del))
+	long long num[B__N] = {[B_LEASE_MS] = 30000};
+	const char *txt[B__N] = {[B_OWNER] = owner, [B_CLAIM_ID] = claim_id, [B_TASK_ID] = id};
+	if (bound_prepare(db, k == FLOOR ? tasktable_sql("claim_next") : recv_sql[k], &recv) ||
+	    bound_prepare(db, k == FLOOR ? tasktable_sql("complete") : del_sql[k], &del))
 		goto out;
 	for (;;) {
-		long long t = wall_ms();
-		sqlite3_reset(recv);
-		bind4(recv, t + 30000, t, owner, claim_id);
-		int s = sqlite3_step(recv);
+		num[B_NOW] = wall_ms();
+		num[B_LEASE_END] = num[B_NOW] + 30000;
+		bound_reset(&recv, num, txt);
+		int s = sqlite3_step(recv.st);
 		if (s == SQLITE_DONE)
 			break; /* empty */
 		if (s != SQLITE_ROW) {
@@ -188,18 +187,12 @@ static long goqite_loop(sqlite3 *db, enum kind k, const char *owner, long *error
 				continue;
 			break;
 		}
-		char id[64];
-		snprintf(id, sizeof id, "%s", (const char *)sqlite3_column_text(recv, 0));
-		long long version = fenced ? sqlite3_column_int64(recv, 1) : 0;
-		sqlite3_reset(recv);
-		sqlite3_reset(del);
-		sqlite3_bind_text(del, 1, id, -1, SQLITE_TRANSIENT);
-		if (fenced) {
-			sqlite3_bind_text(del, 2, owner, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(del, 3, version);
-			sqlite3_bind_int64(del, 4, wall_ms());
-		}
-		if (sqlite3_step(del) != SQLITE_DONE || (fenced && sqlite3_changes(db) != 1)) {
+		snprintf(id, sizeof id, "%s", (const char *)sqlite3_column_text(recv.st, 0));
+		num[B_VERSION] = fenced ? sqlite3_column_int64(recv.st, 1) : 0;
+		sqlite3_reset(recv.st);
+		num[B_NOW] = wall_ms();
+		bound_reset(&del, num, txt);
+		if (sqlite3_step(del.st) != SQLITE_DONE || (fenced && sqlite3_changes(db) != 1)) {
 			if (!(*errors)++)
 				fprintf(stderr, "task_claim: %s: %s\n", who, sqlite3_errmsg(db));
 			break;
@@ -207,8 +200,8 @@ static long goqite_loop(sqlite3 *db, enum kind k, const char *owner, long *error
 		done++;
 	}
 out:
-	sqlite3_finalize(recv);
-	sqlite3_finalize(del);
+	sqlite3_finalize(recv.st);
+	sqlite3_finalize(del.st);
 	return done;
 }
 

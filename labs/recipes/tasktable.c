@@ -1159,7 +1159,7 @@ int tasktable_check(struct tasktable *tt, const struct task_claim *c, int *reque
 	return got ? 0 : fail_with(tt, TASK_ELOST, "check");
 }
 
-int tasktable_explain(struct tasktable *tt, const char *statement, char **plan)
+const char *tasktable_sql(const char *statement)
 {
 	static const struct {
 		const char *name;
@@ -1167,13 +1167,19 @@ int tasktable_explain(struct tasktable *tt, const char *statement, char **plan)
 	} names[] = {{"claim", Q_CLAIM},
 		     {"claim_next", Q_CLAIM_NEXT},
 		     {"claim_batch", Q_CLAIM_BATCH},
+		     {"complete", Q_COMPLETE},
 		     {"due", Q_DUE},
 		     {"oldest_due", Q_H_OLDEST_DUE}};
-	*plan = NULL;
-	const char *sql = NULL;
 	for (size_t i = 0; statement && i < WB_ARRAY_LEN(names); i++)
 		if (!strcmp(statement, names[i].name))
-			sql = sql_text[names[i].q];
+			return sql_text[names[i].q];
+	return NULL;
+}
+
+int tasktable_explain(struct tasktable *tt, const char *statement, char **plan)
+{
+	*plan = NULL;
+	const char *sql = tasktable_sql(statement);
 	if (!sql)
 		return fail_with(tt, WB_EINVAL, "explain: unknown statement");
 	char *text = wb_xasprintf("EXPLAIN QUERY PLAN %s", sql);

@@ -294,10 +294,16 @@ int tasktable_claim_stats(struct tasktable *tt, int intervals, struct task_claim
 int tasktable_conflict_alarm(const struct task_claim_stats *s,
 			     const struct task_conflict_rule *rule);
 
+/* The SQL text of one of the recipe's statements, by name: "claim",
+ * "claim_next", "claim_batch", "complete", "due" or "oldest_due"; NULL for
+ * any other name.  Its parameters are named (:now, :owner, :claim_id,
+ * :lease_ms, :task_id, :version, :max, :claim_ids); a statement run
+ * outside the recipe (bench/task_claim.c's floor) binds them itself. */
+const char *tasktable_sql(const char *statement);
+
 /* EXPLAIN QUERY PLAN of one of the recipe's statements, one plan row per
- * line, indented by depth: statement is "claim", "claim_next", "claim_batch",
- * "due" or "oldest_due".  Shows that due scanning reads an index range instead of
- * sorting the table.  0 (*plan freed by the caller), WB_EINVAL (unknown
+ * line, indented by depth: statement is a name tasktable_sql knows.  Shows that due scanning reads
+ * an index range instead of sorting the table.  0 (*plan freed by the caller), WB_EINVAL (unknown
  * name) or WB_E*. */
 int tasktable_explain(struct tasktable *tt, const char *statement, char **plan);
 
