@@ -36,9 +36,11 @@ struct exercise;
 /* The learner's code as the check receives it. */
 struct ex_code {
 	const struct exercise *ex;
-	const char *path; /* the learner's file, absolute */
-	void *dl;	  /* EX_LANG_C: the dlopen()ed shared object; else NULL */
-	const char *dir;  /* the exercise's shipped folder (exercises/<id>) */
+	const char *path;	 /* the learner's file, absolute */
+	void *dl;		 /* EX_LANG_C: the dlopen()ed shared object; else NULL */
+	const char *dir;	 /* the exercise's shipped folder (exercises/<id>) */
+	unsigned long long seed; /* --seed N: the seed of the check's choices */
+	int seed_given;		 /* 0: the check derives its seed from the id */
 };
 
 /* A check: the lab's scenario with code in place of the recipe.  Returns

@@ -2,5 +2,11 @@
 -- KEYS[1]: the lock key   ARGV[1]: the token your acquisition wrote
 -- Return 1 when this call deleted the key, 0 otherwise.
 --
+-- The rules the check judges (task: `workbench exercise start redis-release`):
+--   release-owner-deletes: the key holds ARGV[1]: return 1, the key is gone
+--   release-only-own: any other token: return 0, value and lease unchanged
+--   release-missing-is-0: the key is gone (expired, untaken, or never set): return 0, create nothing
+-- The integer 0, not nil. Every rule is judged on a real redis-server.
+--
 -- TODO: compare the key's value with ARGV[1] and delete only on a match.
 return 0

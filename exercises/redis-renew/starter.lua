@@ -3,5 +3,11 @@
 -- Return 1 when this call set the new lease, 0 otherwise (0 means: stop
 -- the protected work now).
 --
+-- The rules the check judges (task: `workbench exercise start redis-renew`):
+--   renew-owner-sets-lease: the key holds ARGV[1]: return 1, keep the token, lease = ARGV[2] ms
+--   renew-only-own: any other token: return 0, value and lease unchanged
+--   renew-missing-is-0: the key is gone (expired, untaken, or never set): return 0, create nothing
+-- The integer 0, not nil. Every rule is judged on a real redis-server.
+--
 -- TODO: compare the key's value with ARGV[1]; only on a match PEXPIRE it.
 return 0

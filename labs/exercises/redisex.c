@@ -28,13 +28,19 @@ enum lab_outcome redisex_check(struct lab_ctx *ctx, const struct ex_code *code,
 		return LAB_RAN;
 	}
 	const int renew = which == REDISEX_RENEW;
+	int rc = redisex_rules(ctx, code, text, renew);
+	if (rc) {
+		free(text);
+		return lab_outcome_of(ctx, rc);
+	}
 	const struct redis_lock_code lc = {
 		.release_lua = renew ? RELEASE_LUA : text,
 		.renew_lua = renew ? text : RENEW_LUA,
 		.from = code->ex->file,
 		.rounds = renew ? REDIS_LOCK_ROUND_RENEW_SAFE : REDIS_LOCK_ROUND_DEL_SAFE,
 	};
-	int rc = redis_lock_scenario(ctx, &lc);
+	report_step(ctx->report, "The story: the redis-lock lab's round with your script");
+	rc = redis_lock_scenario(ctx, &lc);
 	free(text);
 	return lab_outcome_of(ctx, rc);
 }

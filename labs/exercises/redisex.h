@@ -25,6 +25,13 @@ enum redisex_script {
  * learner's script; the caller sets the conclusion (a literal, so its
  * Chinese text is found).
  * Returns the lab's outcome (lab_outcome_of). */
+/* The rules of the exercise (redisspec.c): the learner's script in the
+ * staged situations and the seeded exploration, on a redis-server of its
+ * own, each rule reported as a check named by its id (spec.h).  renew
+ * selects redis-renew's rules, else redis-release's.  Returns 0 (the rules
+ * were judged), or a WB_E code after report_cannot. */
+int redisex_rules(struct lab_ctx *ctx, const struct ex_code *code, const char *script, int renew);
+
 enum lab_outcome redisex_check(struct lab_ctx *ctx, const struct ex_code *code,
 			       enum redisex_script which);
 

@@ -6,6 +6,12 @@
 # its first line names ("expect-fail: NAME").  After each run no run folder
 # and no process is left.  A check that cannot run here (exit 2: no
 # ZooKeeper, no redis-server, no compiler) makes the test a skip.
+#
+# For an exercise with a specification (the check's evidence "rules",
+# labs/exercises/spec.h) also: every variant names a rule, and that rule
+# is the only rule it fails; every rule has such a variant; both task
+# texts name every rule id.  CHECK_REPEAT=N runs each file N times and
+# fails when two runs differ in verdict or failed checks.
 . "$(dirname "$0")/../lib/common.sh"
 
 id=${1:?usage: check.sh EXERCISE-ID}
@@ -42,24 +48,71 @@ start=$(ls "$dir"/starter.* 2>/dev/null | head -n 1)
 [ -n "$sol" ] || fail "$id has no solution.*"
 [ -n "$start" ] || fail "$id has no starter.*"
 
-run "$sol"
+# The rule ids of the last run's specification, space-separated.
+rules_of() {
+	sed -n 's/^{"t":"evidence","key":"rules","value":"\([^"]*\)"}$/\1/p' "$T/out.json" | head -n 1
+}
+
+repeat=${CHECK_REPEAT:-1}
+# run_same FILE: run FILE $repeat times; every run must end the same.
+run_same() {
+	run "$1"
+	first="$rc $(failed_checks | tr '\n' ' ')"
+	i=1
+	while [ $i -lt "$repeat" ]; do
+		run "$1"
+		now="$rc $(failed_checks | tr '\n' ' ')"
+		[ "$now" = "$first" ] || fail "$1: run 1 ended '$first', run $((i + 1)) '$now'"
+		i=$((i + 1))
+	done
+}
+
+run_same "$sol"
 [ $rc -eq 0 ] || { cat "$T/out.json" "$T/out.err"; fail "$id: the reference solution exited $rc"; }
 tail -n 1 "$T/out.json" | grep -q '^{"t":"verdict","pass":true,' || fail "$id: solution verdict"
+rules=$(rules_of)
+if [ -n "$rules" ]; then
+	for r in $rules; do
+		for lang in en zh; do
+			grep -qF "\`$r\`" "$dir/task.$lang.md" ||
+				fail "$id: task.$lang.md does not name the rule \`$r\`"
+		done
+	done
+fi
 
-run "$start"
+run_same "$start"
 [ $rc -eq 1 ] || { cat "$T/out.json"; fail "$id: the starter exited $rc, want 1 (fail)"; }
 failed_checks | grep -qx builds && fail "$id: the starter does not build: $(cat "$T/out.json")"
 
 n=0
+caught=
 for w in "$dir"/wrong/*; do
 	[ -f "$w" ] || continue
 	want=$(head -n 1 "$w" | sed -n 's/^.*expect-fail: *//p')
 	[ -n "$want" ] || fail "$w: the first line does not name the check (expect-fail: NAME)"
-	run "$w"
+	run_same "$w"
 	[ $rc -eq 1 ] || { cat "$T/out.json"; fail "$w passed (exit $rc); it must fail on $want"; }
 	failed_checks | grep -qxF "$want" ||
 		fail "$w failed, but not on $want: failed $(failed_checks | tr '\n' ' ')"
+	if [ -n "$rules" ]; then
+		case " $rules " in
+		*" $want "*) ;;
+		*) fail "$w: expect-fail names '$want', which is not a rule ($rules)" ;;
+		esac
+		other=$(failed_checks | while read -r c; do
+			[ "$c" = "$want" ] && continue
+			case " $rules " in *" $c "*) echo "$c" ;; esac
+		done | tr '\n' ' ')
+		[ -z "$other" ] || fail "$w fails rule $want and also $other: a variant must break one rule"
+		caught="$caught $want"
+	fi
 	n=$((n + 1))
 done
 [ $n -ge 2 ] || fail "$id has $n known-wrong variants, want 2 or more"
-echo "exercise $id: solution passes, starter fails, $n wrong variants caught"
+for r in $rules; do
+	case " $caught " in
+	*" $r "*) ;;
+	*) fail "$id: no known-wrong variant breaks only the rule $r" ;;
+	esac
+done
+echo "exercise $id: solution passes, starter fails, $n wrong variants caught${rules:+, each rule of $rules by a variant of its own}"

@@ -23,6 +23,7 @@
 #include "lab.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -37,8 +38,10 @@
 /* What the worker needs to judge the learner's code. */
 struct check_arg {
 	const struct exercise *ex;
-	const char *src;    /* the learner's file, absolute */
-	const char *ex_dir; /* exercises/<id> in the content root */
+	const char *src;	 /* the learner's file, absolute */
+	const char *ex_dir;	 /* exercises/<id> in the content root */
+	unsigned long long seed; /* --seed N */
+	int seed_given;
 };
 
 /* Builds a C exercise into <run>/learner.so and loads it.  Returns 0 with
@@ -86,7 +89,11 @@ out:
 static enum lab_outcome check_body(struct lab_ctx *ctx, void *argp)
 {
 	const struct check_arg *a = argp;
-	struct ex_code code = {.ex = a->ex, .path = a->src, .dir = a->ex_dir};
+	struct ex_code code = {.ex = a->ex,
+			       .path = a->src,
+			       .dir = a->ex_dir,
+			       .seed = a->seed,
+			       .seed_given = a->seed_given};
 	enum lab_outcome how = LAB_RAN;
 	if (a->ex->lang == EX_LANG_C && build_and_load(ctx, a, &code.dl, &how) != 0)
 		return how;
@@ -167,7 +174,24 @@ static int exercise_check(struct app *app, const struct args *args)
 	free(given);
 	char *ex_dir = exws_shipped(app->content, ex->id);
 	char *title = wb_xasprintf("exercise %s: %s (%s)", ex->id, ex_title(ex, app->lang), src);
-	struct check_arg arg = {ex, src, ex_dir};
+	struct check_arg arg = {ex, src, ex_dir, 0, 0};
+	const char *seed = args_value(args, "--seed");
+	if (seed) {
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(seed, &end, 10);
+		if (!*seed || *end || errno || *seed == '-') {
+			fprintf(stderr,
+				"workbench: bad --seed '%s': expected a number from 0 to %llu\n",
+				seed, ULLONG_MAX);
+			free(title);
+			free(ex_dir);
+			free(src);
+			return EXIT_USAGE;
+		}
+		arg.seed = v;
+		arg.seed_given = 1;
+	}
 	struct labsuper_job job = {
 		.lab = lab,
 		.what = "exercise",
@@ -192,11 +216,14 @@ static int exercise_check(struct app *app, const struct args *args)
 const struct command cmd_exercise_check = {
 	.name = "exercise",
 	.sub = "check",
-	.args = {.opts = "--json --file=", .lower = 1, .upper = 1},
-	.usage = "ID [--file PATH] [--json]",
+	.args = {.opts = "--json --file= --seed=", .lower = 1, .upper = 1},
+	.usage = "ID [--file PATH] [--seed N] [--json]",
 	.help = "check your code for an exercise under the lab's faults (exit 0 pass, 1 fail, "
 		"2 could not run)",
 	.more = "  Without --file, checks the workspace copy that `exercise start` made.\n"
+		"  --seed N replays the check's choices (ids, schedules) of a run that printed\n"
+		"  seed N; without it the seed is fixed per exercise, so a verdict never\n"
+		"  depends on luck.\n"
 		"  WORKBENCH_EXERCISE_TIMEOUT: the wall limit in seconds (default 120).\n",
 	.run = exercise_check,
 };

@@ -1,3 +1,3 @@
--- expect-fail: compare-and-delete-keeps-b-lock
+-- expect-fail: release-only-own
 -- The naive release: delete the key whoever holds it.
 return redis.call('DEL', KEYS[1])
