@@ -219,6 +219,9 @@ static const struct id_snowflake_impl adapter = {
 	.under_test = 1,
 };
 
+/* snowspec.c: the rules, judged before the story (spec.h). */
+int snowspec_rules(struct lab_ctx *ctx, const struct ex_code *code, next_fn next);
+
 static enum lab_outcome check(struct lab_ctx *ctx, const struct ex_code *code)
 {
 	void *sym = ex_code_sym(code, "wbx_snowflake_next");
@@ -229,6 +232,11 @@ static enum lab_outcome check(struct lab_ctx *ctx, const struct ex_code *code)
 		return LAB_RAN;
 	}
 	memcpy(&learner_next, &sym, sizeof learner_next);
+	int rc = snowspec_rules(ctx, code, learner_next);
+	if (rc)
+		return lab_outcome_of(ctx, rc);
+	report_step(ctx->report,
+		    "The story: steps 1 to 3 of the id-snowflake lab with your function");
 	report_conclusion(ctx->report,
 			  "Your generator never issued an id twice: it waited out a small clock "
 			  "rollback and refused a large one, moved to the next millisecond instead "

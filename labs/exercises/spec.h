@@ -33,6 +33,7 @@
 #define WB_SPEC_H
 
 #include "exercise.h"
+#include "harness/narration.h" /* N_ for the rules' demands */
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-// expect-fail: restart-resumes-above-reservation
+// expect-fail: restart-above-reservation
 // Reserves, but after a restart starts from the clock instead of above the reservation found.
 #include "api.h"
 

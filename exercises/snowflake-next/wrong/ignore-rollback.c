@@ -1,4 +1,4 @@
-// expect-fail: rollback-waits
+// expect-fail: clock-behind-waits restart-above-reservation
 // Takes whatever the clock says: after a step back it issues ids below (or equal to) earlier ones.
 #include "api.h"
 

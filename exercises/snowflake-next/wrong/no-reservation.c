@@ -1,4 +1,4 @@
-// expect-fail: issues-within-reservation
+// expect-fail: reserve-before-issue
 // Never makes a reservation durable: a restart could not know which ms were used.
 #include "api.h"
 

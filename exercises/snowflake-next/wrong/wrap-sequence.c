@@ -1,4 +1,4 @@
-// expect-fail: sequence-never-wraps
+// expect-fail: full-ms-waits restart-above-reservation
 // Wraps the sequence back to 0 within the same millisecond: the ids of that ms repeat.
 #include "api.h"
 
