@@ -73,6 +73,7 @@ struct sf {
 	struct wbx_snowflake g;
 	uint64_t now;		/* the clock */
 	int stuck;		/* sleep_ms does not move the clock */
+	int slow;		/* sleep_ms moves it half of what was asked (rounded up) */
 	uint64_t slept;		/* ms slept in the current call */
 	uint64_t durable;	/* the reservation made durable */
 	uint64_t reserve_asked; /* until of the last reserve call (0: none this call) */
@@ -95,8 +96,12 @@ static void c_sleep(void *arg, uint64_t ms)
 {
 	struct sf *x = arg;
 	x->slept += ms;
-	if (!x->stuck || x->slept > 100 * MAX_WAIT)
-		x->now += ms ? ms : 1;
+	if (x->slept > 100 * MAX_WAIT)
+		x->now += ms ? ms : 1; /* a runaway wait: let it end */
+	else if (x->slow)
+		x->now += (ms + 1) / 2;
+	else if (!x->stuck)
+		x->now += ms;
 }
 
 static int p_reserve(void *arg, uint64_t until)
@@ -132,6 +137,7 @@ static void reset(struct sf *x, uint64_t now)
 {
 	x->now = now;
 	x->stuck = 0;
+	x->slow = 0;
 	x->durable = 0;
 	x->fail_reserve = 0;
 	x->max_id = -1;
@@ -193,7 +199,15 @@ static int call(struct sf *x, char *why, size_t len)
 		}
 		if (rc == WBX_ERANGE && need > T_MAX)
 			return 0;
-		if (rc == WBX_EBUSY && !reachable)
+		if (rc == WBX_EBUSY && x->now < need && x->slept < max_wait) {
+			snprintf(why, len,
+				 "returned WBX_EBUSY after sleeping %" PRIu64
+				 " of max_wait_ms %" PRIu64 " ms, the clock still behind (%" PRIu64
+				 " < %" PRIu64 ")",
+				 x->slept, max_wait, x->now, need);
+			return R_BEHIND + 1;
+		}
+		if (rc == WBX_EBUSY && (!reachable || x->now < need))
 			return 0;
 		snprintf(why, len,
 			 "returned %s with the clock at %" PRIu64
@@ -301,6 +315,20 @@ static void situations(struct sf *x)
 	x->stuck = 1;
 	situation(x, R_BEHIND, "the clock back to 900 and stuck", 1);
 
+	reset(x, 1000);
+	situation(x, R_BEHIND, "the clock back 20 ms, sleep_ms moving it half as far", 1);
+	x->now = 980;
+	x->slow = 1;
+	situation(x, R_BEHIND, "the clock back 20 ms, sleep_ms moving it half as far", 1);
+	x->now = 960;
+	situation(x, R_BEHIND, "the clock back 40 ms, sleep_ms moving it half as far", 1);
+
+	reset(x, T_MAX);
+	x->stuck = 1;
+	situation(x, R_LAYOUT, "4096 ids in the last ms of 41 bits, then one more", 4096);
+	x->stuck = 0;
+	situation(x, R_LAYOUT, "4096 ids in the last ms of 41 bits, then one more", 1);
+
 	reset(x, 2000);
 	x->stuck = 1;
 	situation(x, R_FULL, "4096 ids in ms 2000, the clock frozen", 4096);
@@ -332,6 +360,11 @@ static void situations(struct sf *x)
 	x->now = 1000 + 3 * RESERVE_MS;
 	open_life(x);
 	situation(x, R_RESTART, "a restart with the clock past the reservation", 2);
+	reset(x, 0);
+	x->durable = 1; /* the previous life reserved [0, 1) and used all of ms 0 */
+	x->max_id = (int64_t)(((uint64_t)WORKER << 12) | WBX_SEQ_MAX);
+	open_life(x);
+	situation(x, R_RESTART, "a restart with the reservation at 1 ms, the clock at 0", 1);
 	reset(x, 1000);
 	situation(x, R_RESTART, "a restart far below the reservation", 2);
 	x->now = 1;

@@ -1,4 +1,4 @@
--- expect-fail: interleaved-stale-rejected
+-- expect-fail: compare-in-the-write
 -- Compares first, writes later: a newer write can land in between.
 -- name: check
 SELECT COALESCE((SELECT mark FROM fenced_resource WHERE domain = :domain), -1) <= :token

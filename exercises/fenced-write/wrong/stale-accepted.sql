@@ -1,4 +1,4 @@
--- expect-fail: fenced-rejects-stale
+-- expect-fail: stale-token-rejected
 -- Never looks at the mark: A's late write overwrites B's.
 -- name: write
 INSERT INTO fenced_resource (domain, mark, value) VALUES (:domain, :token, :value)

@@ -1,4 +1,4 @@
--- expect-fail: restored-backup-refused
+-- expect-fail: behind-witness-refused
 -- Atomic, but never compares the generation with the witness: a restored
 -- old backup hands out ranges that were issued before.
 -- name: alloc

@@ -1,4 +1,4 @@
--- expect-fail: interleaved-no-overlap
+-- expect-fail: overtaken-no-overlap
 -- Reads h, then writes h + n in a second statement: another allocator
 -- can move h in between, and both get the same range.
 -- name: read

@@ -1,4 +1,4 @@
-// expect-fail: clock-behind-waits restart-above-reservation
+// expect-fail: clock-behind-waits
 // Gives up at once when the clock is behind instead of waiting for it: a
 // 20 ms step back and a restart just below the reservation both fail.
 #include "api.h"
