@@ -1,5 +1,17 @@
 /* counter.c - your read-modify-write of the counter (zk-cas-update).
- * Read api.h first: it says what you are given and what to return. */
+ * Read api.h first: it says what you are given and what to return.
+ *
+ * The rules the check judges:
+ *   adds-delta: alone, store old + delta (a long) and return ZOK with it
+ *   errors-returned: no counter: ZNONODE; read-only: ZNOAUTH; at once,
+ *     nothing created or written
+ *   concurrent-write-kept: another client's write between your read and
+ *     your write stays (never write with version -1)
+ *   retries-after-conflict: on ZBADVERSION read again and store; ZOK with
+ *     the counter's value
+ *   lost-reply-applied-once: a lost reply (ZCONNECTIONLOSS) may hide an
+ *     applied write: never add the delta twice
+ */
 #include "api.h"
 
 #include <stdio.h>

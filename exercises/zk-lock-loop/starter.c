@@ -1,5 +1,14 @@
 /* lockloop.c - your acquire loop (zk-lock-loop).
- * Read api.h first: it says what you are given and what to return. */
+ * Read api.h first: it says what you are given and what to return.
+ *
+ * The rules the check judges:
+ *   holds-when-first: alone: ZOK and the full path of your one ephemeral
+ *     candidate
+ *   vanished-predecessor-relists: predecessor gone at the watch call: list
+ *     again (the holder may still be in front), never "held"
+ *   watches-predecessor: watch the node just before yours, not the holder
+ *   keeps-waiting-after-notification: a notification means "look again"
+ */
 #include "api.h"
 
 #include <stdio.h>

@@ -1,21 +1,37 @@
 /*
  * zk-cas-update.c - the check of the exercise zk-cas-update: the learner's
- * counter_add (exercises/zk-cas-update/api.h) under the interleaving the
- * lab zk-cas narrates, forced instead of told.
+ * counter_add (exercises/zk-cas-update/api.h) judged by the task's rules
+ * on a real ZooKeeper, then in the interleaving the lab zk-cas narrates,
+ * forced instead of told (the story).
  *
- *   The counter holds "40".  Client A reaches the server through the fault
- *   proxy (harness/zk/zkproxy.h), which holds every reply to A.  A runs
- *   counter_add(+1): the server answers its read (the proxy says so), the
- *   answer waits in the proxy.  Meanwhile client B, direct, runs
- *   counter_add(+2) to the end: "42", version 1.  Then the proxy lets A's
- *   answer through: A computes from "40" at version 0.  A conditional
- *   write is refused (ZBADVERSION); a correct counter_add reads again and
- *   stores "43".  Version -1 stores "41": B's update is lost and nobody is
- *   told; no retry reports A's update failed and the counter ends short.
+ * Rules (spec.h), each situation on a counter node of its own under the
+ * run's base path, client A (the learner's handle) reaching the server
+ * through the fault proxy (harness/zk/zkproxy.h), client B direct:
+ *   adds-delta: alone, +1 from "40", -5 from "7", +1 from "9000000000".
+ *   errors-returned: a missing counter (ZNONODE) and a read-only one
+ *     (ZNOAUTH) are answered with their error within ERR_MS, nothing
+ *     created or written; a call still running then is let go by the
+ *     check (the node created, the ACL opened) and fails the rule.
+ *   no-lost-update and retries-after-conflict: the proxy holds A's
+ *     replies, A reads "40", B writes "42" with its version in between,
+ *     then A's answer goes through; the counter must end 43 (40 + 2 + 1
+ *     when A says ZOK) and A report ZOK with the counter's value.
+ *   lost-reply-applied-once: the proxy lets A's setData through and drops
+ *     its reply (zkproxy_arm_drop_set): the write is applied, A sees
+ *     ZCONNECTIONLOSS; the counter must hold the delta once, and A answer
+ *     ZCONNECTIONLOSS, or ZOK with that value (a learner that checked).
+ *     A retry that reads again and adds again applies it twice.
+ * Every wait is for an event (a held reply, a dropped reply, the thread's
+ * return, the session's next handshake), never a sleep.
  *
- * The hold is the barrier: no sleep decides the order.  It needs its own
- * server (the proxy sits in front of it), so it cannot run against --zk.
- * It does not show the lab's version arithmetic (the lab does).
+ * The story (unchanged): the counter holds "40".  A runs counter_add(+1):
+ * the server answers its read, the answer waits in the proxy.  B runs
+ * counter_add(+2) to the end: "42".  Then the proxy lets A's answer
+ * through: a correct counter_add is refused (ZBADVERSION), reads again
+ * and stores "43".
+ *
+ * It needs its own server (the proxy sits in front of it), so it cannot
+ * run against --zk.
  */
 #include "base/wb.h"
 #include "exercise.h"
@@ -26,12 +42,34 @@
 #include "harness/zk/zkproxy.h"
 #include "lab.h"
 #include "rigs/exthread.h"
+#include "spec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define START 40 /* the counter's first value */
+#define START  40   /* the counter's first value */
+#define ERR_MS 2000 /* how long an error may take to come back */
+
+enum { R_ADDS, R_ERRORS, R_LOST, R_RETRIES, R_ONCE, R_COUNT };
+
+static const struct spec_rule rules[] = {
+	{"adds-delta",
+	 N_("alone, counter_add stores the old value plus delta and returns ZOK with it in "
+	    "*new_value")},
+	{"errors-returned",
+	 N_("a missing counter gives ZNONODE, a read-only one ZNOAUTH, at once (no endless "
+	    "retry), nothing created or written")},
+	{"concurrent-write-kept",
+	 N_("a write by another client between the read and the write is kept: the counter "
+	    "ends 40 + 2 + 1 (or 40 + 2 when counter_add reports an error)")},
+	{"retries-after-conflict",
+	 N_("refused with ZBADVERSION, counter_add reads again and stores: ZOK, and *new_value "
+	    "is the value the counter then holds")},
+	{"lost-reply-applied-once",
+	 N_("when the write's reply is lost, the delta is applied once: ZCONNECTIONLOSS, or ZOK "
+	    "with the counter's value")},
+};
 
 struct cas_counter {
 	zhandle_t *zh;
@@ -65,6 +103,9 @@ struct cas_ex {
 	char *path;
 	struct updater *ua, *ub;
 	int a_leaked, b_leaked;
+	struct spec sp;
+	int nsit;  /* situations staged: their node names */
+	int stuck; /* a learner's call never returned: A is no longer usable */
 };
 
 /* The servers, the proxy, the two clients and the counter at START. */
@@ -185,6 +226,245 @@ static void judge(struct cas_ex *x)
 	report_evidence(r, "versions", "final version %d", zrc == ZOK ? st.version : -1);
 }
 
+/* --- the rules --------------------------------------------------------- */
+
+/* A node of its own for one situation, holding text with acl (text NULL:
+ * none is created).  Returns its path (caller frees) or NULL after
+ * report_cannot. */
+static char *sit_node(struct cas_ex *x, const char *text, struct ACL_vector *acl)
+{
+	char *path = wb_xasprintf("%s/s%d", x->z->base, x->nsit++);
+	if (!text)
+		return path;
+	int zrc = zoo_create(zkc_handle(x->b), path, text, (int)strlen(text), acl, 0, NULL, 0);
+	if (zrc != ZOK) {
+		report_cannot(x->r, "cannot create %s: %s", path, zkc_err_name(zrc));
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/* The node's text as B reads it, or the error's name. */
+static void node_text(struct cas_ex *x, const char *path, char *buf, int size)
+{
+	int len = size - 1;
+	int zrc = zoo_get(zkc_handle(x->b), path, 0, buf, &len, NULL);
+	if (zrc != ZOK)
+		snprintf(buf, (size_t)size, "(%s)", zkc_err_name(zrc));
+	else
+		buf[len > 0 ? len : 0] = '\0';
+}
+
+/* Starts counter_add(delta) on A's handle.  NULL after report_cannot. */
+static struct updater *start_a(struct cas_ex *x, counter_add_fn add, const char *path, long delta)
+{
+	struct updater *u = updater_new(add, x->a, path, delta);
+	if (exthread_start(&u->t, updater_main, u) != 0) {
+		report_cannot(x->r, "cannot start a thread");
+		free(u);
+		return NULL;
+	}
+	return u;
+}
+
+/* Ends a call: joined and freed with its path, or (never returned) both
+ * kept, since the thread may still read them, and A marked unusable. */
+static void end_a(struct cas_ex *x, struct updater *u, char *path)
+{
+	if (exthread_end(&u->t)) {
+		x->stuck = 1;
+		return;
+	}
+	free(u);
+	free(path);
+}
+
+static int adds(struct cas_ex *x, counter_add_fn add)
+{
+	static const struct {
+		const char *from, *want;
+		long delta;
+	} cases[] = {{"40", "41", 1}, {"7", "2", -5}, {"9000000000", "9000000001", 1}};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0] && !x->stuck; k++) {
+		char *path = sit_node(x, cases[k].from, &ZOO_OPEN_ACL_UNSAFE);
+		struct updater *u = path ? start_a(x, add, path, cases[k].delta) : NULL;
+		if (!u) {
+			free(path);
+			return WB_EIO;
+		}
+		int done = exthread_wait(&u->t, ZKLAB_WAIT_MS) == 0;
+		char now[64], sit[96], got[32];
+		node_text(x, path, now, sizeof now);
+		snprintf(sit, sizeof sit, "alone, %+ld from \"%s\"", cases[k].delta, cases[k].from);
+		snprintf(got, sizeof got, "%ld", u->value);
+		spec_judge(&x->sp, rules[R_ADDS].id, sit,
+			   done && u->zrc == ZOK && !strcmp(got, cases[k].want) &&
+				   !strcmp(now, cases[k].want),
+			   "%s%s, *new_value %ld, counter \"%s\" (want ZOK, %s, \"%s\")",
+			   done ? "" : "still running: ", zkc_err_name(u->zrc), u->value, now,
+			   cases[k].want, cases[k].want);
+		end_a(x, u, path);
+	}
+	return 0;
+}
+
+/* A missing counter (readonly 0) or a read-only one: the error at once,
+ * nothing created or written.  A call still running after ERR_MS is let
+ * go (the node created, or its ACL opened) so it can return. */
+static int errors(struct cas_ex *x, counter_add_fn add, int readonly)
+{
+	struct ACL ro_acl[] = {{ZOO_PERM_READ | ZOO_PERM_ADMIN, {"world", "anyone"}}};
+	struct ACL_vector ro = {1, ro_acl};
+	char *path = sit_node(x, readonly ? "40" : NULL, &ro);
+	struct updater *u = path ? start_a(x, add, path, 1) : NULL;
+	if (!u) {
+		free(path);
+		return WB_EIO;
+	}
+	int in_time = exthread_wait(&u->t, ERR_MS) == 0;
+	if (!in_time) {
+		if (readonly)
+			zoo_set_acl(zkc_handle(x->b), path, -1, &ZOO_OPEN_ACL_UNSAFE);
+		else
+			zoo_create(zkc_handle(x->b), path, "0", 1, &ZOO_OPEN_ACL_UNSAFE, 0, NULL,
+				   0);
+		exthread_wait(&u->t, ZKLAB_WAIT_MS);
+	}
+	char now[64];
+	node_text(x, path, now, sizeof now);
+	int want = readonly ? ZNOAUTH : ZNONODE;
+	int kept = readonly ? !strcmp(now, "40") : !strcmp(now, "(ZNONODE)");
+	spec_judge(&x->sp, rules[R_ERRORS].id,
+		   readonly ? "a read-only counter (ACL world:anyone read)" : "no counter node",
+		   in_time && u->zrc == want && kept,
+		   "%s%s, counter %s (want %s within %d ms, counter %s)",
+		   in_time ? "" : "no answer within the time, then ", zkc_err_name(u->zrc), now,
+		   zkc_err_name(want), ERR_MS, readonly ? "\"40\"" : "still missing");
+	end_a(x, u, path);
+	return 0;
+}
+
+/* The proxy holds A's answer to its read while B writes "42". */
+static int conflict(struct cas_ex *x, counter_add_fn add)
+{
+	char *path = sit_node(x, "40", &ZOO_OPEN_ACL_UNSAFE);
+	if (!path)
+		return WB_EIO;
+	zkproxy_hold(x->p, ZKPROXY_S2C);
+	struct updater *u = start_a(x, add, path, 1);
+	if (!u) {
+		zkproxy_release(x->p);
+		free(path);
+		return WB_EIO;
+	}
+	struct zkproxy_event ev;
+	int held = wait_held_reply(x->p, &u->t, &ev);
+	int bz = ZOK;
+	if (held) {
+		char buf[32];
+		int len = sizeof buf - 1;
+		struct Stat st;
+		bz = zoo_get(zkc_handle(x->b), path, 0, buf, &len, &st);
+		if (bz == ZOK)
+			bz = zoo_set(zkc_handle(x->b), path, "42", 2, st.version);
+	}
+	zkproxy_release(x->p);
+	if (bz != ZOK) {
+		report_cannot(x->r, "B cannot write %s: %s", path, zkc_err_name(bz));
+		exthread_wait(&u->t, ZKLAB_WAIT_MS);
+		end_a(x, u, path);
+		return zkc_to_wb(bz);
+	}
+	int done = exthread_wait(&u->t, ZKLAB_WAIT_MS) == 0;
+	char now[64];
+	node_text(x, path, now, sizeof now);
+	long final = strtol(now, NULL, 10);
+	const char *sit = "B writes \"42\" between A's read and A's write";
+	if (!held) {
+		spec_judge(&x->sp, rules[R_LOST].id, sit, 0,
+			   "counter_add %s without reading the counter",
+			   done ? "returned" : "waited");
+		spec_judge(&x->sp, rules[R_RETRIES].id, sit, 0,
+			   "counter_add %s without reading the counter",
+			   done ? "returned" : "waited");
+	} else {
+		long want = u->zrc == ZOK ? START + 3 : START + 2;
+		spec_judge(&x->sp, rules[R_LOST].id, sit, done && final == want,
+			   "A: %s%s, counter \"%s\" (want \"%ld\")",
+			   done ? "" : "still running: ", zkc_err_name(u->zrc), now, want);
+		spec_judge(&x->sp, rules[R_RETRIES].id, sit,
+			   done && u->zrc == ZOK && u->value == final,
+			   "A: %s%s, *new_value %ld, counter \"%s\" (want ZOK and the counter's "
+			   "value)",
+			   done ? "" : "still running: ", zkc_err_name(u->zrc), u->value, now);
+	}
+	end_a(x, u, path);
+	return 0;
+}
+
+/* The reply to A's setData is dropped: the write is applied. */
+static int lost_reply(struct cas_ex *x, counter_add_fn add)
+{
+	char *path = sit_node(x, "40", &ZOO_OPEN_ACL_UNSAFE);
+	if (!path)
+		return WB_EIO;
+	zkproxy_arm_drop_set(x->p, path);
+	struct updater *u = start_a(x, add, path, 1);
+	if (!u) {
+		free(path);
+		return WB_EIO;
+	}
+	int done = exthread_wait(&u->t, ZKLAB_WAIT_MS) == 0;
+	zkproxy_disarm(x->p);
+	struct zkproxy_event ev;
+	size_t n = zkproxy_event_count(x->p);
+	int dropped = 0;
+	for (size_t i = 0; i < n; i++)
+		if (zkproxy_event_get(x->p, i, &ev) == 0 && ev.kind == ZKPROXY_EV_DROPPED)
+			dropped = 1;
+	char now[64];
+	node_text(x, path, now, sizeof now);
+	const char *sit = "the reply to A's write is lost (the write was applied)";
+	if (!dropped)
+		spec_judge(&x->sp, rules[R_ONCE].id, sit, 0,
+			   "no conditional write of the counter reached the server: %s, counter "
+			   "\"%s\"",
+			   zkc_err_name(u->zrc), now);
+	else
+		spec_judge(&x->sp, rules[R_ONCE].id, sit,
+			   done && !strcmp(now, "41") && (u->zrc != ZOK || u->value == START + 1),
+			   "A: %s%s, *new_value %ld, counter \"%s\" (want \"41\": an error such as "
+			   "ZCONNECTIONLOSS, or ZOK and 41)",
+			   done ? "" : "still running: ", zkc_err_name(u->zrc), u->value, now);
+	end_a(x, u, path);
+	/* A's session comes back through the proxy for the story. */
+	if (dropped && zkproxy_wait(x->p, ZKPROXY_EV_SESSION, ZKLAB_WAIT_MS, NULL) != 0) {
+		report_cannot(x->r, "client A did not reconnect after the lost reply");
+		return WB_EBUSY;
+	}
+	return 0;
+}
+
+static int judge_rules(struct cas_ex *x, struct lab_ctx *ctx, const struct ex_code *code,
+		       counter_add_fn add)
+{
+	spec_init(&x->sp, ctx, code, rules, R_COUNT);
+	report_step(x->r, "The rules: counter_add in 7 situations, each on a counter of its own");
+	int rc = adds(x, add);
+	if (!rc && !x->stuck)
+		rc = errors(x, add, 0);
+	if (!rc && !x->stuck)
+		rc = errors(x, add, 1);
+	if (!rc && !x->stuck)
+		rc = conflict(x, add);
+	if (!rc && !x->stuck)
+		rc = lost_reply(x, add);
+	if (!rc)
+		spec_finish(&x->sp);
+	return rc;
+}
+
 static int cas_check_run(struct lab_ctx *ctx, const struct ex_code *code)
 {
 	struct cas_ex x = {.r = ctx->report};
@@ -194,12 +474,16 @@ static int cas_check_run(struct lab_ctx *ctx, const struct ex_code *code)
 		return 0;
 	int rc = cas_open(&x, ctx);
 	if (!rc)
+		rc = judge_rules(&x, ctx, code, add);
+	if (!rc && !x.stuck) {
+		report_step(x.r, "The story: the zk-cas lab's interleaving with your counter_add");
 		rc = interleave(&x, add);
+	}
 	if (!rc && x.ua && x.ub && exthread_done(&x.ua->t))
 		judge(&x);
 	if (x.p)
 		zkproxy_report(x.p, x.r, 0);
-	x.a_leaked = x.ua && exthread_end(&x.ua->t);
+	x.a_leaked = x.stuck || (x.ua && exthread_end(&x.ua->t));
 	x.b_leaked = x.ub && exthread_end(&x.ub->t);
 	if (!x.a_leaked) {
 		zkc_close(x.a);

@@ -30,6 +30,7 @@
 #include "recipes/zklock.h"
 #include "rigs/exthread.h"
 #include "rigs/zklockrig.h"
+#include "spec.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -68,6 +69,7 @@ struct loop_ex {
 	int waiting; /* inside lk->wait */
 	int stop;    /* lk->wait returns -1 from now on */
 	int hook_armed, hook_fired, hook_rc;
+	const char *hook_path; /* what the hook deletes */
 	lock_acquire_fn fn;
 	struct lock_ctx lk;
 	char own[512];
@@ -88,7 +90,7 @@ static int ex_list(const struct lock_ctx *lk, struct String_vector *out)
 		/* zk-lock-race's hook: the holder releases between this
 		 * getChildren and the learner's watch call. */
 		x->hook_fired = 1;
-		x->hook_rc = zoo_delete(zkc_handle(x->other), x->node[1], -1);
+		x->hook_rc = zoo_delete(zkc_handle(x->other), x->hook_path, -1);
 	}
 	pthread_cond_broadcast(&x->cv);
 	pthread_mutex_unlock(&x->mu);
@@ -275,6 +277,216 @@ static int loop_open(struct loop_ex *x, struct lab_ctx *ctx)
 	return 0;
 }
 
+/* --- the rules --------------------------------------------------------- */
+
+enum { R_FIRST, R_VANISHED, R_PRED, R_NOTIFIED, R_COUNT };
+
+static const struct spec_rule rules[] = {
+	{"holds-when-first",
+	 N_("with no other candidate, lock_acquire returns ZOK and the full path of its one "
+	    "ephemeral node")},
+	{"vanished-predecessor-relists",
+	 N_("a predecessor gone at the watch call means \"list again\": with the holder still "
+	    "in front, keep waiting, and hold only after it releases")},
+	{"watches-predecessor",
+	 N_("the holder's release wakes only the waiter right behind it: a waiter further back "
+	    "hears nothing")},
+	{"keeps-waiting-after-notification",
+	 N_("a notification means \"look again\": the waiter in front gave up while the holder "
+	    "holds, so keep waiting")},
+};
+
+/* One situation: lock path <base>/s<k> with n candidates of the other
+ * session in front of L (node[0] the holder).  A loop_ex of its own that
+ * borrows the lab, both clients and the learner's function from x. */
+static struct loop_ex *sit_open(struct loop_ex *x, int k, int n)
+{
+	struct loop_ex *y = wb_xcalloc(1, sizeof *y);
+	y->r = x->r;
+	y->z = x->z;
+	y->l = x->l;
+	y->other = x->other;
+	y->fn = x->fn;
+	pthread_mutex_init(&y->mu, NULL);
+	mono_cond_init(&y->cv);
+	y->lock = wb_xasprintf("%s/s%d", x->z->base, k);
+	int zrc = zoo_create(zkc_handle(y->other), y->lock, NULL, -1, &ZOO_OPEN_ACL_UNSAFE, 0, NULL,
+			     0);
+	for (int i = 0; zrc == ZOK && i < n; i++) {
+		char *prefix = wb_xasprintf("%s/lock-", y->lock);
+		zrc = zoo_create(zkc_handle(y->other), prefix, NULL, -1, &ZOO_OPEN_ACL_UNSAFE,
+				 ZOO_EPHEMERAL_SEQUENTIAL, y->node[i], sizeof y->node[i]);
+		free(prefix);
+	}
+	if (zrc != ZOK) {
+		report_cannot(x->r, "cannot stage %s: %s", y->lock, zkc_err_name(zrc));
+		y->stopped = 1;
+	}
+	y->lk = (struct lock_ctx){.zh = zkc_handle(y->l),
+				  .dir = y->lock,
+				  .list = ex_list,
+				  .watcher = ex_watcher,
+				  .watch_ctx = y,
+				  .wait = ex_wait,
+				  .seq = ex_seq,
+				  .priv = y};
+	return y;
+}
+
+/* Ends a situation: a learner still waiting is told to stop, the lock
+ * path removed.  Returns 1 when the learner's call never returned (y is
+ * kept: the thread may still use it, and L's handle). */
+static int sit_close(struct loop_ex *y)
+{
+	pthread_mutex_lock(&y->mu);
+	y->stop = 1;
+	pthread_cond_broadcast(&y->cv);
+	pthread_mutex_unlock(&y->mu);
+	exthread_wait(&y->t, ZKLAB_WAIT_MS);
+	if (exthread_end(&y->t))
+		return 1;
+	zklab_delete_tree(y->other, y->lock);
+	free(y->lock);
+	free(y);
+	return 0;
+}
+
+/* Starts L's lock_acquire; 0 or WB_EIO after report_cannot. */
+static int sit_start(struct loop_ex *y)
+{
+	if (exthread_start(&y->t, learner_main, y) != 0) {
+		report_cannot(y->r, "cannot start a thread");
+		return WB_EIO;
+	}
+	return 0;
+}
+
+/* Deletes node i of the other session and waits until L returned (1) or
+ * waits again after its (waits)th wait (0). */
+static int release_and_see(struct loop_ex *y, int i)
+{
+	pthread_mutex_lock(&y->mu);
+	unsigned waits = y->waits;
+	pthread_mutex_unlock(&y->mu);
+	zoo_delete(zkc_handle(y->other), y->node[i], -1);
+	wait_waiting(y, waits + 1);
+	return l_holds(y);
+}
+
+static int sit_first(struct loop_ex *x, struct spec *sp)
+{
+	struct loop_ex *y = sit_open(x, 0, 0);
+	int rc = y->stopped ? WB_EIO : sit_start(y);
+	if (!rc) {
+		int done = exthread_wait(&y->t, ZKLAB_WAIT_MS) == 0;
+		char own[512];
+		int n = l_nodes(y, own, sizeof own);
+		struct Stat st;
+		int eph = n == 1 && zoo_exists(zkc_handle(y->other), own, 0, &st) == ZOK &&
+			  st.ephemeralOwner == zkc_session_id(y->l);
+		spec_judge(sp, rules[R_FIRST].id, "no other candidate",
+			   done && y->zrc == ZOK && n == 1 && eph && !strcmp(own, y->own),
+			   "%s, path \"%s\", %d node%s of L's session%s (want ZOK and the path of "
+			   "its one ephemeral node)",
+			   l_state(y), y->own, n, n == 1 ? "" : "s",
+			   n == 1 && !eph ? ", not ephemeral" : "");
+	}
+	return sit_close(y) ? WB_EBUSY : rc;
+}
+
+/* H, P, L: P vanishes between L's list and its watch call while H holds. */
+static int sit_vanished(struct loop_ex *x, struct spec *sp)
+{
+	struct loop_ex *y = sit_open(x, 1, 2);
+	y->hook_armed = 1;
+	y->hook_path = y->node[1];
+	int rc = y->stopped ? WB_EIO : sit_start(y);
+	if (!rc) {
+		int w = wait_waiting(y, 1);
+		const char *sit =
+			"the waiter in front vanishes between L's list and its watch call";
+		if (!w || !y->hook_fired) {
+			spec_judge(sp, rules[R_VANISHED].id, sit, 0,
+				   "%s after P vanished, while H holds (want waiting on H)",
+				   l_state(y));
+		} else {
+			int held = release_and_see(y, 0);
+			spec_judge(sp, rules[R_VANISHED].id, sit, held,
+				   "waited while H held; after H's release: %s (want ZOK)",
+				   l_state(y));
+		}
+	}
+	return sit_close(y) ? WB_EBUSY : rc;
+}
+
+/* H, W, L: H releases (L hears nothing), then W gives up (L holds). */
+static int sit_herd(struct loop_ex *x, struct spec *sp)
+{
+	struct loop_ex *y = sit_open(x, 2, 2);
+	int rc = y->stopped ? WB_EIO : sit_start(y);
+	if (!rc) {
+		const char *sit = "the holder releases, one waiter between it and L";
+		if (!wait_waiting(y, 1)) {
+			spec_judge(sp, rules[R_PRED].id, sit, 0, "%s (want waiting behind W)",
+				   l_state(y));
+		} else {
+			zoo_delete(zkc_handle(y->other), y->node[0], -1);
+			if (zklockrig_flush(y->l, ZKLAB_WAIT_MS) != 0) {
+				report_cannot(y->r, "the session barrier on L's client did not "
+						    "complete");
+				rc = WB_EBUSY;
+			} else {
+				unsigned ev = events_now(y);
+				spec_judge(sp, rules[R_PRED].id, sit, ev == 0,
+					   "%u notification%s to L (want 0: L watches W, not the "
+					   "holder)",
+					   ev, ev == 1 ? "" : "s");
+			}
+		}
+	}
+	return sit_close(y) ? WB_EBUSY : rc;
+}
+
+/* H, W, L: W gives up while H holds (L keeps waiting), then H releases. */
+static int sit_notified(struct loop_ex *x, struct spec *sp)
+{
+	struct loop_ex *y = sit_open(x, 3, 2);
+	int rc = y->stopped ? WB_EIO : sit_start(y);
+	if (!rc) {
+		const char *sit = "the waiter in front gives up while the holder holds";
+		if (!wait_waiting(y, 1)) {
+			spec_judge(sp, rules[R_NOTIFIED].id, sit, 0, "%s (want waiting behind W)",
+				   l_state(y));
+		} else if (release_and_see(y, 1)) {
+			spec_judge(sp, rules[R_NOTIFIED].id, sit, 0,
+				   "%s while H still holds (want waiting on H)", l_state(y));
+		} else {
+			int held = release_and_see(y, 0);
+			spec_judge(sp, rules[R_NOTIFIED].id, sit, held,
+				   "kept waiting; after H's release: %s (want ZOK)", l_state(y));
+		}
+	}
+	return sit_close(y) ? WB_EBUSY : rc;
+}
+
+static int judge_rules(struct loop_ex *x, struct lab_ctx *ctx, const struct ex_code *code)
+{
+	struct spec sp;
+	spec_init(&sp, ctx, code, rules, R_COUNT);
+	report_step(x->r,
+		    "The rules: lock_acquire in 4 situations, each on a lock path of its own");
+	int rc = sit_first(x, &sp);
+	if (!rc)
+		rc = sit_vanished(x, &sp);
+	if (!rc)
+		rc = sit_herd(x, &sp);
+	if (!rc)
+		rc = sit_notified(x, &sp);
+	if (!rc)
+		spec_finish(&sp);
+	return rc;
+}
+
 /* L queues behind A, B, C, D and waits with one candidate. */
 static void l_queues(struct loop_ex *x)
 {
@@ -303,6 +515,9 @@ static void a_releases(struct loop_ex *x)
 {
 	struct report *r = x->r;
 	report_step(r, "A releases: B is first now; L's predecessor D is still there");
+	pthread_mutex_lock(&x->mu);
+	unsigned waits = x->waits;
+	pthread_mutex_unlock(&x->mu);
 	zoo_delete(zkc_handle(x->other), x->node[0], -1);
 	if (zklockrig_flush(x->l, ZKLAB_WAIT_MS) != 0) {
 		report_cannot(r, "the session barrier on L's client did not complete");
@@ -312,6 +527,10 @@ static void a_releases(struct loop_ex *x)
 	unsigned ev = events_now(x);
 	report_checkf(r, "no-herd", ev == 0, "0 notifications: L watches D, not the holder", "%u",
 		      ev);
+	/* A woken L lists again: let it settle in its next wait, so the next
+	 * round starts from a known point, not from wherever L happens to be. */
+	if (ev)
+		wait_waiting(x, waits + 1);
 }
 
 /* D gives up while B holds: L is notified, lists again, keeps waiting. */
@@ -345,6 +564,7 @@ static void race_then_hold(struct loop_ex *x)
 	char own[512];
 	pthread_mutex_lock(&x->mu);
 	x->hook_armed = 1;
+	x->hook_path = x->node[1];
 	pthread_mutex_unlock(&x->mu);
 	report_step(r, "C gives up; a hook releases B right after L's next getChildren");
 	zoo_delete(zkc_handle(x->other), x->node[2], -1);
@@ -381,7 +601,13 @@ static int loop_main(struct lab_ctx *ctx, const struct ex_code *code)
 	}
 	int rc = loop_open(x, ctx);
 	if (!rc)
+		rc = judge_rules(x, ctx, code);
+	if (rc == WB_EBUSY)
+		return rc; /* a learner's thread never returned: it may use L */
+	if (!rc) {
+		report_step(x->r, "The story: the zk-lock-chain and zk-lock-race labs' rounds");
 		l_queues(x);
+	}
 	if (!rc && !x->stopped)
 		a_releases(x);
 	if (!rc && !x->stopped)

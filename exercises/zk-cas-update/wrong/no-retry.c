@@ -1,4 +1,4 @@
-// expect-fail: both-updates-stored
+// expect-fail: retries-after-conflict
 /* counter.c - wrong: a conditional write, but ZBADVERSION is passed up
  * instead of read again and retried.  The update that lost the race is
  * reported failed and the counter ends short. */

@@ -1,4 +1,4 @@
-// expect-fail: no-lost-update
+// expect-fail: concurrent-write-kept
 /* counter.c - wrong: writes with version -1 ("no check").  Under the
  * forced interleaving the other client's update is overwritten and lost,
  * and both calls report success. */

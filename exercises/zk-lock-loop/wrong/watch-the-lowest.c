@@ -1,4 +1,4 @@
-// expect-fail: no-herd
+// expect-fail: watches-predecessor
 /* lockloop.c - wrong: every waiter watches the lowest
  * node (the holder) instead of its predecessor.  Each release wakes every
  * waiter: the herd. */

@@ -220,14 +220,16 @@ int zkframe_is_create(int32_t type)
 	       type == ZKOP_CREATE_TTL;
 }
 
-int zkframe_create_path(const struct zkframe *f, const char **path, size_t *len)
+/* The path at the start of a request whose type want() accepts. */
+static int request_path(const struct zkframe *f, int (*want)(int32_t type), const char **path,
+			size_t *len)
 {
 	struct RequestHeader h;
 	struct iarchive *ia = NULL;
 	if (request_header(f, &h, &ia) != 0)
 		return WB_EINVAL;
 	char *s = NULL;
-	int rc = zkframe_is_create(h.type) ? ia->deserialize_String(ia, "path", &s) : -1;
+	int rc = want(h.type) ? ia->deserialize_String(ia, "path", &s) : -1;
 	close_buffer_iarchive(&ia);
 	/* The library copied the string; the caller gets it in place, right
 	 * after the header and its 4-byte length (the ustring layout). */
@@ -241,6 +243,21 @@ int zkframe_create_path(const struct zkframe *f, const char **path, size_t *len)
 	if (len)
 		*len = n;
 	return 0;
+}
+
+int zkframe_create_path(const struct zkframe *f, const char **path, size_t *len)
+{
+	return request_path(f, zkframe_is_create, path, len);
+}
+
+static int is_setdata(int32_t type)
+{
+	return type == ZKOP_SETDATA;
+}
+
+int zkframe_setdata_path(const struct zkframe *f, const char **path, size_t *len)
+{
+	return request_path(f, is_setdata, path, len);
 }
 
 const char *zkframe_op_name(int32_t type)

@@ -107,6 +107,9 @@ int zkframe_is_create(int32_t type);
  * create or the string is truncated or has a negative length. */
 int zkframe_create_path(const struct zkframe *f, const char **path, size_t *len);
 
+/* The same for a setData request (its body also starts with the path). */
+int zkframe_setdata_path(const struct zkframe *f, const char **path, size_t *len);
+
 /* A short name for an op code ("create", "getChildren2", ...), "op?" when
  * unknown. */
 const char *zkframe_op_name(int32_t type);

@@ -64,6 +64,7 @@ struct zkproxy {
 	struct sockaddr_in up;	  /* upstream server */
 	enum drop_state drop;	  /* drop-create state */
 	char *drop_prefix;	  /* path prefix that arms it */
+	int drop_set;		  /* it drops a setData reply, not a create's */
 	int drop_conn;		  /* connection of the matched create */
 	int32_t drop_xid;	  /* its xid */
 	int hold_dirs;		  /* ZKPROXY_C2S | ZKPROXY_S2C being held */
@@ -194,8 +195,9 @@ static void on_request(struct zkproxy *p, struct conn *c, const struct zkframe *
 	int32_t xid = 0, op = 0;
 	const char *path;
 	size_t plen;
-	if (zkframe_request(f, &xid, &op) == 0 && p->drop == DROP_ARMED && zkframe_is_create(op) &&
-	    zkframe_create_path(f, &path, &plen) == 0 &&
+	if (zkframe_request(f, &xid, &op) == 0 && p->drop == DROP_ARMED &&
+	    (p->drop_set ? zkframe_setdata_path(f, &path, &plen)
+			 : zkframe_create_path(f, &path, &plen)) == 0 &&
 	    path_has_prefix(path, plen, p->drop_prefix)) {
 		p->drop = DROP_WAIT_REPLY;
 		p->drop_conn = c->id;
@@ -234,10 +236,10 @@ static int on_reply(struct zkproxy *p, struct conn *c, const struct zkframe *f)
 			p->drop = DROP_OFF;
 			add_event(p, ZKPROXY_EV_DROPPED, c, ZKPROXY_S2C, xid, 0, zxid, err,
 				  f->raw_len,
-				  "conn %d session 0x%" PRIx64
-				  ": dropped the create reply xid=%" PRId32 " zxid=0x%" PRIx64
-				  " err=0; closing the connection",
-				  c->id, (uint64_t)c->session, xid, (uint64_t)zxid);
+				  "conn %d session 0x%" PRIx64 ": dropped the %s reply xid=%" PRId32
+				  " zxid=0x%" PRIx64 " err=0; closing the connection",
+				  c->id, (uint64_t)c->session, p->drop_set ? "setData" : "create",
+				  xid, (uint64_t)zxid);
 			/* Replies before the dropped one were answered: deliver
 			 * them (best effort) so only this reply is lost. */
 			relay_bytes_flush(c->rc.afd, &c->s2c.out, NULL);
@@ -465,18 +467,29 @@ const char *zkproxy_connect(const struct zkproxy *p)
 	return p->connect;
 }
 
-int zkproxy_arm_drop_create(struct zkproxy *p, const char *prefix)
+static int arm_drop(struct zkproxy *p, const char *prefix, int set)
 {
 	if (!prefix)
 		return WB_EINVAL;
 	pthread_mutex_lock(&p->r.mu);
 	free(p->drop_prefix);
 	p->drop_prefix = wb_xstrdup(prefix);
+	p->drop_set = set;
 	p->drop = DROP_ARMED;
 	p->drop_conn = 0;
 	p->drop_xid = 0;
 	pthread_mutex_unlock(&p->r.mu);
 	return 0;
+}
+
+int zkproxy_arm_drop_create(struct zkproxy *p, const char *prefix)
+{
+	return arm_drop(p, prefix, 0);
+}
+
+int zkproxy_arm_drop_set(struct zkproxy *p, const char *prefix)
+{
+	return arm_drop(p, prefix, 1);
 }
 
 int zkproxy_disarm(struct zkproxy *p)

@@ -11,6 +11,7 @@
  *    before it are flushed, and the connection is closed on both sides.
  *    The create happened; the client sees ZCONNECTIONLOSS and cannot know.
  *    A reply with an error is passed through and the drop stays armed.
+ *    drop-set does the same to a setData.
  *  - cut: every current connection is closed now (held bytes discarded).
  *  - hold: frames in one or both directions are kept (a black hole: the
  *    other side sees silence, not a close) until release flushes them in
@@ -81,6 +82,12 @@ const char *zkproxy_connect(const struct zkproxy *p);
 /* Arms drop-create for paths starting with prefix (copied; "" matches
  * every create).  Replaces an earlier arming.  Returns 0 or WB_EINVAL. */
 int zkproxy_arm_drop_create(struct zkproxy *p, const char *prefix);
+
+/* The same fault for the next setData (zoo_set) whose path starts with
+ * prefix: the write is applied, its reply dropped, the connection closed
+ * (the events are named as for a create).  Replaces an earlier arming of
+ * either.  Returns 0 or WB_EINVAL. */
+int zkproxy_arm_drop_set(struct zkproxy *p, const char *prefix);
 
 /* Disarms drop-create (a pending xid is forgotten).  Returns 0. */
 int zkproxy_disarm(struct zkproxy *p);
