@@ -1,6 +1,14 @@
 -- recover.sql: find the claim whose reply was lost (see the task text).
 -- Parameters: :task_id, :claim_id, :owner.  Return claim_version and
 -- lease_until of the claim, or no row when it is not yours to resume.
--- This starter finds nothing.
+--
+-- The rules the check judges (task: `workbench exercise start task-recover-claim`):
+--   recover-finds-current: the claim :claim_id made is current (RUNNING, lease_until > now): one row, its values, nothing changed
+--   recover-by-claim-id: never applied, or taken over (also by a restart under the same name): no row
+--   recover-needs-live-lease: its lease ended (lease_until <= now), even untaken: no row
+--   recover-needs-running: its task is no longer RUNNING: no row
+-- "now" is db_now; every rule is judged on a real SQLite file.
+--
+-- TODO: this starter finds nothing.
 -- name: recover
 SELECT claim_version, lease_until FROM task WHERE 0;

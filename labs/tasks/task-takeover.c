@@ -312,6 +312,9 @@ int task_takeover_scenario(struct lab_ctx *ctx, const struct task_holder_impl *i
 	struct report *r = ctx->report;
 	struct trace t = {.impl = impl};
 	int rc;
+	/* An exercise's check may have recorded ops before the story: the
+	 * checker judges the story's own. */
+	const int first = report_history_len(r);
 
 	report_step(r,
 		    "part 1: the T7 trace on a real SQLite file, database clock set per "
@@ -330,7 +333,9 @@ int task_takeover_scenario(struct lab_ctx *ctx, const struct task_holder_impl *i
 	if (rc)
 		goto out;
 	struct hist_result res;
-	int crc = tasks_check(report_history(r), &res);
+	struct history mine;
+	report_history_since(r, first, &mine);
+	int crc = tasks_check(&mine, &res);
 	if (crc)
 		report_checker_error(&res, crc);
 	report_checker(r, "task-history-one-accepted-completion", &res, HIST_VALID);

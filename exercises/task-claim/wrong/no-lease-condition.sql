@@ -1,4 +1,4 @@
--- expect-fail: leases-never-overlap
+-- expect-fail: claim-not-live-lease
 -- Takes a RUNNING task without asking whether its lease has ended.
 -- name: claim
 UPDATE task

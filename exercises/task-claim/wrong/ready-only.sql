@@ -1,4 +1,4 @@
--- expect-fail: phase2-takeovers
+-- expect-fail: claim-takes-claimable
 -- Never takes over an expired lease: a stalled holder keeps its task.
 -- name: claim
 UPDATE task

@@ -1,4 +1,4 @@
--- expect-fail: leases-from-db-clock
+-- expect-fail: claim-ignores-worker-clock
 -- Judges due and lease by the worker's own clock (:now), not db_now.
 -- name: claim
 UPDATE task

@@ -1,4 +1,4 @@
--- expect-fail: restart-late-complete-zero-rows
+-- expect-fail: writes-match-claim-version
 -- Guards by the owner's name but not by claim_version: a restarted
 -- process with the same name is taken for the same claim.
 -- name: renew

@@ -1,13 +1,13 @@
--- expect-fail: step6-A-complete-zero-rows
--- The complete asks only for the task: A's late complete wins.
+-- expect-fail: writes-match-claim-version
+-- Asks only that the task is running under a live lease, not whose
+-- claim it is: after a takeover the late holder renews and completes the
+-- new holder's claim.
 -- name: renew
 UPDATE task SET lease_until = c.now + :lease_ms
   FROM db_now AS c
- WHERE task.task_id = :task_id AND task.owner = :owner
-   AND task.claim_version = :claim_version
-   AND task.state = 'RUNNING' AND task.lease_until > c.now;
+ WHERE task.task_id = :task_id AND task.state = 'RUNNING' AND task.lease_until > c.now;
 
 -- name: complete
-UPDATE task SET state = 'SUCCEEDED', lease_until = NULL,
-       finished_at = (SELECT now FROM db_now)
- WHERE task_id = :task_id AND state = 'RUNNING';
+UPDATE task SET state = 'SUCCEEDED', lease_until = NULL, finished_at = c.now
+  FROM db_now AS c
+ WHERE task.task_id = :task_id AND task.state = 'RUNNING' AND task.lease_until > c.now;

@@ -1,0 +1,14 @@
+-- expect-fail: claim-within-attempts
+-- Forgets the attempt budget: a task that failed max_attempts times is
+-- claimed again, and again.
+-- name: claim
+UPDATE task
+   SET state = 'RUNNING', owner = :owner, claim_id = :claim_id,
+       claim_version = claim_version + 1, attempt = attempt + 1,
+       lease_until = c.now + :lease_ms, claimed_at = c.now
+  FROM db_now AS c
+ WHERE task.task_id = :task_id
+   AND task.due <= c.now
+   AND task.cancel_requested = 0
+   AND (task.state = 'READY'
+        OR (task.state = 'RUNNING' AND task.lease_until <= c.now));
