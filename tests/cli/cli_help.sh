@@ -40,7 +40,7 @@ done
 # help, version, -v.
 expect 0 "^usage: workbench \[OPTIONS\]" "help" $WB help
 for v in version -v -V --version; do
-	expect 0 "^workbench [0-9]*\.[0-9]*\.[0-9]*$" "$v" $WB $v
+	expect 0 "^workbench [0-9]*\.[0-9]*\.[0-9]*\(-[0-9]*-g[0-9a-f]*\)\{0,1\}\(-dirty\)\{0,1\}$" "$v" $WB $v
 done
 
 # Did you mean.

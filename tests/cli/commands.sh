@@ -3,7 +3,7 @@
 
 out=$("$WB_BIN" --help) || fail "--help exited non-zero"
 echo "$out" | grep -q "lesson show" || fail "--help does not list lesson show"
-"$WB_BIN" --version | grep -Eq '^workbench [0-9]+\.[0-9]+\.[0-9]+$' || fail "--version"
+"$WB_BIN" --version | grep -Eq '^workbench [0-9]+\.[0-9]+\.[0-9]+(-[0-9]+-g[0-9a-f]+)?(-dirty)?$' || fail "--version"
 
 out=$("$WB_BIN" --content "$WB_FIXTURES" --lang zh lessons) || fail "lessons exited non-zero"
 [ "$out" = "$(printf '00-fixture\t测试章节：阅读器绘制的每一种元素')" ] || fail "lessons: $out"
