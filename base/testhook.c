@@ -3,7 +3,8 @@
  *
  * The pass counters are per process and not locked: every point is
  * passed by the one thread that writes the progress database.  Nothing
- * here runs when the variables are unset beyond reading them.
+ * here runs when the variables are unset beyond reading them, and every
+ * variable reads as unset unless WORKBENCH_TEST=1 (testhook_enabled).
  */
 #include "base/testhook.h"
 #include "base/wb.h"
@@ -13,9 +14,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* getenv, with "" read as unset. */
+int testhook_enabled(void)
+{
+	const char *on = getenv("WORKBENCH_TEST");
+	return on && !strcmp(on, "1");
+}
+
+/* getenv, with "" read as unset, and everything unset while the seams
+ * are off. */
 static const char *env(const char *name)
 {
+	if (!testhook_enabled())
+		return NULL;
 	const char *v = getenv(name);
 	return v && *v ? v : NULL;
 }
@@ -43,6 +53,16 @@ const char *testhook_zk_taken_port(void)
 const char *testhook_zk_lock_waiting(void)
 {
 	return env("WORKBENCH_TEST_ZK_LOCK_WAITING");
+}
+
+const char *testhook_cancel_grace_ms(void)
+{
+	return env("WORKBENCH_TEST_CANCEL_GRACE_MS");
+}
+
+const char *testhook_timeline_events(void)
+{
+	return env("WORKBENCH_TEST_TIMELINE_EVENTS");
 }
 
 static const char *const hold_points[] = {"save", "start",  "start-begin",

@@ -5,6 +5,11 @@
  * and hoping.  Product code calls one of these functions at the point the
  * seam names; with the variable unset each is a getenv and nothing else.
  *
+ * Every seam is off unless WORKBENCH_TEST=1 is set as well (reliability
+ * review r3, N17): a stray WORKBENCH_TEST_HOLD_AFTER in a learner's shell
+ * would otherwise stop every lab for good.  Each test that uses a seam
+ * sets both variables.
+ *
  * The seams (variable, who reads it, what it does):
  *
  *   WORKBENCH_TEST_KILL_IN_SAVE=N     core/answers.c, testhook_kill_in_save
@@ -51,6 +56,12 @@
  *       the first time `zk lock` watches a predecessor it writes
  *       "waiting <node>" to F (tests/integration/zk_lock_cli.sh,
  *       zk_lock_curator.sh).
+ *   WORKBENCH_TEST_CANCEL_GRACE_MS=N  workbench/tui/lab.c
+ *       the lab screen's cancel waits N ms before SIGKILL
+ *       (tests/tui/lab_cancel.sh).
+ *   WORKBENCH_TEST_TIMELINE_EVENTS=F  workbench/tui/timelineview.c
+ *       a new timeline view starts with the events of F
+ *       (tests/tui/timeline.sh).
  *
  * This file deliberately knows nothing of the modules that call it: the
  * points are named by strings, and what a seam means at its point is
@@ -60,6 +71,10 @@
  */
 #ifndef WB_TESTHOOK_H
 #define WB_TESTHOOK_H
+
+/* Whether the seams are on: WORKBENCH_TEST is "1".  Every function
+ * below answers NULL or does nothing when they are off.  Cannot fail. */
+int testhook_enabled(void);
 
 /* The value of WORKBENCH_TEST_HOLD_AFTER, or NULL when unset or empty.
  * Cannot fail. */
@@ -80,6 +95,14 @@ const char *testhook_zk_taken_port(void);
 /* The value of WORKBENCH_TEST_ZK_LOCK_WAITING, or NULL when unset or
  * empty.  Cannot fail. */
 const char *testhook_zk_lock_waiting(void);
+
+/* The value of WORKBENCH_TEST_CANCEL_GRACE_MS, or NULL when unset or
+ * empty.  Cannot fail. */
+const char *testhook_cancel_grace_ms(void);
+
+/* The value of WORKBENCH_TEST_TIMELINE_EVENTS, or NULL when unset or
+ * empty.  Cannot fail. */
+const char *testhook_timeline_events(void);
 
 /* Counts the graded answers of this process; raises SIGKILL at the N-th
  * when WORKBENCH_TEST_KILL_IN_SAVE=N.  Returns (when it returns)

@@ -1,10 +1,12 @@
 /*
- * wb.c - error strings, checked allocation, a byte buffer and file reading.
+ * wb.c - error strings, checked allocation, a byte buffer and file reading
+ * (whole, or capped for untrusted input: wb_read_file_max).
  * Nothing here knows about lessons, quizzes or curses.
  */
 #include "base/wb.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -161,6 +163,85 @@ int wb_read_file(const char *path, char **out, size_t *len)
 		*len = b.len;
 	*out = wb_buf_steal(&b);
 	return 0;
+}
+
+/* Reads fd into a fresh buffer until its end or until more than max
+ * bytes came; hint: the size to start with (fstat's, or 0). */
+static int read_capped(int fd, size_t max, size_t hint, char **out, size_t *len)
+{
+	size_t cap = (hint < max ? hint : max) + 1, n = 0;
+	if (cap < 4096)
+		cap = 4096;
+	char *buf = wb_xmalloc(cap + 1);
+	for (;;) {
+		if (n == cap) {
+			/* Room for max + 1 bytes at most: one byte over the
+			 * limit is all it takes to know. */
+			size_t want = cap > max / 2 ? max + 1 : 2 * cap;
+			if (want <= cap) {
+				free(buf);
+				return WB_ERANGE;
+			}
+			buf = wb_xrealloc(buf, want + 1);
+			cap = want;
+		}
+		ssize_t r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			free(buf);
+			return WB_EIO;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n > max) {
+			free(buf);
+			return WB_ERANGE;
+		}
+	}
+	buf[n] = '\0';
+	*out = buf;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+int wb_read_file_max(const char *path, size_t max, char **out, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return errno == ENOENT ? WB_ENOENT : WB_EIO;
+	struct stat st;
+	int rc = 0;
+	if (fstat(fd, &st) != 0)
+		rc = WB_EIO;
+	else if (!S_ISREG(st.st_mode))
+		rc = WB_EINVAL;
+	else if ((unsigned long long)st.st_size > max)
+		rc = WB_ERANGE;
+	else
+		rc = read_capped(fd, max, (size_t)st.st_size, out, len);
+	close(fd);
+	return rc;
+}
+
+int wb_read_fd_max(int fd, size_t max, char **out, size_t *len)
+{
+	return read_capped(fd, max, 0, out, len);
+}
+
+const char *wb_read_strerror(int rc, size_t max, char *buf, size_t len)
+{
+	if (rc == WB_ERANGE && max >= (1u << 20))
+		snprintf(buf, len, "larger than %zu MiB, the limit for this file", max >> 20);
+	else if (rc == WB_ERANGE)
+		snprintf(buf, len, "larger than %zu bytes, the limit for this file", max);
+	else if (rc == WB_EINVAL)
+		snprintf(buf, len, "not a regular file");
+	else
+		snprintf(buf, len, "%s", wb_strerror(rc));
+	return buf;
 }
 
 int wb_mkdir_p(const char *path, unsigned mode)

@@ -66,6 +66,29 @@ void wb_buf_free(struct wb_buf *b);
  * NUL-terminated and freed by the caller. */
 int wb_read_file(const char *path, char **out, size_t *len);
 
+/* Reads a whole regular file of at most max bytes, for input that may be
+ * hostile (review r3 N6: /dev/zero or a huge file read until the process
+ * ran out of memory).  The file is opened without blocking (a FIFO does
+ * not hang the open) and fstat'ed first: a device, FIFO, socket or folder
+ * is refused, a file over max is refused before a byte is read, and the
+ * read stops at max + 1 bytes should the file grow meanwhile.  Returns 0
+ * (*out NUL-terminated, caller frees), WB_ENOENT, WB_EIO, WB_EINVAL when
+ * path is not a regular file, or WB_ERANGE when it holds more than max
+ * bytes; wb_read_strerror words them. */
+int wb_read_file_max(const char *path, size_t max, char **out, size_t *len);
+
+/* Reads fd (a pipe, a terminal, a file: stdin for "-") to its end, at
+ * most max bytes: WB_ERANGE as soon as a byte more arrives, so an endless
+ * stream (`yes | ...`) costs max bytes and no more.  fd stays open.
+ * Returns 0 (*out as wb_read_file_max), WB_EIO or WB_ERANGE. */
+int wb_read_fd_max(int fd, size_t max, char **out, size_t *len);
+
+/* The reason a wb_read_file_max or wb_read_fd_max call failed with rc, in
+ * words, written into buf[0..len): "larger than N MiB, the limit for this
+ * file" (N from max) for WB_ERANGE, "not a regular file" for WB_EINVAL,
+ * else wb_strerror(rc).  Returns buf.  Cannot fail. */
+const char *wb_read_strerror(int rc, size_t max, char *buf, size_t len);
+
 /* Creates a directory and its parents with the given mode. 0 or WB_EIO. */
 int wb_mkdir_p(const char *path, unsigned mode);
 

@@ -3,6 +3,10 @@
  * histfile.h).  jansson writes the JSON; the EDN is written by hand
  * because Debian has no C EDN library and the subset needed (maps of
  * keywords, integers, nil and strings) is small.  It does not read EDN.
+ * Times are written as recorded, never adjusted: a completion before its
+ * invocation (which the report does not record and the checkers refuse)
+ * is written right after its invocation with its own, earlier time, so
+ * the file still pairs and a reader sees the time go back.
  */
 #include "histfile.h"
 #include "event.h"
@@ -16,16 +20,17 @@
 
 /* One line of the file: an invocation or a completion of op. */
 struct hline {
-	int64_t t;
+	int64_t key; /* where it sorts: t, but never before its invocation */
 	int op;
-	int done; /* 0 invocation, 1 completion */
+	int done;  /* 0 invocation, 1 completion */
+	int64_t t; /* the time written */
 };
 
 static int by_time(const void *pa, const void *pb)
 {
 	const struct hline *a = pa, *b = pb;
-	if (a->t != b->t)
-		return a->t < b->t ? -1 : 1;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
 	/* equal times: invocations first, so no order is claimed that was
 	 * not seen */
 	if (a->done != b->done)
@@ -47,11 +52,19 @@ int histfile_format_parse(const char *name, enum histfile_format *out)
 	return 0;
 }
 
-/* The value a line carries: the argument, or for a completion the
- * result when there is one. */
+/* The value a line carries: the argument; for a completion of an op
+ * that has none (a read), its result (Jepsen's convention).  A write's
+ * token stays its value on every line. */
 static const char *line_value(const struct hist_op *op, int done)
 {
-	return done && op->result ? op->result : op->value;
+	return done && !op->value && op->result ? op->result : op->value;
+}
+
+/* The result a completion line carries apart from its value: an ok
+ * op's result when the value is the argument; else NULL (no key). */
+static const char *line_result(const struct hist_op *op, int done)
+{
+	return done && op->end == HIST_OK && op->value ? op->result : NULL;
 }
 
 /* 1 when s is a decimal integer that fits int64_t (EDN writes it bare). */
@@ -115,11 +128,15 @@ static void edn_value(FILE *f, const char *v)
 
 static int write_json(FILE *f, int index, const struct hist_op *op, int done, int64_t t)
 {
-	const char *v = line_value(op, done);
-	json_t *o = json_pack("{s:i, s:s, s:s, s:s, s:o, s:I}", "index", index, "process",
-			      op->process ? op->process : "", "type",
+	const char *v = line_value(op, done), *res = line_result(op, done);
+	json_t *o = json_pack("{s:i, s:i, s:s, s:s, s:s, s:o, s:I}", "index", index, "op",
+			      op->index, "process", op->process ? op->process : "", "type",
 			      type_words[done ? op->end : HIST_INVOKE], "f", op->f ? op->f : "",
 			      "value", v ? json_string(v) : json_null(), "time", (json_int_t)t);
+	if (o && res && json_object_set_new(o, "result", json_string(res)) != 0) {
+		json_decref(o);
+		o = NULL;
+	}
 	return event_json_line(f, o);
 }
 
@@ -136,6 +153,12 @@ static void write_edn(FILE *f, int index, const struct hist_op *op, int done, in
 	edn_value(f, line_value(op, done));
 	fprintf(f, ", :time %lld, :name ", (long long)t);
 	edn_string(f, op->process ? op->process : "");
+	fprintf(f, ", :op %d", op->index);
+	const char *res = line_result(op, done);
+	if (res) {
+		fputs(", :result ", f);
+		edn_value(f, res);
+	}
 	fputs("}\n", f);
 }
 
@@ -170,10 +193,11 @@ int histfile_write(FILE *f, const struct history *h, const int64_t *ends, enum h
 	}
 	for (size_t i = 0; i < h->n; i++) {
 		const struct hist_op *op = &h->ops[i];
-		lines[n++] = (struct hline){op->t_invoke, (int)i, 0};
+		lines[n++] = (struct hline){op->t_invoke, (int)i, 0, op->t_invoke};
 		int64_t t = ends ? ends[i] : op->t_complete;
 		if (op->end != HIST_INVOKE && t >= 0 && t != INT64_MAX)
-			lines[n++] = (struct hline){t < op->t_invoke ? op->t_invoke : t, (int)i, 1};
+			lines[n++] =
+				(struct hline){t < op->t_invoke ? op->t_invoke : t, (int)i, 1, t};
 	}
 	if (n > 1) /* qsort wants a valid pointer even for 0 elements */
 		qsort(lines, n, sizeof *lines, by_time);

@@ -4,11 +4,18 @@
  * per invocation and per completion in time order, as Jepsen records it,
  * so that Knossos or Elle users can load a run of this workbench.
  *
- *   json: {"index":0,"process":"A","type":"invoke","f":"write","value":"1","time":123}
- *   edn:  {:index 0, :process 0, :type :invoke, :f :write, :value 1, :time 123, :name "A"}
+ *   json: {"index":0,"op":0,"process":"A","type":"invoke","f":"write","value":"1","time":123}
+ *   edn:  {:index 0, :process 0, :type :invoke, :f :write, :value 1, :time 123, :name "A", :op 0}
  *
- * A completion's value is the op's result when it has one, else its
- * argument (Jepsen's convention: a read's ok carries what it read).  In
+ * :index numbers the lines; "op" / :op is the op's id (hist_op.index, the
+ * number the run's events and the checkers' witnesses use), the same on
+ * an invocation and its completion, so a reader pairs them by it (a lab
+ * process may have two ops open at once).  A completion keeps the op's
+ * argument as its value (a write's token); an op without argument (a
+ * read) carries its result as the value (Jepsen's convention: a read's
+ * ok carries what it read); an ok op with both also gets a "result" /
+ * :result key (a fenced write's "fenced a-first", a claim's rows).  Times
+ * are written as recorded.  In
  * EDN a value that is a decimal integer is written as a number, NULL as
  * nil, anything else as a string; f is a keyword when it is a plain word.
  * EDN processes are integers, as Jepsen's: each named process gets one,

@@ -8,11 +8,16 @@
  * run() returned LAB_RAN.  Labs never print directly.  Every process a lab
  * starts goes through harness/proc.h so it is recorded and reaped.  This
  * header holds no lab logic and no UI text other than the titles.
+ *
+ * It is the narrow header the app sees (docs/architecture.md §1): the
+ * run context comes from harness/runctx.h, which only declares the
+ * reporter, so main.c, the TUI and the CLI do not see the reporter's API
+ * through it; a lab file includes harness/report.h itself.
  */
 #ifndef WB_LAB_H
 #define WB_LAB_H
 
-#include "harness/report.h"
+#include "harness/runctx.h" /* struct lab_ctx, the context a run gets */
 
 #include <stddef.h>
 
@@ -26,14 +31,13 @@ enum lab_needs {
 };
 
 /* What a run function returns: how the run ended.  The checks decide the
- * rest (report_verdict_rule).  Not a WB_E* code. */
+ * rest (report_verdict_rule; the supervisor, cli/labsuper.c, hands it to
+ * report_finish as the matching enum report_end).  Not a WB_E* code. */
 enum lab_outcome {
-	LAB_RAN = REPORT_RAN,		    /* ran to the end */
-	LAB_CANNOT_RUN = REPORT_CANNOT_RUN, /* the environment prevented it */
-	LAB_BROKE = REPORT_BROKE,	    /* stopped by an unexpected error: a failure */
+	LAB_RAN,	/* ran to the end */
+	LAB_CANNOT_RUN, /* the environment prevented it */
+	LAB_BROKE,	/* stopped by an unexpected error: a failure */
 };
-
-struct lab_ctx;
 
 /* A lab's entry point: the symbol its file exports (catalog.def). */
 typedef enum lab_outcome (*lab_run_fn)(struct lab_ctx *ctx);
@@ -50,16 +54,6 @@ struct lab {
 	const lab_run_fn *run;	 /* the lab file's symbol: call (*run)(ctx) */
 	int sessions;		 /* ZooKeeper sessions open at once, when many
 				    (catalog.def); 0: a few */
-};
-
-/* The context a lab runs in.  Fields are read-only for labs. */
-struct lab_ctx {
-	const struct lab *lab;
-	const char *run_dir;	/* fresh 0700 directory for this run */
-	const char *zk_connect; /* --zk HOST:PORT,... or NULL: start our own */
-	struct report *report;	/* where steps, checks and evidence go */
-	const char *source_dir; /* source tree root when known, else NULL */
-	const char *data_dir;	/* the shipped data/ (schemas such as tasks.sql) */
 };
 
 /* All labs in this build, in catalogue order (registry.c).  *n receives
@@ -83,7 +77,7 @@ const char *lab_data_file(const struct lab_ctx *ctx, const char *name, char *buf
 /* Checks a --zk value before any run: HOST:PORT[,HOST:PORT...] with a
  * port from 1 to 65535 (harness/zk/zkclient.h, zkc_check_hosts).  Returns
  * 0, or WB_EINVAL with the whole message ("bad --zk 'X': expected ...")
- * in msg (n bytes).  Implemented in harness/zk/zklab.c. */
+ * in msg (n bytes).  Implemented in zkcheck.c. */
 int lab_check_zk(const char *zk, char *msg, size_t n);
 
 /* Exit codes of `workbench lab run`. */

@@ -5,6 +5,7 @@
  * This file runs no lab.
  */
 #include "lab.h"
+#include "harness/report.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -25,7 +25,11 @@ enum hist_type {
 
 /* One operation, invocation and completion together. */
 struct hist_op {
-	int index;	     /* position in the history, from 0; stable id */
+	int index;	     /* the op's id: its position in the run's history,
+				from 0.  Ids are unique, except that the parts of
+				one operation that returned several results (a
+				batch of ids) may share one: they then agree on
+				process, f and invocation time */
 	const char *process; /* "c1", "worker-a", "zk1" ... */
 	const char *f;	     /* the operation: "read", "write", "acquire" ... */
 	const char *value;   /* the argument (write) or the argument asked */
@@ -37,7 +41,11 @@ struct hist_op {
 };
 
 /* A history: ops in invocation order.  Strings are owned by whoever built
- * it (the checkers only read). */
+ * it (the checkers only read).  Well-formed (histres_validate, which every
+ * checker calls first): every op has a process, an f, a known end and an
+ * invocation time >= 0; an ok or failed op completes at or after its
+ * invocation; an op never completed has no completion time (INT64_MAX);
+ * ids are unique (but see index). */
 struct history {
 	struct hist_op *ops;
 	size_t n;
@@ -45,9 +53,13 @@ struct history {
 
 /* A checker's answer. */
 enum hist_verdict {
-	HIST_VALID,   /* the property holds for this history */
-	HIST_INVALID, /* it does not; the witness shows why */
-	HIST_UNKNOWN, /* the search hit its time or memory bound */
+	HIST_VALID,	/* the property holds for this history */
+	HIST_INVALID,	/* it does not; the witness shows why */
+	HIST_UNKNOWN,	/* the search hit its time or memory bound */
+	HIST_MALFORMED, /* the history breaks the rules of this file (an op
+			   completing before its invocation, a duplicate
+			   id ...): no verdict; the checker returned
+			   WB_EINVAL and the reason names the op */
 };
 
 /* What a checker found: the verdict, one line saying why, and the

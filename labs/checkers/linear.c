@@ -83,17 +83,15 @@ static void vals_free(struct vals *v)
 	free(v->s);
 }
 
-/* Fills *out from op; returns 1 (kept), 0 (dropped: not a register op,
- * or one that says nothing) or WB_EINVAL. */
-static int lop_from(const struct hist_op *op, int hidx, struct vals *v, struct lop *out)
+/* Fills *out from op (of a history histres_validate accepted); returns 1
+ * (kept), 0 (dropped: not a register op, or one that says nothing) or
+ * WB_EINVAL with res HIST_MALFORMED. */
+static int lop_from(const struct hist_op *op, int hidx, struct vals *v, struct lop *out,
+		    struct hist_result *res)
 {
 	int info = op->end == HIST_INFO || op->end == HIST_INVOKE;
 	const char *colon;
 
-	if (op->f == NULL)
-		return WB_EINVAL;
-	if (!info && op->t_complete < op->t_invoke)
-		return WB_EINVAL;
 	memset(out, 0, sizeof *out);
 	out->hidx = hidx;
 	out->info = info;
@@ -103,7 +101,8 @@ static int lop_from(const struct hist_op *op, int hidx, struct vals *v, struct l
 		if (op->end != HIST_OK)
 			return 0;
 		if (op->result == NULL)
-			return WB_EINVAL;
+			return histres_malformed(res, "read #%d ended ok without a result",
+						 op->index);
 		out->kind = L_READ;
 		out->a = vals_intern(v, op->result, strlen(op->result));
 		return 1;
@@ -111,7 +110,7 @@ static int lop_from(const struct hist_op *op, int hidx, struct vals *v, struct l
 	if (strcmp(op->f, "write") != 0 && strcmp(op->f, "cas") != 0)
 		return 0;
 	if (op->value == NULL)
-		return WB_EINVAL;
+		return histres_malformed(res, "%s #%d has no value", op->f, op->index);
 	if (op->end == HIST_FAIL)
 		return 0;
 	if (op->f[0] == 'w') {
@@ -121,7 +120,8 @@ static int lop_from(const struct hist_op *op, int hidx, struct vals *v, struct l
 	}
 	colon = strchr(op->value, ':');
 	if (colon == NULL)
-		return WB_EINVAL;
+		return histres_malformed(res, "cas #%d: its value %.40s is not old:new", op->index,
+					 op->value);
 	out->kind = L_CAS;
 	out->a = vals_intern(v, op->value, (size_t)(colon - op->value));
 	out->b = vals_intern(v, colon + 1, strlen(colon + 1));
@@ -438,8 +438,10 @@ int linear_check(const struct history *h, const struct linear_opts *opts, struct
 	long long deadline;
 	enum hist_verdict v;
 
-	if (h == NULL || res == NULL || (h->n > 0 && h->ops == NULL))
+	if (res == NULL)
 		return WB_EINVAL;
+	if ((rc = histres_validate(h, res)) != 0)
+		return rc;
 	histres_valid(res);
 	if (o.initial == NULL)
 		o.initial = "0";
@@ -450,7 +452,7 @@ int linear_check(const struct history *h, const struct linear_opts *opts, struct
 	all = wb_xcalloc(h->n ? h->n : 1, sizeof *all);
 	sel = wb_xcalloc(h->n ? h->n : 1, sizeof *sel);
 	for (size_t i = 0; i < h->n; i++) {
-		int kept = lop_from(&h->ops[i], (int)i, &vals, &all[m]);
+		int kept = lop_from(&h->ops[i], (int)i, &vals, &all[m], res);
 		if (kept < 0) {
 			rc = kept;
 			goto out;

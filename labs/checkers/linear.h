@@ -64,9 +64,11 @@ struct linear_opts {
  * order; when more than fit, the first ones and the reason says how many;
  * when shrinking hit the time bound, the set found so far, and the reason
  * says so); HIST_UNKNOWN when the first search hit a bound.  Errors:
- * WB_EINVAL (NULL h or res; an op without f; an ok read without result;
- * a cas value without ':'; completion before invocation).  Allocates and
- * frees its own memory; h is only read. */
+ * WB_EINVAL: NULL res; a history that is not well-formed
+ * (histres_validate: a completion before its invocation, a duplicate id
+ * ...), an ok read without result, a write or cas without value, a cas
+ * value without ':' (*res HIST_MALFORMED, the reason naming the op).
+ * Allocates and frees its own memory; h is only read. */
 int linear_check(const struct history *h, const struct linear_opts *opts, struct hist_result *res);
 
 #endif

@@ -47,24 +47,16 @@ static int64_t hold_end(const struct history *h, size_t i)
 	return end;
 }
 
-static int validate(const struct history *h)
-{
-	if (h == NULL || (h->n > 0 && h->ops == NULL))
-		return WB_EINVAL;
-	for (size_t i = 0; i < h->n; i++)
-		if (h->ops[i].process == NULL || h->ops[i].f == NULL)
-			return WB_EINVAL;
-	return 0;
-}
-
 int mutex_check(const struct history *h, struct hist_result *res)
 {
 	struct hold *holds = NULL;
 	size_t n = 0;
 	int rc;
 
-	if (res == NULL || (rc = validate(h)) != 0)
+	if (res == NULL)
 		return WB_EINVAL;
+	if ((rc = histres_validate(h, res)) != 0)
+		return rc;
 	histres_valid(res);
 	holds = wb_xcalloc(h->n ? h->n : 1, sizeof *holds);
 	for (size_t i = 0; i < h->n; i++) {
@@ -105,8 +97,10 @@ int mutex_check_tokens(const struct history *h, struct hist_result *res)
 	size_t n = 0;
 	int rc = 0;
 
-	if (res == NULL || validate(h) != 0)
+	if (res == NULL)
 		return WB_EINVAL;
+	if ((rc = histres_validate(h, res)) != 0)
+		return rc;
 	histres_valid(res);
 	tok = wb_xcalloc(h->n ? h->n : 1, sizeof *tok);
 	for (size_t i = 0; i < h->n; i++) {
@@ -114,7 +108,8 @@ int mutex_check_tokens(const struct history *h, struct hist_result *res)
 		if (!is_f(op, "write") || op->end != HIST_OK)
 			continue;
 		if (histres_parse_i64(op->value, &tok[i]) != 0) {
-			rc = WB_EINVAL;
+			rc = histres_malformed(res, "write #%d: its token (%.40s) is not a number",
+					       op->index, op->value ? op->value : "none");
 			goto out;
 		}
 		n++;

@@ -35,14 +35,16 @@
 
 /* Checks mutual exclusion.  Returns 0 with *res filled (VALID, or INVALID
  * with witness = the indexes of the two overlapping acquires, earlier
- * invocation first), WB_EINVAL for NULL arguments or an op without
- * process or f, WB_ENOMEM. */
+ * invocation first), or WB_EINVAL: NULL res; a history that is not
+ * well-formed (histres_validate: *res is then HIST_MALFORMED, the reason
+ * naming the op). */
 int mutex_check(const struct history *h, struct hist_result *res);
 
 /* Checks that accepted writes come in (non-decreasing) token order.
  * Returns 0 with *res filled (VALID, or INVALID with witness = the earlier
- * write, then the later one with the smaller token), or WB_EINVAL
- * (NULL arguments; an ok write whose value is not a decimal integer). */
+ * write, then the later one with the smaller token), or WB_EINVAL: NULL
+ * res; a history that is not well-formed, or an ok write whose value is
+ * not a decimal integer (*res HIST_MALFORMED, the reason naming the op). */
 int mutex_check_tokens(const struct history *h, struct hist_result *res);
 
 #endif

@@ -32,8 +32,8 @@ static int vocab(const char *f, int *is_write, int *is_complete)
 }
 
 /* Parses op into *t.  1 kept, 0 not of the vocabulary or not ok,
- * WB_EINVAL. */
-static int top_parse(const struct hist_op *op, struct top *t)
+ * WB_EINVAL with res HIST_MALFORMED. */
+static int top_parse(const struct hist_op *op, struct top *t, struct hist_result *res)
 {
 	const char *colon;
 
@@ -42,16 +42,17 @@ static int top_parse(const struct hist_op *op, struct top *t)
 		return 0;
 	if (op->value == NULL || op->result == NULL ||
 	    (strcmp(op->result, "0") != 0 && strcmp(op->result, "1") != 0))
-		return WB_EINVAL;
+		return histres_malformed(res, "%s #%d: want a value and the result 0 or 1", op->f,
+					 op->index);
 	t->op = op;
 	t->changed = op->result[0] == '1';
 	colon = strrchr(op->value, ':');
 	t->task_len = colon ? (size_t)(colon - op->value) : strlen(op->value);
 	t->version = -1;
-	if (colon != NULL && histres_parse_i64(colon + 1, &t->version) != 0)
-		return WB_EINVAL;
-	if (t->changed && t->version < 0)
-		return WB_EINVAL;
+	if ((colon != NULL && histres_parse_i64(colon + 1, &t->version) != 0) ||
+	    (t->changed && t->version < 0))
+		return histres_malformed(res, "%s #%d: no version after the last ':' of %.40s",
+					 op->f, op->index, op->value);
 	return 1;
 }
 
@@ -114,12 +115,14 @@ int tasks_check(const struct history *h, struct hist_result *res)
 	size_t n = 0;
 	int rc = 0;
 
-	if (h == NULL || res == NULL || (h->n > 0 && h->ops == NULL))
+	if (res == NULL)
 		return WB_EINVAL;
+	if ((rc = histres_validate(h, res)) != 0)
+		return rc;
 	histres_valid(res);
 	t = wb_xcalloc(h->n ? h->n : 1, sizeof *t);
 	for (size_t i = 0; i < h->n; i++) {
-		int kept = top_parse(&h->ops[i], &t[n]);
+		int kept = top_parse(&h->ops[i], &t[n], res);
 		if (kept < 0) {
 			rc = kept;
 			goto out;

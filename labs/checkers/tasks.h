@@ -36,9 +36,11 @@
 #include "checkers/history.h"
 
 /* Checks h.  Returns 0 with *res filled (VALID, or INVALID with the
- * witness above), or WB_EINVAL: NULL h or res; an ok op of the vocabulary
- * without value, with a result other than "0" or "1", or (result "1") no
- * decimal version after the last ':'. */
+ * witness above), or WB_EINVAL: NULL res; a history that is not
+ * well-formed (histres_validate), or an ok op of the vocabulary without
+ * value, with a result other than "0" or "1", or (result "1") no decimal
+ * version after the last ':' (*res HIST_MALFORMED, the reason naming the
+ * op). */
 int tasks_check(const struct history *h, struct hist_result *res);
 
 #endif

@@ -61,16 +61,19 @@ int unique_check(const struct history *h, unsigned flags, struct hist_result *re
 	size_t n = 0;
 	int rc = 0;
 
-	if (h == NULL || res == NULL || (h->n > 0 && h->ops == NULL) || (flags & ~UNIQUE_ANY_ORDER))
+	if (res == NULL || (flags & ~UNIQUE_ANY_ORDER))
 		return WB_EINVAL;
+	if ((rc = histres_validate(h, res)) != 0)
+		return rc;
 	histres_valid(res);
 	ids = wb_xcalloc(h->n ? h->n : 1, sizeof *ids);
 	for (size_t i = 0; i < h->n; i++) {
 		const struct hist_op *op = &h->ops[i];
-		if (op->f == NULL || strcmp(op->f, "generate") != 0 || op->end != HIST_OK)
+		if (strcmp(op->f, "generate") != 0 || op->end != HIST_OK)
 			continue;
-		if (op->result == NULL || op->process == NULL) {
-			rc = WB_EINVAL;
+		if (op->result == NULL) {
+			rc = histres_malformed(res, "generate #%d ended ok without an id",
+					       op->index);
 			goto out;
 		}
 		ids[n].op = op;

@@ -28,9 +28,11 @@
 #define UNIQUE_ANY_ORDER 1u /* only duplicates: ids need not grow (v4 UUIDs) */
 
 /* Checks h.  flags: 0 or UNIQUE_ANY_ORDER.  Returns 0 with *res filled
- * (VALID; INVALID with the pair: for a duplicate, lower index first),
- * WB_EINVAL (NULL h or res; an ok generate without process or result;
- * unknown flags).  Allocates and frees its own memory. */
+ * (VALID; INVALID with the pair: for a duplicate, lower index first), or
+ * WB_EINVAL: NULL res or unknown flags (*res untouched); a history that is
+ * not well-formed (histres_validate), or an ok generate without a result
+ * (*res HIST_MALFORMED, the reason naming the op).  Allocates and frees
+ * its own memory. */
 int unique_check(const struct history *h, unsigned flags, struct hist_result *res);
 
 #endif

@@ -15,6 +15,7 @@
  * keywords: only what the server did counts.
  */
 #include "redisex.h"
+#include "harness/report.h"
 
 static enum lab_outcome check(struct lab_ctx *ctx, const struct ex_code *code)
 {

@@ -5,6 +5,7 @@
 #include "sqlex.h"
 #include "base/sqlitex.h"
 #include "base/wb.h"
+#include "harness/report.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -74,49 +74,120 @@ char *rundir_base(void)
 			    : wb_xasprintf("/nonexistent-home-%u/workbench-run",
 					   (unsigned)getuid());
 	}
-	(void)wb_mkdir_p(base, 0700); /* rundir_base_check reports what failed */
-	/* Tighten a base of ours that an older version or a test left 0755,
-	 * through a descriptor so a symlink is never followed. */
-	int fd = open(base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd >= 0) {
-		struct stat st;
-		if (fstat(fd, &st) == 0 && st.st_uid == getuid())
-			(void)fchmod(fd, 0700);
-		close(fd);
-	}
+	/* Made 0700 when missing; an existing folder is never chmodded (it
+	 * may be the user's own: review r3 N9).  rundir_base_check reports
+	 * what is wrong with it. */
+	(void)wb_mkdir_p(base, 0700);
 	return base;
+}
+
+/* The folder path is in: a copy of path up to its last '/' ("/" for a
+ * top-level name, "." for a bare name).  Caller frees. */
+static char *parent_of(const char *path)
+{
+	char *p = wb_xstrdup(path);
+	size_t n = strlen(p);
+	while (n > 1 && p[n - 1] == '/')
+		p[--n] = '\0';
+	char *slash = strrchr(p, '/');
+	if (!slash) {
+		free(p);
+		return wb_xstrdup(".");
+	}
+	slash[slash == p ? 1 : 0] = '\0';
+	return p;
+}
+
+int private_stat_check(const char *path, const struct stat *st, int want_dir, const char *remedy,
+		       char *why, size_t len)
+{
+	if (S_ISLNK(st->st_mode)) {
+		snprintf(why, len,
+			 "%s is a symbolic link, which the workbench never follows here; %s", path,
+			 remedy);
+		return WB_EINVAL;
+	}
+	if (want_dir ? !S_ISDIR(st->st_mode) : !S_ISREG(st->st_mode)) {
+		snprintf(why, len, "%s is not a %s; %s", path,
+			 want_dir ? "directory" : "regular file", remedy);
+		return WB_EINVAL;
+	}
+	if (st->st_uid != getuid()) {
+		snprintf(
+			why, len,
+			"%s belongs to user %u, not to you (%u): another user may have made it; %s",
+			path, (unsigned)st->st_uid, (unsigned)getuid(), remedy);
+		return WB_EINVAL;
+	}
+	if (st->st_mode & 022) {
+		if (want_dir)
+			snprintf(
+				why, len,
+				"%s is writable by others (mode %04o); make it 0700 (chmod 700 %s)",
+				path, (unsigned)(st->st_mode & 07777), path);
+		else
+			snprintf(why, len, "%s is writable by others (mode %04o); %s", path,
+				 (unsigned)(st->st_mode & 07777), remedy);
+		return WB_EINVAL;
+	}
+	return 0;
+}
+
+int private_dir_check(const char *dir, const char *remedy, char *why, size_t len)
+{
+	struct stat st;
+	if (lstat(dir, &st) != 0) {
+		snprintf(why, len, "%s does not exist and cannot be created (%s)", dir,
+			 strerror(errno));
+		return WB_EIO;
+	}
+	int rc = private_stat_check(dir, &st, 1, remedy, why, len);
+	if (rc)
+		return rc;
+	/* Whoever can rename entries in the parent can swap the folder for
+	 * another after this check: the parent must be ours or root's, and
+	 * writable by nobody else unless sticky (/tmp). */
+	char *parent = parent_of(dir);
+	if (stat(parent, &st) == 0 && ((st.st_uid != getuid() && st.st_uid != 0) ||
+				       ((st.st_mode & 022) && !(st.st_mode & S_ISVTX)))) {
+		snprintf(why, len,
+			 "%s is in %s, which user %u owns and others can change (mode %04o): "
+			 "they could replace it; %s",
+			 dir, parent, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777), remedy);
+		rc = WB_EINVAL;
+	}
+	free(parent);
+	return rc;
+}
+
+int private_open(const char *path, const char *remedy, char *why, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		struct stat st;
+		if (e == ENOENT)
+			return WB_ENOENT;
+		if (e == ELOOP && lstat(path, &st) == 0)
+			return private_stat_check(path, &st, 0, remedy, why, len);
+		snprintf(why, len, "cannot open %s: %s", path, strerror(e));
+		return WB_EIO;
+	}
+	struct stat st;
+	int rc = fstat(fd, &st) != 0 ? WB_EIO : private_stat_check(path, &st, 0, remedy, why, len);
+	if (rc == WB_EIO)
+		snprintf(why, len, "cannot look at %s: %s", path, strerror(errno));
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	return fd;
 }
 
 int rundir_base_check(const char *base, char *why, size_t len)
 {
-	struct stat st;
-	if (lstat(base, &st) != 0) {
-		snprintf(why, len, "%s does not exist and cannot be created (%s)", base,
-			 strerror(errno));
-		return WB_EIO;
-	}
-	if (S_ISLNK(st.st_mode)) {
-		snprintf(why, len, "%s is a symbolic link; run folders are never made through one",
-			 base);
-		return WB_EINVAL;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		snprintf(why, len, "%s is not a directory", base);
-		return WB_EINVAL;
-	}
-	if (st.st_uid != getuid()) {
-		snprintf(why, len,
-			 "%s belongs to user %u, not to you (%u): another user may have made it; "
-			 "remove it or set WORKBENCH_RUN_BASE",
-			 base, (unsigned)st.st_uid, (unsigned)getuid());
-		return WB_EINVAL;
-	}
-	if (st.st_mode & 022) {
-		snprintf(why, len, "%s is writable by others (mode %04o); make it 0700", base,
-			 (unsigned)(st.st_mode & 07777));
-		return WB_EINVAL;
-	}
-	return 0;
+	return private_dir_check(base, "remove it or set WORKBENCH_RUN_BASE to a folder of yours",
+				 why, len);
 }
 
 unsigned long long proc_start_time(pid_t pid)
@@ -389,6 +460,25 @@ static int kept_newest_first(const void *a, const void *b)
 	return strcmp(y->name, x->name);
 }
 
+/* Whether dirfd/owner is the record rundir_create writes: a private
+ * regular file of ours holding exactly one line "PID START[ COMM]".  It
+ * marks a folder the workbench made; a folder without it is never
+ * emptied (review r3 N9: a run base may be any folder of the user's). */
+static int owner_is_ours(int dirfd)
+{
+	FILE *f = open_private(dirfd, "owner");
+	if (!f)
+		return 0;
+	char line[256];
+	int pid = 0, lines = 0, ok = 0;
+	unsigned long long st = 0;
+	while (fgets(line, sizeof line, f))
+		if (++lines == 1)
+			ok = sscanf(line, "%d %llu", &pid, &st) == 2 && pid > 1 && st > 0;
+	fclose(f);
+	return ok && lines == 1;
+}
+
 /* One entry of the base: reaps it when it is a run folder of ours whose
  * owner is gone; a kept one (a real file "kept" inside) only has its
  * processes stopped and is appended to *kept (caller frees).  Returns how
@@ -403,14 +493,25 @@ static int reap_entry(int basefd, const char *name, struct kept **kept, size_t *
 	if (fd < 0)
 		return 0;
 	struct stat ost;
-	int has_owner = fstatat(fd, "owner", &ost, AT_SYMLINK_NOFOLLOW) == 0;
-	int alive = has_owner && for_each_live_at(fd, "owner", noop) > 0;
+	if (fstatat(fd, "owner", &ost, AT_SYMLINK_NOFOLLOW) != 0) {
+		/* No owner record: being created right now, or a run that died
+		 * between mkdtemp and writing it, which left it empty; or a
+		 * folder the workbench did not make.  Only an old empty one
+		 * goes (rmdir fails on anything else). */
+		if (time(NULL) - st.st_mtime > 60)
+			(void)unlinkat(basefd, name, AT_REMOVEDIR);
+		close(fd);
+		return 0;
+	}
+	if (!owner_is_ours(fd)) {
+		close(fd);
+		return 0; /* not a record of ours: not our folder */
+	}
+	int alive = for_each_live_at(fd, "owner", noop) > 0;
 	int killed = 0;
 	struct stat kst;
 	int is_kept = fstatat(fd, "kept", &kst, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(kst.st_mode);
-	/* A directory without an owner file is being created right now: leave
-	 * it unless it is old. */
-	if (!alive && (has_owner || time(NULL) - st.st_mtime > 60)) {
+	if (!alive) {
 		killed = for_each_live_at(fd, "pids", kill_group_and_pid);
 		if (is_kept) {
 			*kept = wb_xrealloc(*kept, (*nkept + 1) * sizeof **kept);

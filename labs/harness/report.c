@@ -517,11 +517,16 @@ int report_history_len(struct report *r)
 
 const char *report_verdict_word(int verdict)
 {
-	return verdict == HIST_VALID ? "valid" : verdict == HIST_INVALID ? "invalid" : "unknown";
+	return verdict == HIST_VALID	   ? "valid"
+	       : verdict == HIST_INVALID   ? "invalid"
+	       : verdict == HIST_MALFORMED ? "malformed"
+					   : "unknown";
 }
 
 void report_checker_error(struct hist_result *res, int rc)
 {
+	if (res->verdict == HIST_MALFORMED && res->why[0])
+		return; /* the checker said which op is malformed: keep it */
 	memset(res, 0, sizeof *res);
 	res->verdict = HIST_UNKNOWN;
 	snprintf(res->why, sizeof res->why, "the checker refused the history (error %d)", rc);

@@ -61,8 +61,8 @@ void report_conclusion(struct report *r, const char *fmt, ...)
  * check); makes the run "could not run" unless a check failed. */
 void report_cannot(struct report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* How a run ended, as its run function says (lab.h maps the lab's
- * outcome onto this). */
+/* How a run ended, as its run function says (the supervisor,
+ * cli/labsuper.c, maps lab.h's enum lab_outcome onto this). */
 enum report_end {
 	REPORT_RAN,	   /* ran to the end: the checks decide */
 	REPORT_CANNOT_RUN, /* the environment prevented the run */
@@ -173,7 +173,9 @@ int report_checker(struct report *r, const char *name, const struct hist_result 
 
 /* Sets *res to HIST_UNKNOWN saying that the checker refused the history
  * with rc (a WB_E* code: the lab recorded something malformed), for
- * report_checker to fail on. */
+ * report_checker to fail on; a *res the checker already marked
+ * HIST_MALFORMED with a reason is kept as it is (the reason names the
+ * op). */
 void report_checker_error(struct hist_result *res, int rc);
 
 /* "valid", "invalid" or "unknown" for an enum hist_verdict. */

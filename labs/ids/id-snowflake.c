@@ -585,20 +585,27 @@ static int open_local(struct run *R, const struct id_snowflake_impl *impl, uint3
 /* ------------------------------------------------------------------ */
 /* 1 and 2: rollback and exhaustion                                     */
 
-static int step_rollback_and_exhaustion(struct run *R)
+/* One id from worker 1's local generator g, recorded as a batch of one
+ * (kept in R->all when issued).  Returns next()'s code. */
+static int next_local(struct run *R, void *g, int64_t *id)
+{
+	size_t off = R->all.n;
+	int op = batch_begin(R, "W1", 1);
+	int rc = R->impl->next(g, id);
+	if (!rc)
+		ids_add(&R->all, *id);
+	batch_local(R, op, off);
+	return rc;
+}
+
+/* Step 1, small steps back: 100 ids at ms 1000, then the clock reads
+ * 980 (within the bound: it waits) and 999 (the lesson's sequence).
+ * Returns 0, or gen_failed's code when the first ids do not come. */
+static int rollback_within_bound(struct run *R, void *g, struct snowflake_fake_clock *fc)
 {
 	struct report *r = R->r;
-	struct snowflake_fake_clock fc = {.now = 1000};
-	struct snowflake_lease *lease = NULL;
-	void *g = NULL;
-	struct snowflake_stats st;
 	int64_t id = 0, prev = -1;
-	int rc = open_local(R, R->impl, 1, &fc, &lease, &g);
-	if (rc)
-		goto out;
-	report_evidence(r, "worker_1", "%s, generation %" PRIu64, snowflake_lease_path(lease),
-			snowflake_lease_generation(lease));
-
+	int rc = 0;
 	report_step(r,
 		    "Rollback: worker 1 issues 100 ids at ms 1000, then the clock steps back "
 		    "20 ms (bound %d ms)",
@@ -610,80 +617,78 @@ static int step_rollback_and_exhaustion(struct run *R)
 		ids_add(&R->all, id);
 	}
 	batch_local(R, op, off);
-	if (rc) {
-		rc = gen_failed(R, "issuing", rc, R->impl->errmsg(g));
-		goto out;
-	}
+	if (rc)
+		return gen_failed(R, "issuing", rc, R->impl->errmsg(g));
 	show(r, "first", R->all.v[R->all.n - 100]);
 	prev = id;
-	fc.now = 980;
+	fc->now = 980;
 	report_mark(r, "W1", "clock steps back to 980");
-	off = R->all.n;
-	op = batch_begin(R, "W1", 1);
-	rc = R->impl->next(g, &id);
-	if (!rc)
-		ids_add(&R->all, id);
-	batch_local(R, op, off);
+	rc = next_local(R, g, &id);
 	show(r, "after_step_back", id);
 	report_checkf(r, "rollback-waits",
-		      rc == 0 && fc.slept == 20 && id > prev && t_of(id) == 1000,
+		      rc == 0 && fc->slept == 20 && id > prev && t_of(id) == 1000,
 		      "waits 20 ms, then (1000, 1, 100): no past ms reused",
-		      "rc %d, waited %" PRIu64 " ms, t = %" PRIu64, rc, fc.slept, t_of(id));
+		      "rc %d, waited %" PRIu64 " ms, t = %" PRIu64, rc, fc->slept, t_of(id));
 
 	report_step(r, "The lesson's sequence: the clock reads 999 after 1000");
 	prev = id;
-	fc.now = 999;
+	fc->now = 999;
 	report_mark(r, "W1", "clock reads 999");
-	off = R->all.n;
-	op = batch_begin(R, "W1", 1);
-	rc = R->impl->next(g, &id);
-	if (!rc)
-		ids_add(&R->all, id);
-	batch_local(R, op, off);
+	rc = next_local(R, g, &id);
 	show(r, "clock_999", id);
 	report_checkf(r, "no-reuse-of-999", rc == 0 && t_of(id) == 1000 && id > prev,
 		      "t stays 1000 (the naive model reissued 4190138368 here)",
 		      "t = %" PRIu64 ", id %" PRId64, t_of(id), id);
+	return 0;
+}
 
+/* Step 1, a step back ten times the bound: refused after waiting the
+ * bound, and issuing resumes when the clock returns. */
+static void rollback_past_bound(struct run *R, void *g, struct snowflake_fake_clock *fc)
+{
+	struct report *r = R->r;
+	struct snowflake_stats st;
 	report_step(r, "The clock steps back 500 ms, ten times the bound");
-	fc.now = 500;
-	fc.slept = 0;
-	id = 0;
+	fc->now = 500;
+	fc->slept = 0;
+	int64_t id = 0;
 	report_mark(r, "W1", "clock steps back to 500");
-	op = batch_begin(R, "W1", 1);
-	rc = R->impl->next(g, &id);
+	int op = batch_begin(R, "W1", 1);
+	int rc = R->impl->next(g, &id);
 	if (rc == 0)
 		ids_add(&R->all, id);
 	batch_end(R, op, -1, R->all.n - (rc == 0), rc == 0, id, id, 1);
 	R->impl->stats(g, &st);
-	report_checkf(r, "rollback-refused", rc == WB_EBUSY && id == 0 && fc.slept == MAX_WAIT_MS,
+	report_checkf(r, "rollback-refused", rc == WB_EBUSY && id == 0 && fc->slept == MAX_WAIT_MS,
 		      "refused after waiting the bound; nothing issued", "%s",
 		      rc == WB_EBUSY ? R->impl->errmsg(g) : "issued an id");
-	fc.now = 1001;
-	off = R->all.n;
-	op = batch_begin(R, "W1", 1);
-	rc = R->impl->next(g, &id);
-	if (!rc)
-		ids_add(&R->all, id);
-	batch_local(R, op, off);
+	fc->now = 1001;
+	rc = next_local(R, g, &id);
 	report_checkf(r, "resumes-when-clock-returns", rc == 0 && t_of(id) == 1001,
 		      "the clock reads 1001 again: (1001, 1, 0)", "rc %d, t = %" PRIu64, rc,
 		      t_of(id));
+}
 
+/* Step 2: the clock frozen at ms 2000, 3 x 4096 + 1 ids: the sequence
+ * waits for the next ms instead of wrapping.  Returns 0, or gen_failed's
+ * code when an id does not come. */
+static int exhaustion(struct run *R, void *g, struct snowflake_fake_clock *fc)
+{
+	struct report *r = R->r;
+	int64_t id = 0;
 	report_step(r, "Exhaustion: the clock frozen at ms 2000; 3 x 4096 + 1 ids");
-	fc.now = 2000;
-	fc.slept = 0;
+	fc->now = 2000;
+	fc->slept = 0;
 	int per_ms[4] = {0}, wrapped = 0;
 	uint32_t last_seq = 0;
 	uint64_t last_t = 0;
-	off = R->all.n;
-	op = batch_begin(R, "W1", 3 * 4096 + 1);
+	size_t off = R->all.n;
+	int op = batch_begin(R, "W1", 3 * 4096 + 1);
 	for (int i = 0; i < 3 * 4096 + 1; i++) {
-		rc = R->impl->next(g, &id);
+		int rc = R->impl->next(g, &id);
 		if (rc) {
 			batch_local(R, op, off);
-			rc = gen_failed(R, "issuing", rc, R->impl->errmsg(g));
-			goto out;
+			return gen_failed(R, "issuing", rc, R->impl->errmsg(g));
 		}
 		ids_add(&R->all, id);
 		struct snowflake_triple t;
@@ -699,11 +704,29 @@ static int step_rollback_and_exhaustion(struct run *R)
 	show(r, "after_exhaustion", id);
 	report_checkf(r, "sequence-never-wraps",
 		      per_ms[0] == 4096 && per_ms[1] == 4096 && per_ms[2] == 4096 &&
-			      per_ms[3] == 1 && wrapped == 0 && fc.slept == 3,
+			      per_ms[3] == 1 && wrapped == 0 && fc->slept == 3,
 		      "4096 in each of ms 2000, 2001, 2002, then 1 in 2003; waited 3 x 1 ms",
 		      "%d, %d, %d, %d; waited %" PRIu64 " ms; %d wraps", per_ms[0], per_ms[1],
-		      per_ms[2], per_ms[3], fc.slept, wrapped);
-	rc = 0;
+		      per_ms[2], per_ms[3], fc->slept, wrapped);
+	return 0;
+}
+
+/* Steps 1 and 2 on worker 1's generator, opened in this process on a
+ * fake clock. */
+static int step_rollback_and_exhaustion(struct run *R)
+{
+	struct snowflake_fake_clock fc = {.now = 1000};
+	struct snowflake_lease *lease = NULL;
+	void *g = NULL;
+	int rc = open_local(R, R->impl, 1, &fc, &lease, &g);
+	if (rc)
+		goto out;
+	report_evidence(R->r, "worker_1", "%s, generation %" PRIu64, snowflake_lease_path(lease),
+			snowflake_lease_generation(lease));
+	if ((rc = rollback_within_bound(R, g, &fc)) != 0)
+		goto out;
+	rollback_past_bound(R, g, &fc);
+	rc = exhaustion(R, g, &fc);
 out:
 	if (g)
 		R->impl->free(g);

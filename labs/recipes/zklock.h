@@ -138,51 +138,9 @@ enum zklock_event {
 
 struct zklock;
 
-/* Test hooks, all optional, all called on the acquiring thread (they may
- * make synchronous ZooKeeper calls, on any handle) except monitor_started.
- * Labs use them to force races at exact points instead of sleeping and
- * hoping. */
-struct zklock_hooks {
-	void *arg;
-	/* The create request is queued; its reply has not been read yet. */
-	void (*create_sent)(void *arg, struct zklock *l);
-	/* The create finished with zrc (a ZOO error code); before any
-	 * recovery.  On ZOK, zklock_own_path() is set. */
-	void (*create_done)(void *arg, struct zklock *l, int zrc);
-	/* A getChildren answered: n lock nodes, own at own_index (-1 when
-	 * absent). */
-	void (*listed)(void *arg, struct zklock *l, size_t n, long own_index);
-	/* Between the getChildren and the watch call on the predecessor. */
-	void (*before_watch)(void *arg, struct zklock *l, const char *pred_path);
-	/* The get-with-watch on the predecessor returned zrc (ZOK: watch set;
-	 * ZNONODE: it vanished, no watch left, re-listing at once). */
-	void (*watched)(void *arg, struct zklock *l, const char *pred_path, int zrc);
-	/* A notification for the predecessor was taken (type is the ZOO event
-	 * type); the waiter is about to re-list.  The getChildren itself was
-	 * sent by the watcher when the notification came (and may have
-	 * answered already): what this hook changes need not be in it. */
-	void (*woken)(void *arg, struct zklock *l, int type, const char *path);
-	/* Recovery after an unknown create outcome found this many candidates
-	 * of this session with our GUID; zklock_message() says what it
-	 * decided. */
-	void (*recovered)(void *arg, struct zklock *l, size_t matches);
-	/* On the lock's monitor thread, once per hold, before it looks at
-	 * anything (the thread lives from the first claim to zklock_free):
-	 * a test may block here until events have piled up (what came since
-	 * the claim must still be reported).  Must not call zklock_*. */
-	void (*monitor_started)(void *arg, struct zklock *l);
-};
-
-struct zklock_opts {
-	/* Called on the lock's monitor thread while held (never on the
-	 * ZooKeeper completion thread); must not call zklock_* on this lock,
-	 * may signal, write a pipe or kill. why is a short English reason. */
-	void (*on_event)(void *arg, enum zklock_event ev, const char *why);
-	void *event_arg;
-	const char *data; /* node payload (e.g. who holds it), or NULL */
-	int data_len;
-	struct zklock_hooks hooks;
-};
+/* Options (on_event, data) and the lab seams (hooks): defined at the end
+ * of this header, in "Lab seams". */
+struct zklock_opts;
 
 /* Counters for labs and benchmarks; reset by each zklock_acquire. */
 struct zklock_stats {
@@ -253,5 +211,56 @@ const char *zklock_guid(struct zklock *l);
 int64_t zklock_session(struct zklock *l);
 const char *zklock_path(struct zklock *l);
 struct zklock_stats zklock_stats(struct zklock *l);
+
+/* ---- Lab seams ---------------------------------------------------------- */
+
+/* The recipe's lab seams: test hooks, all optional, all called on the
+ * acquiring thread (they may make synchronous ZooKeeper calls, on any
+ * handle) except monitor_started.  Labs use them to force races at exact
+ * points instead of sleeping and hoping.  A lock with create_sent or
+ * create_done sends the create and the first listing one at a time
+ * (zklock_fast.h). */
+struct zklock_hooks {
+	void *arg;
+	/* The create request is queued; its reply has not been read yet. */
+	void (*create_sent)(void *arg, struct zklock *l);
+	/* The create finished with zrc (a ZOO error code); before any
+	 * recovery.  On ZOK, zklock_own_path() is set. */
+	void (*create_done)(void *arg, struct zklock *l, int zrc);
+	/* A getChildren answered: n lock nodes, own at own_index (-1 when
+	 * absent). */
+	void (*listed)(void *arg, struct zklock *l, size_t n, long own_index);
+	/* Between the getChildren and the watch call on the predecessor. */
+	void (*before_watch)(void *arg, struct zklock *l, const char *pred_path);
+	/* The get-with-watch on the predecessor returned zrc (ZOK: watch set;
+	 * ZNONODE: it vanished, no watch left, re-listing at once). */
+	void (*watched)(void *arg, struct zklock *l, const char *pred_path, int zrc);
+	/* A notification for the predecessor was taken (type is the ZOO event
+	 * type); the waiter is about to re-list.  The getChildren itself was
+	 * sent by the watcher when the notification came (and may have
+	 * answered already): what this hook changes need not be in it. */
+	void (*woken)(void *arg, struct zklock *l, int type, const char *path);
+	/* Recovery after an unknown create outcome found this many candidates
+	 * of this session with our GUID; zklock_message() says what it
+	 * decided. */
+	void (*recovered)(void *arg, struct zklock *l, size_t matches);
+	/* On the lock's monitor thread, once per hold, before it looks at
+	 * anything (the thread lives from the first claim to zklock_free):
+	 * a test may block here until events have piled up (what came since
+	 * the claim must still be reported).  Must not call zklock_*. */
+	void (*monitor_started)(void *arg, struct zklock *l);
+};
+
+/* What zklock_new takes; a zeroed struct (or NULL) gives the defaults. */
+struct zklock_opts {
+	/* Called on the lock's monitor thread while held (never on the
+	 * ZooKeeper completion thread); must not call zklock_* on this lock,
+	 * may signal, write a pipe or kill. why is a short English reason. */
+	void (*on_event)(void *arg, enum zklock_event ev, const char *why);
+	void *event_arg;
+	const char *data; /* node payload (e.g. who holds it), or NULL */
+	int data_len;
+	struct zklock_hooks hooks;
+};
 
 #endif

@@ -285,36 +285,57 @@ out:
 
 /* ---- Part 2 ---- */
 
-static int part_wrap(struct lab_ctx *ctx, struct zkc *c, const struct seed *sd)
+/* Creates one GUID-named ephemeral sequential child of WRAP_PARENT: the
+ * zoo_* code goes to *zrc, the created path to out (len bytes).  Returns
+ * 0, or WB_EIO when no GUID could be made (nothing created, nothing
+ * reported). */
+static int create_protected(struct zkc *c, char *out, int len, int *zrc)
 {
-	struct report *r = ctx->report;
-	char name[ZKSEQ_PROTECTED_LEN + 1], guid[UUID_STR_LEN], first[256], fmt[12];
+	char name[ZKSEQ_PROTECTED_LEN + 1], guid[UUID_STR_LEN];
+	if (fresh_protected(name, guid) != 0)
+		return WB_EIO;
+	char *path = wb_xasprintf("%s/%s", WRAP_PARENT, name);
+	*zrc = zoo_create(zkc_handle(c), path, NULL, -1, &ZOO_OPEN_ACL_UNSAFE,
+			  ZOO_EPHEMERAL | ZOO_SEQUENCE, out, len);
+	free(path);
+	return 0;
+}
+
+/* The seeded counter: one create gets the suffix the log left.  first
+ * (256 bytes) receives its path.  Returns 0 or WB_EIO after
+ * report_cannot. */
+static int wrap_preset(struct report *r, struct zkc *c, const struct seed *sd, char first[256])
+{
 	report_step(r,
 		    "part 2: the server replayed a transaction log the lab wrote before it "
 		    "started: it creates %s with its child counter (cversion) at %d, as if "
 		    "2^31 children had been created (doing that for real would take days)",
 		    WRAP_PARENT, WRAP_START);
 	report_evidence(r, "prepared_log", "%s (2 create transactions, zxid 1-2)", sd->log_path);
-	if (fresh_protected(name, guid) != 0) {
+	int zrc = 0;
+	if (create_protected(c, first, 256, &zrc) != 0) {
 		report_cannot(r, "no random bytes for a GUID");
 		return WB_EIO;
 	}
-	char *path = wb_xasprintf("%s/%s", WRAP_PARENT, name);
-	int zrc = zoo_create(zkc_handle(c), path, NULL, -1, &ZOO_OPEN_ACL_UNSAFE,
-			     ZOO_EPHEMERAL | ZOO_SEQUENCE, first, sizeof first);
-	free(path);
 	report_checkf(r, "preset-counter-took",
 		      zrc == ZOK && !strcmp(suffix_text(first), "2147483645"),
 		      "a real create gets suffix 2147483645", "%s, suffix %s", zkc_err_name(zrc),
 		      zrc == ZOK ? suffix_text(first) : "-");
+	return 0;
+}
 
+/* One multi of NMULTI creates crossing INT32_MAX; paths receives the
+ * names the server gave.  Returns 0 or WB_EIO after report_cannot. */
+static int wrap_multi(struct report *r, struct zkc *c, char paths[NMULTI][256])
+{
+	char name[ZKSEQ_PROTECTED_LEN + 1], guid[UUID_STR_LEN];
 	report_step(r,
 		    "one multi of %d sequential creates: the server numbers them in one "
 		    "transaction, crossing 2147483647",
 		    NMULTI);
 	zoo_op_t ops[NMULTI];
 	zoo_op_result_t res[NMULTI];
-	char paths[NMULTI][256], names[NMULTI][128];
+	char names[NMULTI][128];
 	for (int i = 0; i < NMULTI; i++) {
 		if (fresh_protected(name, guid) != 0) {
 			report_cannot(r, "no random bytes for a GUID");
@@ -323,9 +344,9 @@ static int part_wrap(struct lab_ctx *ctx, struct zkc *c, const struct seed *sd)
 		snprintf(names[i], sizeof names[i], "%s/%s", WRAP_PARENT, name);
 		paths[i][0] = '\0';
 		zoo_create_op_init(&ops[i], names[i], NULL, -1, &ZOO_OPEN_ACL_UNSAFE,
-				   ZOO_EPHEMERAL | ZOO_SEQUENCE, paths[i], sizeof paths[i]);
+				   ZOO_EPHEMERAL | ZOO_SEQUENCE, paths[i], 256);
 	}
-	zrc = zoo_multi(zkc_handle(c), NMULTI, ops, res);
+	int zrc = zoo_multi(zkc_handle(c), NMULTI, ops, res);
 	const char *want[NMULTI] = {"2147483646", "2147483647", "-2147483648", "-2147483647"};
 	int all = zrc == ZOK;
 	for (int i = 0; i < NMULTI; i++) {
@@ -336,6 +357,16 @@ static int part_wrap(struct lab_ctx *ctx, struct zkc *c, const struct seed *sd)
 		      "suffixes 2147483646 2147483647 -2147483648 -2147483647", "%s: %s %s %s %s",
 		      zkc_err_name(zrc), suffix_text(paths[0]), suffix_text(paths[1]),
 		      suffix_text(paths[2]), suffix_text(paths[3]));
+	return 0;
+}
+
+/* What the multi's names mean: the server's text is C's %010d of a
+ * signed int, the strict parser refuses the wrapped ones, and the two
+ * naive parsers (controls) really misorder them.  first is part 2's
+ * first candidate. */
+static void judge_wrapped(struct report *r, char paths[NMULTI][256], const char *first)
+{
+	char fmt[12];
 	/* The same boundary values formatted in C, as the server's Java does. */
 	int32_t values[NMULTI] = {2147483646, INT32_MAX, INT32_MIN, INT32_MIN + 1};
 	int fmt_ok = 1;
@@ -374,40 +405,42 @@ static int part_wrap(struct lab_ctx *ctx, struct zkc *c, const struct seed *sd)
 		      "strtol after \"-lock-\" gives the newest candidate (-2147483648) the "
 		      "smallest number: it would jump the queue",
 		      "newest %lld < oldest %lld", m2, m0);
+}
 
-	/* What 3.8.0 does next: DataTree keeps the largest cversion. */
+/* What 3.8.0 does next: DataTree keeps the largest cversion, so a single
+ * create repeats 2147483647.  Returns 0 or WB_EIO (no GUID). */
+static int wrap_single_after(struct report *r, struct zkc *c)
+{
 	report_step(r, "after the multi, single creates: the server keeps the largest cversion "
 		       "it has seen (2147483647), it does not store the wrapped ones");
-	if (fresh_protected(name, guid) != 0)
-		return WB_EIO;
-	path = wb_xasprintf("%s/%s", WRAP_PARENT, name);
 	char after[256] = "";
-	zrc = zoo_create(zkc_handle(c), path, NULL, -1, &ZOO_OPEN_ACL_UNSAFE,
-			 ZOO_EPHEMERAL | ZOO_SEQUENCE, after, sizeof after);
-	free(path);
+	int zrc = 0;
+	if (create_protected(c, after, sizeof after, &zrc) != 0)
+		return WB_EIO;
 	report_checkf(r, "single-create-repeats-2147483647",
 		      zrc == ZOK && !strcmp(suffix_text(after), "2147483647"),
 		      "suffix 2147483647 again (a second node with that number)", "%s, suffix %s",
 		      zkc_err_name(zrc), zrc == ZOK ? suffix_text(after) : "-");
 	if (zrc == ZOK)
 		report_evidence(r, "after", "%s", base_name(after));
+	return 0;
+}
 
-	/* Two more lock candidates, each with its own GUID, the way every
-	 * acquisition of the recipe names its node: both are created, and
-	 * both get the same suffix.  Their queue order is a tie and, as
-	 * fencing tokens, they are equal: a fence that accepts a token equal
-	 * to its mark (recipes/fenced.c) lets both holders write. */
+/* Two more lock candidates, each with its own GUID, the way every
+ * acquisition of the recipe names its node: both are created, and both
+ * get the same suffix.  Their queue order is a tie and, as fencing
+ * tokens, they are equal: a fence that accepts a token equal to its mark
+ * (recipes/fenced.c) lets both holders write.  Then a plain sequential
+ * name collides.  Returns 0 or WB_EIO (no GUID). */
+static int wrap_tie(struct report *r, struct zkc *c)
+{
 	report_step(r, "two more acquisitions, each with a fresh GUID: the names differ, so the "
 		       "server creates both, and numbers both 2147483647");
 	char two[2][256] = {"", ""};
 	int ztwo[2];
 	for (int i = 0; i < 2; i++) {
-		if (fresh_protected(name, guid) != 0)
+		if (create_protected(c, two[i], sizeof two[i], &ztwo[i]) != 0)
 			return WB_EIO;
-		path = wb_xasprintf("%s/%s", WRAP_PARENT, name);
-		ztwo[i] = zoo_create(zkc_handle(c), path, NULL, -1, &ZOO_OPEN_ACL_UNSAFE,
-				     ZOO_EPHEMERAL | ZOO_SEQUENCE, two[i], sizeof two[i]);
-		free(path);
 		if (ztwo[i] == ZOK)
 			report_evidence(r, "candidate", "%s", base_name(two[i]));
 	}
@@ -434,6 +467,23 @@ static int part_wrap(struct lab_ctx *ctx, struct zkc *c, const struct seed *sd)
 		      "%s %s, then %s", zkc_err_name(z1), z1 == ZOK ? base_name(plain) : "",
 		      zkc_err_name(z2));
 	return 0;
+}
+
+/* Part 2, in its narrated steps: the preset counter, the multi that
+ * wraps it, what the names mean, and what the server does after. */
+static int part_wrap(struct lab_ctx *ctx, struct zkc *c, const struct seed *sd)
+{
+	struct report *r = ctx->report;
+	char first[256] = "", paths[NMULTI][256];
+	int rc = wrap_preset(r, c, sd, first);
+	if (rc == 0)
+		rc = wrap_multi(r, c, paths);
+	if (rc)
+		return rc;
+	judge_wrapped(r, paths, first);
+	if ((rc = wrap_single_after(r, c)) != 0)
+		return rc;
+	return wrap_tie(r, c);
 }
 
 static int seq_order_run(struct lab_ctx *ctx)

@@ -31,9 +31,13 @@
  *   session comes back on F, and B reads 2.
  *
  * Every wait is for an event (a completion, a watch, a relay counter, a
- * server mode) with a generous deadline; timings are evidence, never
- * checks.  ZOOKEEPER-1675 (sync during a partition) is the lab
- * zk-sync-partition.  This lab cannot run against --zk.
+ * server mode) with a generous deadline, and ends early when the
+ * servers' JVM dies (zkenslab_watch, zkensemble_died); a check that
+ * failed because it died is not made (zkenslab_checkf): the run could
+ * not go on.  Timings are evidence, never checks.  Test hook:
+ * testhook_hold("lab-step") once both sessions are open.
+ * ZOOKEEPER-1675 (sync during a partition) is the lab zk-sync-partition.
+ * This lab cannot run against --zk.
  *
  * History (docs/histories.md): A's and B's calls on the register /x are
  * recorded as ops (B's sync + getData as one read); part 1's plain-read
@@ -43,6 +47,7 @@
 #define _GNU_SOURCE /* pipe2 */
 #include "base/wb.h"
 #include "base/mono.h"
+#include "base/testhook.h"
 #include "harness/report.h"
 #include "harness/tcphold.h"
 #include "harness/zk/zkasync.h"
@@ -154,7 +159,8 @@ struct short_hold {
 	int op_w1, op_plain, op_sync, op_own;	/* history: A's write, B's three reads */
 	struct Stat xa;				/* A's write of 1 */
 	long long t_hold, t_write;
-	int stopped; /* A's write failed: nothing to show */
+	int stopped;   /* A's write failed: nothing to show */
+	int queued[4]; /* sync1, get1, set1, get2 were queued: a completion comes */
 };
 
 /* Holds the leader's bytes to F; A writes on the leader and gets OK. */
@@ -176,9 +182,9 @@ static void a_writes_on_leader(struct lab_state *s, struct short_hold *h)
 	int zrc = zoo_set2(zkc_handle(s->a), "/x", "1", 1, -1, &h->xa);
 	report_complete(r, h->op_w1, zkhist_type(zrc), NULL);
 	h->t_write = zkc_now_ms();
-	if (!report_checkf(r, "write-completes-without-the-follower", zrc == ZOK,
-			   "ZOK: the leader and the other follower are a majority", "%s",
-			   zkc_err_name(zrc))) {
+	if (!zkenslab_checkf(r, s->e, "write-completes-without-the-follower", zrc == ZOK,
+			     "ZOK: the leader and the other follower are a majority", "%s",
+			     zkc_err_name(zrc))) {
 		h->stopped = 1;
 		return;
 	}
@@ -215,12 +221,12 @@ static int tell_b_out_of_band(struct lab_state *s, struct short_hold *h, const s
 	report_step(r, "A tells B through a pipe: \"%.*s\"; B reads /x on follower %d", n - 1, msg,
 		    s->lagger);
 	report_evidence(r, "oob_message_to_b_read_ms", "%lld", rd.read_ms - h->t_write);
-	report_checkf(r, "stale-read-after-completed-write",
-		      rd.zrc == ZOK && !strcmp(rd.value, "0") && rd.st.mzxid == x0->mzxid &&
-			      rd.st.mzxid < h->xa.mzxid,
-		      "B reads 0 with the old mzxid although A's write of 1 completed first",
-		      "%s, \"%s\", mzxid %s (A's write: mzxid %s)", zkc_err_name(rd.zrc), rd.value,
-		      zkenslab_hex(rd.st.mzxid, h2), zkenslab_hex(h->xa.mzxid, h3));
+	zkenslab_checkf(r, s->e, "stale-read-after-completed-write",
+			rd.zrc == ZOK && !strcmp(rd.value, "0") && rd.st.mzxid == x0->mzxid &&
+				rd.st.mzxid < h->xa.mzxid,
+			"B reads 0 with the old mzxid although A's write of 1 completed first",
+			"%s, \"%s\", mzxid %s (A's write: mzxid %s)", zkc_err_name(rd.zrc),
+			rd.value, zkenslab_hex(rd.st.mzxid, h2), zkenslab_hex(h->xa.mzxid, h3));
 	report_evidence(r, "follower_zxid_during_hold", "%s",
 			zkenslab_hex(server_zxid(s, s->lagger), h1));
 	report_evidence(r, "leader_zxid_during_hold", "%s",
@@ -241,7 +247,8 @@ static int b_asks_for_fresh_data(struct lab_state *s, struct short_hold *h)
 	struct Stat ignore;
 	int zrc = zoo_exists(zkc_handle(s->a), "/barrier", 1, &ignore);
 	if (zrc != ZOK) {
-		report_cannot(r, "A cannot watch /barrier: %s", zkc_err_name(zrc));
+		if (!zkenslab_gone(r, s->e))
+			report_cannot(r, "A cannot watch /barrier: %s", zkc_err_name(zrc));
 		return zkc_to_wb(zrc);
 	}
 	report_step(r, "B issues sync(/x) + getData(/x), then setData(/barrier) + getData(/x), "
@@ -256,9 +263,15 @@ static int b_asks_for_fresh_data(struct lab_state *s, struct short_hold *h)
 	report_mark(r, "B", "setData /barrier, then getData /x");
 	int q3 = zoo_aset(zb, "/barrier", "b", 1, -1, zkasync_stat_done, &h->set1);
 	int q4 = zoo_aget(zb, "/x", 0, zkasync_data_done, &h->get2);
+	h->queued[0] = q1 == ZOK;
+	h->queued[1] = q2 == ZOK;
+	h->queued[2] = q3 == ZOK;
+	h->queued[3] = q4 == ZOK;
 	if (q1 || q2 || q3 || q4) {
-		report_cannot(r, "B could not queue its calls (%s %s %s %s)", zkc_err_name(q1),
-			      zkc_err_name(q2), zkc_err_name(q3), zkc_err_name(q4));
+		if (!zkenslab_gone(r, s->e))
+			report_cannot(r, "B could not queue its calls (%s %s %s %s)",
+				      zkc_err_name(q1), zkc_err_name(q2), zkc_err_name(q3),
+				      zkc_err_name(q4));
 		return WB_EIO;
 	}
 	/* B's setData commits on the leader: it was forwarded after the sync,
@@ -266,19 +279,22 @@ static int b_asks_for_fresh_data(struct lab_state *s, struct short_hold *h)
 	 * to the relay's buffer. */
 	struct zkc_event ev;
 	int wrc = zkc_wait_event(s->a, ZOO_CHANGED_EVENT, "/barrier", WAIT_MS, &ev);
-	report_checkf(r, "b-write-committed-on-leader", wrc == 0,
-		      "A's watch on /barrier fires on the leader", "%s",
-		      wrc == 0 ? "fired" : "no event within the deadline");
+	if (wrc != 0 && zkenslab_gone(r, s->e))
+		return WB_EUNAVAIL;
+	zkenslab_checkf(r, s->e, "b-write-committed-on-leader", wrc == 0,
+			"A's watch on /barrier fires on the leader", "%s",
+			wrc == 0 ? "fired" : "no event within the deadline");
 	uint64_t held_before = before.held[1];
 	struct tcphold_stats now;
 	int hrc = tcphold_wait(s->link, tcphold_pred_held_down_over, &held_before, WAIT_MS, &now);
 	int pending = !zkasync_finished(&h->sync1) + !zkasync_finished(&h->get1) +
 		      !zkasync_finished(&h->set1) + !zkasync_finished(&h->get2);
-	report_checkf(r, "sync-and-write-wait-for-the-held-link",
-		      wrc == 0 && hrc == 0 && pending == 4,
-		      "none of B's 4 calls completed; the relay holds more bytes for the follower",
-		      "%d of 4 pending; held leader->follower bytes %" PRIu64 " -> %" PRIu64,
-		      pending, before.held[1], now.held[1]);
+	zkenslab_checkf(
+		r, s->e, "sync-and-write-wait-for-the-held-link",
+		wrc == 0 && hrc == 0 && pending == 4,
+		"none of B's 4 calls completed; the relay holds more bytes for the follower",
+		"%d of 4 pending; held leader->follower bytes %" PRIu64 " -> %" PRIu64, pending,
+		before.held[1], now.held[1]);
 	report_evidence(r, "follower_zxid_before_release", "%s",
 			zkenslab_hex(server_zxid(s, s->lagger), h1));
 	relay_evidence(s, "relay_before_release");
@@ -347,21 +363,21 @@ static void release_short_hold(struct lab_state *s, struct short_hold *h)
 	complete_async(r, h->op_sync, &h->get1,
 		       h->sync1.done && h->sync1.rc != ZOK ? &h->sync1 : NULL);
 	complete_async(r, h->op_own, &h->get2, h->set1.done && h->set1.rc != ZOK ? &h->set1 : NULL);
-	report_checkf(r, "sync-then-read-sees-1",
-		      all && h->sync1.rc == ZOK && h->get1.rc == ZOK &&
-			      !strcmp(h->get1.data, "1") && h->get1.st.mzxid == h->xa.mzxid,
-		      "after release: sync ZOK, then getData 1 with A's mzxid",
-		      "sync %s, getData %s \"%s\" mzxid %s",
-		      h->sync1.done ? zkc_err_name(h->sync1.rc) : "pending",
-		      h->get1.done ? zkc_err_name(h->get1.rc) : "pending", h->get1.data,
-		      zkenslab_hex(h->get1.st.mzxid, h1));
-	report_checkf(r, "own-write-then-read-sees-1",
-		      all && h->set1.rc == ZOK && h->get2.rc == ZOK && !strcmp(h->get2.data, "1"),
-		      "after release: setData(/barrier) ZOK, then getData 1",
-		      "setData %s (mzxid %s), getData %s \"%s\"",
-		      h->set1.done ? zkc_err_name(h->set1.rc) : "pending",
-		      zkenslab_hex(h->set1.st.mzxid, h1),
-		      h->get2.done ? zkc_err_name(h->get2.rc) : "pending", h->get2.data);
+	zkenslab_checkf(r, s->e, "sync-then-read-sees-1",
+			all && h->sync1.rc == ZOK && h->get1.rc == ZOK &&
+				!strcmp(h->get1.data, "1") && h->get1.st.mzxid == h->xa.mzxid,
+			"after release: sync ZOK, then getData 1 with A's mzxid",
+			"sync %s, getData %s \"%s\" mzxid %s",
+			h->sync1.done ? zkc_err_name(h->sync1.rc) : "pending",
+			h->get1.done ? zkc_err_name(h->get1.rc) : "pending", h->get1.data,
+			zkenslab_hex(h->get1.st.mzxid, h1));
+	zkenslab_checkf(r, s->e, "own-write-then-read-sees-1",
+			all && h->set1.rc == ZOK && h->get2.rc == ZOK && !strcmp(h->get2.data, "1"),
+			"after release: setData(/barrier) ZOK, then getData 1",
+			"setData %s (mzxid %s), getData %s \"%s\"",
+			h->set1.done ? zkc_err_name(h->set1.rc) : "pending",
+			zkenslab_hex(h->set1.st.mzxid, h1),
+			h->get2.done ? zkc_err_name(h->get2.rc) : "pending", h->get2.data);
 	if (all) {
 		report_evidence(r, "release_to_sync_ms", "%lld", h->sync1.at_ms - t_rel);
 		report_evidence(r, "follower_serves_1_after_release_ms", "%lld",
@@ -371,9 +387,9 @@ static void release_short_hold(struct lab_state *s, struct short_hold *h)
 	}
 	enum zkensemble_mode md = zkensemble_mode(s->e, s->lagger, NULL);
 	int lost = session_losses(s->b);
-	report_checkf(r, "short-hold-keeps-follower", md == ZKENS_FOLLOWER && lost == 0,
-		      "still a follower, B never disconnected", "%s, B disconnected %d times",
-		      zkensemble_mode_name(md), lost);
+	zkenslab_checkf(r, s->e, "short-hold-keeps-follower", md == ZKENS_FOLLOWER && lost == 0,
+			"still a follower, B never disconnected", "%s, B disconnected %d times",
+			zkensemble_mode_name(md), lost);
 }
 
 /* Part 1: a short hold.  Returns 0 or a negative code (could not run). */
@@ -392,14 +408,17 @@ static int part_short_hold(struct lab_state *s, const struct Stat *x0)
 		rc = b_asks_for_fresh_data(s, &h);
 	if (!rc && !h.stopped) {
 		release_short_hold(s, &h);
-		check_part1_histories(s, &h);
+		if (!zkensemble_died(s->e, 0, NULL, 0, NULL))
+			check_part1_histories(s, &h);
 	}
 	/* Completions may still run if we stop early: release so they can, and
-	 * wait for them before their storage goes away. */
+	 * wait for them before their storage goes away (only for the calls
+	 * that were queued: no completion comes for the others). */
 	tcphold_release(s->link);
 	struct zkasync *ops[] = {&h.sync1, &h.get1, &h.set1, &h.get2};
 	for (size_t i = 0; i < 4; i++) {
-		zkasync_wait(ops[i], WAIT_MS, NULL);
+		if (h.queued[i])
+			zkasync_wait(ops[i], WAIT_MS, NULL);
 		zkasync_destroy(ops[i]);
 	}
 	return rc;
@@ -413,12 +432,13 @@ static int part_long_hold(struct lab_state *s)
 	int limit_ms = SYNC_LIMIT * TICK_MS;
 	struct zkasync set2;
 	zkasync_init(&set2);
-	int rc = 0, op_w2 = -1;
+	int rc = 0, op_w2 = -1, queued = 0;
 
 	struct Stat ignore;
 	int zrc = zoo_exists(zkc_handle(s->a), "/x", 1, &ignore);
 	if (zrc != ZOK) {
-		report_cannot(r, "A cannot watch /x: %s", zkc_err_name(zrc));
+		if (!zkenslab_gone(r, s->e))
+			report_cannot(r, "A cannot watch /x: %s", zkc_err_name(zrc));
 		rc = zkc_to_wb(zrc);
 		goto out;
 	}
@@ -434,8 +454,10 @@ static int part_long_hold(struct lab_state *s)
 	report_step(r, "B sets /x = 2 through follower %d, asynchronously", s->lagger);
 	op_w2 = report_invoke(r, "B", "write", "2");
 	zrc = zoo_aset(zkc_handle(s->b), "/x", "2", 1, -1, zkasync_stat_done, &set2);
+	queued = zrc == ZOK;
 	if (zrc != ZOK) {
-		report_cannot(r, "B could not queue setData: %s", zkc_err_name(zrc));
+		if (!zkenslab_gone(r, s->e))
+			report_cannot(r, "B could not queue setData: %s", zkc_err_name(zrc));
 		rc = zkc_to_wb(zrc);
 		goto out;
 	}
@@ -449,9 +471,9 @@ static int part_long_hold(struct lab_state *s)
 	long long t_loss = zkc_now_ms();
 	if (done)
 		report_complete_at(r, op_w2, zkhist_type(set2.rc), NULL, zkhist_done_ns(&set2));
-	report_checkf(r, "follower-drops-clients", done && set2.rc == ZCONNECTIONLOSS,
-		      "B's setData ends with ZCONNECTIONLOSS", "%s",
-		      done ? zkc_err_name(set2.rc) : "no completion within the deadline");
+	zkenslab_checkf(r, s->e, "follower-drops-clients", done && set2.rc == ZCONNECTIONLOSS,
+			"B's setData ends with ZCONNECTIONLOSS", "%s",
+			done ? zkc_err_name(set2.rc) : "no completion within the deadline");
 	if (done)
 		report_evidence(r, "hold_to_connection_loss_ms", "%lld", set2.at_ms - t_hold);
 	enum zkensemble_mode md = zkensemble_mode(s->e, s->lagger, NULL);
@@ -459,17 +481,18 @@ static int part_long_hold(struct lab_state *s)
 		/* the lane by role: which server lags varies by run */
 		report_mark(r, "follower", "zk%d left the quorum: not serving", s->lagger);
 	}
-	report_checkf(r, "follower-stops-serving", md == ZKENS_NOT_SERVING,
-		      "follower's srvr: not currently serving requests", "%s",
-		      zkensemble_mode_name(md));
+	zkenslab_checkf(r, s->e, "follower-stops-serving", md == ZKENS_NOT_SERVING,
+			"follower's srvr: not currently serving requests", "%s",
+			zkensemble_mode_name(md));
 	char val[64];
 	struct Stat xl;
 	int op = report_invoke(r, "A", "read", NULL);
 	zrc = zkenslab_read(s->a, "/x", val, sizeof val, &xl);
 	report_complete(r, op, zkhist_type(zrc), val);
-	report_checkf(r, "lost-write-was-committed", zrc == ZOK && !strcmp(val, "2") && wrc == 0,
-		      "on the leader /x = 2: B's write took effect although B got connection loss",
-		      "%s, \"%s\", mzxid %s", zkc_err_name(zrc), val, zkenslab_hex(xl.mzxid, h1));
+	zkenslab_checkf(
+		r, s->e, "lost-write-was-committed", zrc == ZOK && !strcmp(val, "2") && wrc == 0,
+		"on the leader /x = 2: B's write took effect although B got connection loss",
+		"%s, \"%s\", mzxid %s", zkc_err_name(zrc), val, zkenslab_hex(xl.mzxid, h1));
 	report_evidence(r, "b_lost_write_mzxid", "%s", zkenslab_hex(xl.mzxid, h1));
 	relay_evidence(s, "relay_after_follower_left");
 	(void)t_loss;
@@ -486,9 +509,9 @@ static int part_long_hold(struct lab_state *s)
 	int jrc = zkensemble_wait_mode(s->e, s->lagger, 1u << ZKENS_FOLLOWER, 2 * WAIT_MS, &m2);
 	long long t_serving = zkc_now_ms();
 	int crc = zkc_wait_state(s->b, ZOO_CONNECTED_STATE, 2 * WAIT_MS, &ev);
-	report_checkf(r, "follower-rejoins", jrc == 0 && crc == 0,
-		      "follower again, and B's session reconnects to it", "%s; B %s",
-		      zkensemble_mode_name(m2), crc == 0 ? "reconnected" : "not reconnected");
+	zkenslab_checkf(r, s->e, "follower-rejoins", jrc == 0 && crc == 0,
+			"follower again, and B's session reconnects to it", "%s; B %s",
+			zkensemble_mode_name(m2), crc == 0 ? "reconnected" : "not reconnected");
 	if (jrc == 0)
 		report_evidence(r, "release_to_follower_serving_ms", "%lld", t_serving - t_rel);
 	if (crc == 0) {
@@ -504,13 +527,14 @@ static int part_long_hold(struct lab_state *s)
 	op = report_invoke(r, "B", "read", NULL);
 	zrc = zkenslab_read(s->b, "/x", val, sizeof val, &xb);
 	report_complete(r, op, zkhist_type(zrc), val);
-	report_checkf(r, "rejoined-follower-serves-current",
-		      zrc == ZOK && !strcmp(val, "2") && xb.mzxid == xl.mzxid,
-		      "B reads 2 on the follower, the write it was told was lost",
-		      "%s, \"%s\", mzxid %s", zkc_err_name(zrc), val, zkenslab_hex(xb.mzxid, h2));
+	zkenslab_checkf(r, s->e, "rejoined-follower-serves-current",
+			zrc == ZOK && !strcmp(val, "2") && xb.mzxid == xl.mzxid,
+			"B reads 2 on the follower, the write it was told was lost",
+			"%s, \"%s\", mzxid %s", zkc_err_name(zrc), val, zkenslab_hex(xb.mzxid, h2));
 out:
 	tcphold_release(s->link);
-	zkasync_wait(&set2, WAIT_MS, NULL);
+	if (queued)
+		zkasync_wait(&set2, WAIT_MS, NULL);
 	zkasync_destroy(&set2);
 	return rc;
 }
@@ -540,7 +564,8 @@ static int stale_read_run(struct lab_ctx *ctx)
 	s.lagger = nf > 0 ? followers[0] : 0;
 	s.other = nf > 1 ? followers[1] : 0;
 	if (!s.leader || !s.lagger || !s.other) {
-		report_cannot(r, "no single leader after start-up");
+		if (!zkenslab_gone(r, s.e))
+			report_cannot(r, "no single leader after start-up");
 		rc = WB_EIO;
 		goto out;
 	}
@@ -558,9 +583,12 @@ static int stale_read_run(struct lab_ctx *ctx)
 		rc = zkc_connect(zkensemble_connect(s.e, s.lagger), SESSION_MS, WAIT_MS,
 				 ctx->run_dir, &s.b);
 	if (rc) {
-		report_cannot(r, "cannot connect A to the leader or B to the follower");
+		if (!zkenslab_gone(r, s.e))
+			report_cannot(r, "cannot connect A to the leader or B to the follower");
 		goto out;
 	}
+	zkenslab_watch(s.e, s.a); /* their waits end when the servers die */
+	zkenslab_watch(s.e, s.b);
 	char ha[ZKC_HEX_LEN], hb[ZKC_HEX_LEN];
 	report_evidence(r, "sessions", "A %s on server %d, B %s on server %d, %d ms each",
 			zkc_hex(zkc_session_id(s.a), ha), s.leader,
@@ -572,7 +600,8 @@ static int stale_read_run(struct lab_ctx *ctx)
 		zrc = zoo_create(zkc_handle(s.a), "/barrier", "", 0, &ZOO_OPEN_ACL_UNSAFE, 0, NULL,
 				 0);
 	if (zrc != ZOK) {
-		report_cannot(r, "cannot create /x and /barrier: %s", zkc_err_name(zrc));
+		if (!zkenslab_gone(r, s.e))
+			report_cannot(r, "cannot create /x and /barrier: %s", zkc_err_name(zrc));
 		rc = zkc_to_wb(zrc);
 		goto out;
 	}
@@ -585,16 +614,21 @@ static int stale_read_run(struct lab_ctx *ctx)
 	report_complete(r, s.op_base, zkhist_type(grc), val);
 	struct tcphold_stats st;
 	tcphold_stats(s.link, &st);
-	report_checkf(r, "baseline", grc == ZOK && !strcmp(val, "0") && st.open == 1,
-		      "B reads 0 on the follower; its link to the leader runs through the relay",
-		      "%s \"%s\", relay connections open %d", zkc_err_name(grc), val, st.open);
+	zkenslab_checkf(r, s.e, "baseline", grc == ZOK && !strcmp(val, "0") && st.open == 1,
+			"B reads 0 on the follower; its link to the leader runs through the relay",
+			"%s \"%s\", relay connections open %d", zkc_err_name(grc), val, st.open);
 	if (grc != ZOK || st.open != 1) {
 		rc = 0;
 		goto out;
 	}
 	report_evidence(r, "x0_mzxid", "%s", zkenslab_hex(x0.mzxid, h1));
 
+	/* Test hook: the servers are up and both sessions open (a test kills
+	 * the JVM here: tests/integration/ensemble_death.sh). */
+	testhook_hold("lab-step");
 	rc = part_short_hold(&s, &x0);
+	if (!rc && zkensemble_died(s.e, 0, NULL, 0, NULL))
+		rc = zkenslab_gone(r, s.e) ? WB_EUNAVAIL : 0;
 	if (!rc && report_failed(r) == 0)
 		rc = part_long_hold(&s);
 	else if (!rc)

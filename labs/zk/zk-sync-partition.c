@@ -33,7 +33,11 @@
  *   (R's write never happened).
  *
  * Every wait is for an event (a completion, a server mode, a relay
- * counter) with a generous deadline; timings are evidence, never checks.
+ * counter) with a generous deadline, and ends early when the servers' JVM
+ * dies (zkenslab_watch, zkensemble_died); a check that failed because it
+ * died is not made (zkenslab_checkf): the run could not go on.  Timings
+ * are evidence, never checks.  Test hook: testhook_hold("lab-step") once
+ * /x = 0 is everywhere and R's session is open.
  * It cannot run against --zk.
  *
  * History (docs/histories.md): the calls on /x by the set-up client S, W
@@ -44,6 +48,7 @@
 #define _GNU_SOURCE /* pipe2 */
 #include "base/wb.h"
 #include "base/mono.h"
+#include "base/testhook.h"
 #include "harness/report.h"
 #include "harness/tcphold.h"
 #include "harness/zk/zkasync.h"
@@ -102,7 +107,8 @@ static int pick_sides(struct part_state *s)
 	for (int i = 1; i < n; i++)
 		s->side[s->nside++] = others[i];
 	if (!s->leader || s->nside != 3) {
-		report_cannot(r, "no single leader after start-up");
+		if (!zkenslab_gone(r, s->e))
+			report_cannot(r, "no single leader after start-up");
 		return WB_EIO;
 	}
 	report_evidence(r, "sides", "old side: leader %d + follower %d; new side: %d, %d, %d",
@@ -123,21 +129,27 @@ static int seed_x(struct part_state *s)
 		rc = zkc_connect(zkensemble_connect(s->e, s->old_f), SESSION_MS, WAIT_MS,
 				 s->ctx->run_dir, &s->rc_r);
 	if (rc) {
-		report_cannot(r, "cannot connect to the leader or to follower %d", s->old_f);
+		if (!zkenslab_gone(r, s->e))
+			report_cannot(r, "cannot connect to the leader or to follower %d",
+				      s->old_f);
 		return rc;
 	}
+	zkenslab_watch(s->e, s->a); /* their waits end when the servers die */
+	zkenslab_watch(s->e, s->rc_r);
 	int op = report_invoke(r, "S", "write", "0");
 	int zrc = zoo_create(zkc_handle(s->a), "/x", "0", 1, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0);
 	report_complete(r, op, zkhist_type(zrc), NULL);
 	if (zrc == ZOK)
 		zrc = zoo_exists(zkc_handle(s->a), "/x", 0, &s->x0);
 	if (zrc != ZOK) {
-		report_cannot(r, "cannot create /x: %s", zkc_err_name(zrc));
+		if (!zkenslab_gone(r, s->e))
+			report_cannot(r, "cannot create /x: %s", zkc_err_name(zrc));
 		return zkc_to_wb(zrc);
 	}
 	for (int id = 1; id <= N_SERVERS; id++) {
 		if (zkensemble_wait_zxid(s->e, id, s->x0.czxid, WAIT_MS) != 0) {
-			report_cannot(r, "server %d did not apply /x = 0 in time", id);
+			if (!zkenslab_gone(r, s->e))
+				report_cannot(r, "server %d did not apply /x = 0 in time", id);
 			return WB_EIO;
 		}
 	}
@@ -193,11 +205,11 @@ static void two_leaders(struct part_state *s)
 	char *modes = zkenslab_modes(s->e);
 	report_evidence(r, "modes_after_election", "%s", modes);
 	free(modes);
-	report_checkf(r, "two-leaders", s->new_leader != 0 && old_mode == ZKENS_LEADER,
-		      "a new side server and the old leader both report Mode leader",
-		      "new side: %s; old leader %d: %s",
-		      s->new_leader ? "leader elected" : "no leader", s->leader,
-		      zkensemble_mode_name(old_mode));
+	zkenslab_checkf(r, s->e, "two-leaders", s->new_leader != 0 && old_mode == ZKENS_LEADER,
+			"a new side server and the old leader both report Mode leader",
+			"new side: %s; old leader %d: %s",
+			s->new_leader ? "leader elected" : "no leader", s->leader,
+			zkensemble_mode_name(old_mode));
 	if (!s->new_leader || old_mode != ZKENS_LEADER) {
 		s->stopped = 1;
 		return;
@@ -213,16 +225,18 @@ static int new_majority_write(struct part_state *s)
 	int rc = zkc_connect(zkensemble_connect(s->e, s->new_leader), SESSION_MS, WAIT_MS,
 			     s->ctx->run_dir, &s->w);
 	if (rc) {
-		report_cannot(r, "cannot connect W to the new leader %d", s->new_leader);
+		if (!zkenslab_gone(r, s->e))
+			report_cannot(r, "cannot connect W to the new leader %d", s->new_leader);
 		return rc;
 	}
+	zkenslab_watch(s->e, s->w);
 	int op = report_invoke(r, "W", "write", "1");
 	int zrc = zoo_set2(zkc_handle(s->w), "/x", "1", 1, -1, &s->xw);
 	report_complete(r, op, zkhist_type(zrc), NULL);
 	s->t_write = zkc_now_ms();
-	report_checkf(r, "new-majority-commits", zrc == ZOK,
-		      "W's setData(/x = 1) on the new leader: ZOK", "%s, mzxid %s",
-		      zkc_err_name(zrc), zkenslab_hex(s->xw.mzxid, h1));
+	zkenslab_checkf(r, s->e, "new-majority-commits", zrc == ZOK,
+			"W's setData(/x = 1) on the new leader: ZOK", "%s, mzxid %s",
+			zkc_err_name(zrc), zkenslab_hex(s->xw.mzxid, h1));
 	if (zrc != ZOK) {
 		s->stopped = 1;
 		return 0;
@@ -261,13 +275,13 @@ static int stale_sync_read(struct part_state *s)
 	int grc = src == ZOK ? zkenslab_read(s->rc_r, "/x", val, sizeof val, &xr) : src;
 	report_complete(r, op, zkhist_type(grc), val);
 	enum zkensemble_mode still = zkensemble_mode(s->e, s->leader, NULL);
-	report_checkf(r, "sync-then-read-is-stale",
-		      src == ZOK && grc == ZOK && !strcmp(val, "0") && xr.mzxid == s->x0.mzxid,
-		      "sync ZOK, then getData returns 0 with the old mzxid, after W's write of 1 "
-		      "completed",
-		      "sync %s, getData %s \"%s\" mzxid %s (W's write: mzxid %s)",
-		      zkc_err_name(src), zkc_err_name(grc), grc == ZOK ? val : "",
-		      zkenslab_hex(grc == ZOK ? xr.mzxid : 0, h1), zkenslab_hex(s->xw.mzxid, h2));
+	zkenslab_checkf(r, s->e, "sync-then-read-is-stale",
+			src == ZOK && grc == ZOK && !strcmp(val, "0") && xr.mzxid == s->x0.mzxid,
+			"sync ZOK, then getData returns 0 with the old mzxid, after W's write of 1 "
+			"completed",
+			"sync %s, getData %s \"%s\" mzxid %s (W's write: mzxid %s)",
+			zkc_err_name(src), zkc_err_name(grc), grc == ZOK ? val : "",
+			zkenslab_hex(grc == ZOK ? xr.mzxid : 0, h1), zkenslab_hex(s->xw.mzxid, h2));
 	report_evidence(r, "w_ok_to_r_sync_ms", "%lld", t_sync - s->t_write);
 	report_evidence(r, "old_leader_mode_after_read", "%s", zkensemble_mode_name(still));
 	return 0;
@@ -281,7 +295,8 @@ static int old_side_write(struct part_state *s)
 	s->op_rset = report_invoke(r, "R", "write", "r");
 	int zrc = zoo_aset(zkc_handle(s->rc_r), "/x", "r", 1, -1, zkasync_stat_done, &s->rset);
 	if (zrc != ZOK) {
-		report_cannot(r, "R could not queue setData: %s", zkc_err_name(zrc));
+		if (!zkenslab_gone(r, s->e))
+			report_cannot(r, "R could not queue setData: %s", zkc_err_name(zrc));
 		return zkc_to_wb(zrc);
 	}
 	s->rset_issued = 1;
@@ -294,9 +309,9 @@ static int old_side_write(struct part_state *s)
 			    zkensemble_mode_name(md));
 	}
 	int r_done_when_down = zkasync_finished(&s->rset) && s->rset.rc == ZOK;
-	report_checkf(r, "old-leader-steps-down", wrc == 0,
-		      "the old leader gives up once syncLimit x tickTime passes without a quorum",
-		      "%s after %lld ms", zkensemble_mode_name(md), t_down - s->t_part);
+	zkenslab_checkf(r, s->e, "old-leader-steps-down", wrc == 0,
+			"the old leader gives up once syncLimit x tickTime passes without a quorum",
+			"%s after %lld ms", zkensemble_mode_name(md), t_down - s->t_part);
 	report_evidence(r, "partition_to_old_leader_down_ms", "%lld", t_down - s->t_part);
 	report_story_wait(r, (long)(t_down - s->t_part), "sync-limit");
 	report_evidence(r, "two_leaders_ms", "at least %lld", t_down - s->t_elected);
@@ -304,10 +319,11 @@ static int old_side_write(struct part_state *s)
 	if (rdone)
 		report_complete_at(r, s->op_rset, zkhist_type(s->rset.rc), NULL,
 				   zkhist_done_ns(&s->rset));
-	report_checkf(r, "old-side-write-not-committed",
-		      !r_done_when_down && rdone && s->rset.rc != ZOK,
-		      "R's setData never succeeds: no ZOK while the old leader led, then an error",
-		      "%s", rdone ? zkc_err_name(s->rset.rc) : "no completion");
+	zkenslab_checkf(
+		r, s->e, "old-side-write-not-committed",
+		!r_done_when_down && rdone && s->rset.rc != ZOK,
+		"R's setData never succeeds: no ZOK while the old leader led, then an error", "%s",
+		rdone ? zkc_err_name(s->rset.rc) : "no completion");
 	return 0;
 }
 
@@ -333,9 +349,9 @@ static void heal(struct part_state *s)
 		report_story_wait(r, (long)(mono_now_ms() - t_heal), "rejoin");
 	char *modes = zkenslab_modes(s->e);
 	report_evidence(r, "modes_after_heal", "%s", modes);
-	report_checkf(r, "old-side-rejoins", j1 == 0 && j2 == 0 && rc2 == 0,
-		      "old leader and old follower follow the new leader; R reconnects", "%s; R %s",
-		      modes, rc2 == 0 ? "reconnected" : "not reconnected");
+	zkenslab_checkf(r, s->e, "old-side-rejoins", j1 == 0 && j2 == 0 && rc2 == 0,
+			"old leader and old follower follow the new leader; R reconnects",
+			"%s; R %s", modes, rc2 == 0 ? "reconnected" : "not reconnected");
 	free(modes);
 	char val[64] = "";
 	struct Stat xr;
@@ -343,11 +359,11 @@ static void heal(struct part_state *s)
 	int src = zkenslab_sync(s->rc_r, "/x", WAIT_MS, NULL);
 	int grc = src == ZOK ? zkenslab_read(s->rc_r, "/x", val, sizeof val, &xr) : src;
 	report_complete(r, op, zkhist_type(grc), val);
-	report_checkf(r, "after-heal-sync-read-sees-1",
-		      grc == ZOK && !strcmp(val, "1") && xr.mzxid == s->xw.mzxid,
-		      "R's sync + getData: 1 with W's mzxid; R's write is nowhere",
-		      "%s \"%s\" mzxid %s", zkc_err_name(grc), grc == ZOK ? val : "",
-		      zkenslab_hex(grc == ZOK ? xr.mzxid : 0, h1));
+	zkenslab_checkf(r, s->e, "after-heal-sync-read-sees-1",
+			grc == ZOK && !strcmp(val, "1") && xr.mzxid == s->xw.mzxid,
+			"R's sync + getData: 1 with W's mzxid; R's write is nowhere",
+			"%s \"%s\" mzxid %s", zkc_err_name(grc), grc == ZOK ? val : "",
+			zkenslab_hex(grc == ZOK ? xr.mzxid : 0, h1));
 }
 
 /* The whole history through the linearizability checker: R's sync + read
@@ -359,6 +375,13 @@ static void check_history(struct part_state *s)
 	if (crc)
 		report_checker_error(&res, crc);
 	report_checker(s->r, "sync-then-read-history-not-linearizable", &res, HIST_INVALID);
+}
+
+/* Whether the servers' JVM died under the lab (then said once, through
+ * zkenslab_gone): the next stage is not started. */
+static int servers_died(struct part_state *s)
+{
+	return zkensemble_died(s->e, 0, NULL, 0, NULL) && zkenslab_gone(s->r, s->e);
 }
 
 /* The lab: start, seed, partition, two leaders, the stale sync + read,
@@ -384,19 +407,32 @@ static int sync_partition_run(struct lab_ctx *ctx)
 		rc = pick_sides(&s);
 	if (!rc)
 		rc = seed_x(&s);
+	/* Test hook: the servers are up and R's session is open (a test kills
+	 * the JVM here: tests/integration/ensemble_death.sh). */
+	if (!rc)
+		testhook_hold("lab-step");
 	if (!rc) {
 		partition(&s);
 		two_leaders(&s);
 	}
+	if (!rc && !s.stopped && servers_died(&s))
+		rc = WB_EUNAVAIL;
 	if (!rc && !s.stopped)
 		rc = new_majority_write(&s);
+	if (!rc && !s.stopped && servers_died(&s))
+		rc = WB_EUNAVAIL;
 	if (!rc && !s.stopped)
 		rc = stale_sync_read(&s);
+	if (!rc && !s.stopped && servers_died(&s))
+		rc = WB_EUNAVAIL;
 	if (!rc && !s.stopped)
 		rc = old_side_write(&s);
+	if (!rc && !s.stopped && servers_died(&s))
+		rc = WB_EUNAVAIL;
 	if (!rc && !s.stopped) {
 		heal(&s);
-		check_history(&s);
+		if (!servers_died(&s))
+			check_history(&s);
 	}
 	zkc_close(s.a);
 	zkc_close(s.w);

@@ -100,6 +100,7 @@ grep -qx 'learner,"ana",3,1,.*' "$T/csv" || fail "csv learner: $(cat "$T/csv")"
 cat >"$T/dee.json" <<'EOJ'
 {"format": "workbench-progress", "version": 1, "answers": [
  {"uid": "u-dee-1", "learner": "dee", "question": "cr-a", "chapter": "91-drill-a",
+  "lang": "en", "kind": "numeric", "shown_at": "2030-01-01T00:00:00.000Z",
   "graded_at": "2030-01-01T00:00:00.000Z", "points": 1, "max_points": 1, "grade": "got"}],
  "labs": [{"id": "zk-cas", "passed": true}, {"id": "zk-cas", "passed": true},
           {"id": "redis-lock", "passed": false}],
@@ -114,7 +115,7 @@ $WB "$T/ana.json" "$T/dee.json" >"$T/text" || fail "dee"
 echo '{"answers": [{"uid": "x"}]}' >"$T/bad.json"
 $WB "$T/ana.json" "$T/bad.json" >/dev/null 2>"$T/err"
 [ $? -eq 1 ] || fail "a bad export must exit 1"
-grep -q "bad.json: answer 1 has no \"question\"" "$T/err" || fail "bad message: $(cat "$T/err")"
+grep -q "bad.json: answer 1: has no \"question\"" "$T/err" || fail "bad message: $(cat "$T/err")"
 echo 'not json' >"$T/junk.json"
 $WB "$T/junk.json" >/dev/null 2>"$T/err"; [ $? -eq 1 ] || fail "junk must exit 1"
 grep -q "junk.json:1: not JSON" "$T/err" || fail "junk message: $(cat "$T/err")"

@@ -35,7 +35,7 @@ WORKBENCH_SEED=1 "$WB_BIN" $C --db "$DB" quiz run 00-fixture --plain </dev/null 
 long=$(head -c 6000 /dev/zero | tr '\0' x)
 printf '%s\n.\nall\ng\n\n:quit\n' "$long" >"$T/in"
 sum=$(cksum <"$DB")
-run 1 "full: the plain runner" env WORKBENCH_TEST_DB_SPARE_PAGES=0 "$WB_BIN" $C --db "$DB" \
+run 1 "full: the plain runner" env WORKBENCH_TEST=1 WORKBENCH_TEST_DB_SPARE_PAGES=0 "$WB_BIN" $C --db "$DB" \
 	quiz run 00-fixture --plain
 has "$out" "No space left on device: the answer was not saved; nothing saved before is lost."
 has "$out" "Free some space and press Enter to try again · :quit: pause the test"
@@ -62,7 +62,7 @@ mkdir -p "$T/q/en"
 		i=$((i + 1))
 	done
 } >"$T/q/en/00-fixture.md"
-run 1 "full: starting a test" env WORKBENCH_TEST_DB_SPARE_PAGES=0 "$WB_BIN" $C --quizzes "$T/q" \
+run 1 "full: starting a test" env WORKBENCH_TEST=1 WORKBENCH_TEST_DB_SPARE_PAGES=0 "$WB_BIN" $C --quizzes "$T/q" \
 	--db "$T/start.db" quiz run 00-fixture --plain
 [ -s "$T/start.db" ] || fail "full: no database made before the hook"
 has "$err" "cannot start the test: no space left on device; nothing saved before is lost"

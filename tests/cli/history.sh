@@ -78,9 +78,9 @@ rc=0
 [ $rc -eq 0 ] || { cat "$T/sr.txt" >&2; fail "lab $id --history-format edn exited $rc"; }
 out=$(python3 "$HC" edn "$T/sr.edn") || fail "EDN history: $out"
 case $out in "types=info,invoke,ok lines="*) ;; *) fail "EDN history: $out" ;; esac
-grep -q '^{:index [0-9]*, :process [0-9]*, :type :ok, :f :read, :value 0, :time [0-9]*, :name "B"}$' "$T/sr.edn" ||
+grep -q '^{:index [0-9]*, :process [0-9]*, :type :ok, :f :read, :value 0, :time [0-9]*, :name "B", :op [0-9]*}$' "$T/sr.edn" ||
 	fail "EDN: no stale read of 0"
-grep -q '^{:index [0-9]*, :process [0-9]*, :type :info, :f :write, :value 2, :time [0-9]*, :name "B"}$' "$T/sr.edn" ||
+grep -q '^{:index [0-9]*, :process [0-9]*, :type :info, :f :write, :value 2, :time [0-9]*, :name "B", :op [0-9]*}$' "$T/sr.edn" ||
 	fail "EDN: B's write of 2 is not :info"
 # The plain output shows the ops tersely.
 grep -q '^    op A write(1) -> ok$' "$T/sr.txt" || fail "plain output: no op line for A's write"

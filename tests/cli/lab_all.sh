@@ -62,7 +62,7 @@ rc=0
 # SIGINT in the second lab: task-claim holds once it has recorded its
 # 8th process (harness/proc.c's hook); id-collision records fewer (5 to 7),
 # so it runs through.
-WORKBENCH_TEST_HOLD_AFTER=8 "$WB_BIN" --lang en --db "$DB" lab run --only id-collision,task-claim,id-uuid \
+WORKBENCH_TEST=1 WORKBENCH_TEST_HOLD_AFTER=8 "$WB_BIN" --lang en --db "$DB" lab run --only id-collision,task-claim,id-uuid \
 	>"$T/out" 2>"$T/err" &
 sup=$!
 deadline=$(($(date +%s) + 120))

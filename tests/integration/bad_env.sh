@@ -72,7 +72,7 @@ until python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 
 	[ "$(date +%s)" -ge "$deadline" ] && fail "the port holder never started"
 	sleep 0.05
 done
-WORKBENCH_TEST_ZK_TAKEN_PORT=$port "$WB_BIN" lab run zk-cas --json >"$T/out" 2>&1
+WORKBENCH_TEST=1 WORKBENCH_TEST_ZK_TAKEN_PORT=$port "$WB_BIN" lab run zk-cas --json >"$T/out" 2>&1
 rc=$?
 kill "$holder" 2>/dev/null
 [ $rc -eq 0 ] || fail "port in use: exit $rc, expected a pass on fresh ports: $(tail -n 3 "$T/out")"
@@ -82,7 +82,7 @@ grep '"zk_server"' "$T/out" | grep -q "127.0.0.1:$port" && fail "port in use: th
 # its pid at a known moment; we kill it, then let the lab go on.
 mkdir "$T/hook"
 mkfifo "$T/hook/ready" "$T/hook/go"
-WORKBENCH_TEST_ZK_READY_DIR="$T/hook" "$WB_BIN" lab run zk-cas >"$T/out" 2>&1 &
+WORKBENCH_TEST=1 WORKBENCH_TEST_ZK_READY_DIR="$T/hook" "$WB_BIN" lab run zk-cas >"$T/out" 2>&1 &
 wb=$!
 java_pid=$(timeout 120 cat "$T/hook/ready") || fail "the server never became ready"
 kill -KILL "$java_pid"

@@ -105,7 +105,7 @@ run() {
 	mode=$1 kill_at=$2 in_save=$3
 	before=$(stored)
 	if [ "$in_save" -gt 0 ]; then
-		WORKBENCH_TEST_KILL_IN_SAVE=$in_save drive "$mode" "$kill_at"
+		WORKBENCH_TEST=1 WORKBENCH_TEST_KILL_IN_SAVE=$in_save drive "$mode" "$kill_at"
 	else
 		drive "$mode" "$kill_at"
 	fi

@@ -31,7 +31,7 @@ wait_dead() {
 
 mkdir "$T/hook"
 mkfifo "$T/hook/ready" "$T/hook/go"
-WORKBENCH_TEST_ZK_READY_DIR="$T/hook" "$WB_BIN" lab run zk-cas >"$T/run1.txt" 2>&1 &
+WORKBENCH_TEST=1 WORKBENCH_TEST_ZK_READY_DIR="$T/hook" "$WB_BIN" lab run zk-cas >"$T/run1.txt" 2>&1 &
 wb=$!
 java_pid=$(timeout 120 cat "$T/hook/ready") || fail "the server never became ready: $(cat "$T/run1.txt")"
 [ -n "$java_pid" ] || fail "no java pid from the hook"
@@ -55,7 +55,7 @@ pgrep -f "java.*$T/runs" >/dev/null && fail "a java process of this test is stil
 
 # SIGTERM (what a terminal or the TUI's cancel sends) is handled by the
 # supervisor itself: it kills every recorded process and says so.
-WORKBENCH_TEST_ZK_READY_DIR="$T/hook" "$WB_BIN" lab run zk-cas >"$T/term.txt" 2>&1 &
+WORKBENCH_TEST=1 WORKBENCH_TEST_ZK_READY_DIR="$T/hook" "$WB_BIN" lab run zk-cas >"$T/term.txt" 2>&1 &
 wb=$!
 java_pid=$(timeout 120 cat "$T/hook/ready") || fail "the server never became ready: $(cat "$T/term.txt")"
 alive "$java_pid" || fail "java $java_pid is not running while the lab waits"

@@ -41,7 +41,7 @@ wait_dead() { # PIDS...: until none is alive (the kernel delivers PDEATHSIG asyn
 
 check() { # LAB HOLD_AT SIGNAL
 	lab=$1 hold=$2 sig=$3
-	WORKBENCH_TEST_HOLD_AFTER=$hold "$WB_BIN" --db "$DB" lab run "$lab" >"$T/out" 2>&1 &
+	WORKBENCH_TEST=1 WORKBENCH_TEST_HOLD_AFTER=$hold "$WB_BIN" --db "$DB" lab run "$lab" >"$T/out" 2>&1 &
 	sup=$!
 	wait_recorded "$hold"
 	pids=$(pids_of_run)
@@ -76,7 +76,7 @@ done
 # The TUI: SIGKILL the workbench while a lab card runs.
 NSOCK=$((NSOCK + 1)) SOCK="wbtest-$$-$NSOCK"
 tmux -L "$SOCK" -f /dev/null new-session -d -s wb -x 100 -y 30 \
-	"env WORKBENCH_RUN_BASE=$WORKBENCH_RUN_BASE WORKBENCH_TEST_HOLD_AFTER=2 LC_ALL=C.UTF-8 TERM=xterm-256color $WB_BIN --db $DB --lang en$EXIT_MARK"
+	"env WORKBENCH_RUN_BASE=$WORKBENCH_RUN_BASE WORKBENCH_TEST=1 WORKBENCH_TEST_HOLD_AFTER=2 LC_ALL=C.UTF-8 TERM=xterm-256color $WB_BIN --db $DB --lang en$EXIT_MARK"
 wait_for "Lock recipes, IDs and task leases"
 keys Enter
 wait_for "? help"

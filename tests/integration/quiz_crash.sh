@@ -56,7 +56,7 @@ next_after() {
 
 # 1. Killed inside the third grade's transaction.
 # Each tui_start runs a fresh tmux server, which takes this environment.
-export WORKBENCH_TEST_KILL_IN_SAVE=3
+export WORKBENCH_TEST=1 WORKBENCH_TEST_KILL_IN_SAVE=3
 tui_start 80 24 "$ARGS"
 unset WORKBENCH_TEST_KILL_IN_SAVE
 wait_for "due today"

@@ -61,7 +61,7 @@ mkfifo "$T/h.held" "$T/h.go" "$T/g.held" "$T/g.go" "$T/a.in" "$T/b.in"
 # ---- 1. Two windows on the same test --------------------------------------
 # A starts the test and is held inside the transaction of its first grade.
 : >"$T/a.out" # emptied here, not by the background redirection (a race with wait_out)
-WORKBENCH_SEED=3 WORKBENCH_TEST_HOLD=save:1 WORKBENCH_TEST_HOLD_FIFO="$T/h" \
+WORKBENCH_SEED=3 WORKBENCH_TEST=1 WORKBENCH_TEST_HOLD=save:1 WORKBENCH_TEST_HOLD_FIFO="$T/h" \
 	$WB quiz run 00-two --plain <"$T/a.in" >"$T/a.out" 2>"$T/a.err" &
 A=$!
 pids="$pids $A"
@@ -134,14 +134,14 @@ acks=$(cat "$T/a.out" "$T/b.out" | grep -c '^Saved: ')
 # A's is not committed) and is held just before its own start.
 start_pair() { # B's arguments: what B asks for
 	: >"$T/a.out" # emptied here, not by the background redirection (a race with wait_out)
-	WORKBENCH_SEED=4 WORKBENCH_TEST_HOLD=start:1 WORKBENCH_TEST_HOLD_FIFO="$T/h" \
+	WORKBENCH_SEED=4 WORKBENCH_TEST=1 WORKBENCH_TEST_HOLD=start:1 WORKBENCH_TEST_HOLD_FIFO="$T/h" \
 		$WB quiz run 00-two --plain <"$T/a.in" >"$T/a.out" 2>"$T/a.err" &
 	A=$!
 	pids="$pids $A"
 	exec 5>"$T/a.in"
 	held "$T/h"
 	: >"$T/b.out" # emptied here, not by the background redirection (a race with wait_out)
-	WORKBENCH_TEST_HOLD=start-begin:1 WORKBENCH_TEST_HOLD_FIFO="$T/g" \
+	WORKBENCH_TEST=1 WORKBENCH_TEST_HOLD=start-begin:1 WORKBENCH_TEST_HOLD_FIFO="$T/g" \
 		$WB quiz run "$@" --plain <"$T/b.in" >"$T/b.out" 2>"$T/b.err" &
 	B=$!
 	pids="$pids $B"
@@ -192,7 +192,7 @@ aaaa0001,ann,,t-01,00-two,en,numeric,2026-01-01T00:00:00.000Z,,2026-01-01T00:00:
 aaaa0002,ann,,t-02,00-two,en,numeric,2026-01-01T00:01:00.000Z,,2026-01-01T00:01:05.000Z,7,,0,1,again,1
 EOF
 before=$(q 'SELECT COUNT(*) FROM quiz_answer')
-WORKBENCH_TEST_HOLD=import:1 WORKBENCH_TEST_HOLD_FIFO="$T/g" \
+WORKBENCH_TEST=1 WORKBENCH_TEST_HOLD=import:1 WORKBENCH_TEST_HOLD_FIFO="$T/g" \
 	$WB progress import "$T/import.csv" >"$T/d.out" 2>"$T/d.err" &
 D=$!
 pids="$pids $D"
@@ -216,7 +216,7 @@ check_db
 DB="$T/tui.db"
 WB="$WB_BIN --content $C --db $DB --quizzes $T/instructor --lang en"
 : >"$T/a.out" # emptied here, not by the background redirection (a race with wait_out)
-WORKBENCH_SEED=3 WORKBENCH_TEST_HOLD=save:1 WORKBENCH_TEST_HOLD_FIFO="$T/h" \
+WORKBENCH_SEED=3 WORKBENCH_TEST=1 WORKBENCH_TEST_HOLD=save:1 WORKBENCH_TEST_HOLD_FIFO="$T/h" \
 	$WB quiz run 00-two --plain <"$T/a.in" >"$T/a.out" 2>"$T/a.err" &
 A=$!
 pids="$pids $A"

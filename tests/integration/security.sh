@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib/common.sh"
 
 export WORKBENCH_RUN_BASE="$T/runs"
-mkdir -p "$WORKBENCH_RUN_BASE"
+mkdir -p -m 0700 "$WORKBENCH_RUN_BASE" # used as it is: never chmodded (r3 N9)
 DB="$T/p.db"
 
 # Listening TCP sockets (IPv4 and IPv6) of a process, as "addr:port".
@@ -27,7 +27,7 @@ wait_listening() { # PID: until it listens on something (the JVM binds after sta
 }
 
 check_lab() { # LAB HOLD_AT: start it with a marker in our environment
-	WORKBENCH_SECRET_MARKER=leaked-$$ WORKBENCH_TEST_HOLD_AFTER=$2 \
+	WORKBENCH_SECRET_MARKER=leaked-$$ WORKBENCH_TEST=1 WORKBENCH_TEST_HOLD_AFTER=$2 \
 		"$WB_BIN" --db "$DB" lab run "$1" >"$T/out" 2>&1 &
 	sup=$!
 	deadline=$(($(date +%s) + 90))

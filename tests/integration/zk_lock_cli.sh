@@ -60,7 +60,7 @@ usage "--zk needs a value" --path /locks/a --zk
 # ---- a real server ----
 mkdir "$T/hook"
 mkfifo "$T/hook/ready" "$T/hook/go"
-WORKBENCH_TEST_ZK_READY_DIR="$T/hook" "$WB_BIN" lab run zk-lock-race >"$T/lab.txt" 2>&1 &
+WORKBENCH_TEST=1 WORKBENCH_TEST_ZK_READY_DIR="$T/hook" "$WB_BIN" lab run zk-lock-race >"$T/lab.txt" 2>&1 &
 lab_pid=$!
 java_pid=$(timeout 120 cat "$T/hook/ready") || fail "no server: $(cat "$T/lab.txt")"
 run_dir=$(tr '\0' '\n' <"/proc/$java_pid/cmdline" | sed -n 's|/zk/zoo.cfg$||p' | head -n 1)
@@ -107,7 +107,7 @@ grep -q "held by another" "$T/err" || fail "--wait 0 message: $(cat "$T/err")"
 lock --path /locks/s --wait 0.3 -- true 2>"$T/err"
 [ $? -eq 1 ] || fail "--wait 0.3 on a held lock must exit 1"
 # B queues behind A; the hook tells us when its watch on A is set.
-WORKBENCH_TEST_ZK_LOCK_WAITING="$T/b_waiting" "$WB_BIN" zk-lock --zk "$ZK" --path /locks/s -- \
+WORKBENCH_TEST=1 WORKBENCH_TEST_ZK_LOCK_WAITING="$T/b_waiting" "$WB_BIN" zk-lock --zk "$ZK" --path /locks/s -- \
 	sh -c 'echo B-in >>"$1"; echo B-out >>"$1"' sh "$T/log" &
 b=$!
 timeout 30 cat "$T/b_waiting" >"$T/b_said" || fail "B never queued"
@@ -116,7 +116,7 @@ grep -q '^waiting /locks/s/_c_' "$T/b_said" || fail "B's hook: $(cat "$T/b_said"
 # A third waiter is cancelled with SIGTERM while queued: exit 143 and no
 # candidate left behind (checked below: a --wait 0 succeeds at the end).
 mkfifo "$T/c_waiting"
-WORKBENCH_TEST_ZK_LOCK_WAITING="$T/c_waiting" "$WB_BIN" zk-lock --zk "$ZK" --path /locks/s -- \
+WORKBENCH_TEST=1 WORKBENCH_TEST_ZK_LOCK_WAITING="$T/c_waiting" "$WB_BIN" zk-lock --zk "$ZK" --path /locks/s -- \
 	sh -c 'echo C-in >>"$1"' sh "$T/log" 2>"$T/c_err" &
 c=$!
 timeout 30 cat "$T/c_waiting" >/dev/null || fail "C never queued"
@@ -176,7 +176,7 @@ mkfifo "$T/g_in" "$T/h2_waiting"
 	sh "$T/glog" "$T/g_in" "$T/g_pid" &
 h1=$!
 timeout 30 cat "$T/g_in" >/dev/null || fail "H1 never started"
-WORKBENCH_TEST_ZK_LOCK_WAITING="$T/h2_waiting" "$WB_BIN" zk-lock --zk "$ZK" --path /locks/grand -- \
+WORKBENCH_TEST=1 WORKBENCH_TEST_ZK_LOCK_WAITING="$T/h2_waiting" "$WB_BIN" zk-lock --zk "$ZK" --path /locks/grand -- \
 	sh -c 'echo "H2 START" >>"$1"; sleep 1; echo "H2 END" >>"$1"' sh "$T/glog" 2>"$T/h2_err" &
 h2=$!
 timeout 30 cat "$T/h2_waiting" >/dev/null || fail "H2 never queued behind H1"

@@ -73,7 +73,7 @@ trap finish EXIT INT TERM
 
 mkdir "$T/hook"
 mkfifo "$T/hook/ready" "$T/hook/go"
-WORKBENCH_TEST_ZK_READY_DIR="$T/hook" "$WB_BIN" lab run zk-lock-race >"$T/lab.txt" 2>&1 &
+WORKBENCH_TEST=1 WORKBENCH_TEST_ZK_READY_DIR="$T/hook" "$WB_BIN" lab run zk-lock-race >"$T/lab.txt" 2>&1 &
 lab_pid=$!
 java_pid=$(timeout 120 cat "$T/hook/ready") || fail "no server: $(cat "$T/lab.txt")"
 run_dir=$(tr '\0' '\n' <"/proc/$java_pid/cmdline" | sed -n 's|/zk/zoo.cfg$||p' | head -n 1)
@@ -98,7 +98,7 @@ case "$cur_node" in _c_*-lock-[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]
 
 "$WB_BIN" zk-lock --zk "$ZK" --path /locks/mixed --wait 0 -- true 2>"$T/err"
 [ $? -eq 1 ] || fail "zk-lock --wait 0 got the lock while Curator held it"
-WORKBENCH_TEST_ZK_LOCK_WAITING="$T/we_wait" "$WB_BIN" zk-lock --zk "$ZK" --path /locks/mixed -- \
+WORKBENCH_TEST=1 WORKBENCH_TEST_ZK_LOCK_WAITING="$T/we_wait" "$WB_BIN" zk-lock --zk "$ZK" --path /locks/mixed -- \
 	sh -c 'echo "$WORKBENCH_LOCK_NODE" >"$1"' sh "$T/our_node" &
 we=$!
 timeout 30 cat "$T/we_wait" >"$T/we_said" || fail "zk-lock never queued behind Curator"

@@ -48,7 +48,7 @@ mkdir "$T/hook"
 mkfifo "$T/hook/ready" "$T/hook/go" "$T/h.held" "$T/h.go"
 
 # ---- zk-fencing, killed while B waits for the lock ----
-WORKBENCH_TEST_ZK_READY_DIR="$T/hook" WORKBENCH_TEST_HOLD=lab-step:1 WORKBENCH_TEST_HOLD_FIFO="$T/h" \
+WORKBENCH_TEST=1 WORKBENCH_TEST_ZK_READY_DIR="$T/hook" WORKBENCH_TEST_HOLD=lab-step:1 WORKBENCH_TEST_HOLD_FIFO="$T/h" \
 	"$WB_BIN" lab run zk-fencing --json >"$T/zk-fencing.json" 2>"$T/zk-fencing.err" &
 lab_pid=$!
 java=$(timeout 120 cat "$T/hook/ready") || fail "zk-fencing: no server: $(cat "$T/zk-fencing.json")"
@@ -59,7 +59,7 @@ echo go >"$T/h.go"
 died zk-fencing "$java"
 
 # ---- zk-cas, killed before its first client connects ----
-WORKBENCH_TEST_ZK_READY_DIR="$T/hook" "$WB_BIN" lab run zk-cas --json >"$T/zk-cas.json" 2>"$T/zk-cas.err" &
+WORKBENCH_TEST=1 WORKBENCH_TEST_ZK_READY_DIR="$T/hook" "$WB_BIN" lab run zk-cas --json >"$T/zk-cas.json" 2>"$T/zk-cas.err" &
 lab_pid=$!
 java=$(timeout 120 cat "$T/hook/ready") || fail "zk-cas: no server: $(cat "$T/zk-cas.json")"
 kill -9 "$java"

@@ -15,7 +15,7 @@ for case in overflow:139 segv:139 abort:134; do
 	SOCK="wbtest-$$-$NSOCK"
 	rm -f "$T/stty"
 	tmux -L "$SOCK" -f /dev/null new-session -d -s wb -x 80 -y 24 \
-		"env WORKBENCH_TEST_CRASH=$how LC_ALL=C.UTF-8 TERM=xterm-256color $WB_BIN $ARGS; rc=\$?; printf '\\r\\nEXITED:%s\\r\\n' \$rc; stty -a >$T/stty.tmp; mv $T/stty.tmp $T/stty; sleep 30"
+		"env WORKBENCH_TEST=1 WORKBENCH_TEST_CRASH=$how LC_ALL=C.UTF-8 TERM=xterm-256color $WB_BIN $ARGS; rc=\$?; printf '\\r\\nEXITED:%s\\r\\n' \$rc; stty -a >$T/stty.tmp; mv $T/stty.tmp $T/stty; sleep 30"
 	wait_for "Fixture chapter"
 	keys F12
 	wait_for "EXITED:$rc"

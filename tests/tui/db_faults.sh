@@ -78,7 +78,7 @@ mkdir -p "$T/q/en"
 		i=$((i + 1))
 	done
 } >"$T/q/en/00-fixture.md"
-export WORKBENCH_TEST_DB_SPARE_PAGES=0
+export WORKBENCH_TEST=1 WORKBENCH_TEST_DB_SPARE_PAGES=0
 tui_start 160 24 "$ARGS --quizzes $T/q"
 wait_for "Fixture chapter"
 keys s

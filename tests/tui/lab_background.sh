@@ -17,7 +17,7 @@ mkdir -p "$T/runs" "$T/hook"
 mkfifo "$T/hook/ready" "$T/hook/go"
 NSOCK=$((NSOCK + 1)) SOCK="wbtest-$$-$NSOCK"
 tmux -L "$SOCK" -f /dev/null new-session -d -s wb -x 100 -y 30 \
-	"env WORKBENCH_RUN_BASE=$T/runs WORKBENCH_TEST_ZK_READY_DIR=$T/hook LC_ALL=C.UTF-8 TERM=xterm-256color $WB_BIN --db $DB --lang en$EXIT_MARK"
+	"env WORKBENCH_RUN_BASE=$T/runs WORKBENCH_TEST=1 WORKBENCH_TEST_ZK_READY_DIR=$T/hook LC_ALL=C.UTF-8 TERM=xterm-256color $WB_BIN --db $DB --lang en$EXIT_MARK"
 wait_for "Lock recipes, IDs and task leases"
 keys Enter
 wait_for "? help"

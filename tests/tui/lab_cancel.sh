@@ -18,7 +18,7 @@ RUNS="$T/runs"
 mkdir -p "$RUNS"
 NSOCK=$((NSOCK + 1)) SOCK="wbtest-$$-$NSOCK"
 tmux -L "$SOCK" -f /dev/null new-session -d -s wb -x 100 -y 30 \
-	"env WORKBENCH_RUN_BASE=$RUNS WORKBENCH_TEST_HOLD_AFTER=5 WORKBENCH_TEST_CANCEL_GRACE_MS=600000 LC_ALL=C.UTF-8 TERM=xterm-256color $WB_BIN --db $DB --lang en$EXIT_MARK"
+	"env WORKBENCH_RUN_BASE=$RUNS WORKBENCH_TEST=1 WORKBENCH_TEST_HOLD_AFTER=5 WORKBENCH_TEST_CANCEL_GRACE_MS=600000 LC_ALL=C.UTF-8 TERM=xterm-256color $WB_BIN --db $DB --lang en$EXIT_MARK"
 wait_for "Lock recipes, IDs and task leases"
 keys Enter
 wait_for "? help"

@@ -11,7 +11,7 @@
 DB="$T/progress.db"
 export WORKBENCH_RUN_BASE="$T/runs"
 mkdir -p "$WORKBENCH_RUN_BASE" && chmod 700 "$WORKBENCH_RUN_BASE"
-export WORKBENCH_TEST_TIMELINE_EVENTS="$WB_FIXTURES/timeline/stale-read.jsonl"
+export WORKBENCH_TEST=1 WORKBENCH_TEST_TIMELINE_EVENTS="$WB_FIXTURES/timeline/stale-read.jsonl"
 
 open_lab() {
 	wait_for "Lock recipes, IDs and task leases"

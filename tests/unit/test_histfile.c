@@ -3,7 +3,8 @@
  * line at the time it was seen, no line for an op never completed; EDN:
  * integers bare, nil, escaped strings, keywords only for plain words, and
  * Jepsen process numbers (a second one for a pipelined call, a new one
- * after an info, the old one reused after ok). */
+ * after an info, the old one reused after ok); every line's op id; a
+ * completion keeps its inputs, with the result apart; times as recorded. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -46,34 +47,43 @@ static void test_json(void **state)
 	struct history h = {ops, WB_ARRAY_LEN(ops)};
 	char *s = written(&h, ends, HISTFILE_JSON);
 	const char *want =
-		"{\"index\":0,\"process\":\"A\",\"type\":\"invoke\",\"f\":\"write\",\"value\":"
+		"{\"index\":0,\"op\":0,\"process\":\"A\",\"type\":\"invoke\",\"f\":\"write\","
+		"\"value\":"
 		"\"1\","
 		"\"time\":10}\n"
-		"{\"index\":1,\"process\":\"B\",\"type\":\"invoke\",\"f\":\"read\",\"value\":null,"
+		"{\"index\":1,\"op\":1,\"process\":\"B\",\"type\":\"invoke\",\"f\":\"read\","
+		"\"value\":null,"
 		"\"time\":15}\n"
-		"{\"index\":2,\"process\":\"B\",\"type\":\"invoke\",\"f\":\"read\",\"value\":null,"
+		"{\"index\":2,\"op\":2,\"process\":\"B\",\"type\":\"invoke\",\"f\":\"read\","
+		"\"value\":null,"
 		"\"time\":16}\n"
-		"{\"index\":3,\"process\":\"A\",\"type\":\"ok\",\"f\":\"write\",\"value\":\"1\","
+		"{\"index\":3,\"op\":0,\"process\":\"A\",\"type\":\"ok\",\"f\":\"write\",\"value\":"
+		"\"1\","
 		"\"time\":20}\n"
-		"{\"index\":4,\"process\":\"B\",\"type\":\"ok\",\"f\":\"read\",\"value\":\"0\","
+		"{\"index\":4,\"op\":1,\"process\":\"B\",\"type\":\"ok\",\"f\":\"read\",\"value\":"
+		"\"0\","
 		"\"time\":30}\n"
-		"{\"index\":5,\"process\":\"B\",\"type\":\"ok\",\"f\":\"read\",\"value\":\"1\","
+		"{\"index\":5,\"op\":2,\"process\":\"B\",\"type\":\"ok\",\"f\":\"read\",\"value\":"
+		"\"1\","
 		"\"time\":40}\n"
-		"{\"index\":6,\"process\":\"B\",\"type\":\"invoke\",\"f\":\"write\","
+		"{\"index\":6,\"op\":3,\"process\":\"B\",\"type\":\"invoke\",\"f\":\"write\","
 		"\"value\":\"x \\\"q\\\"\\n\",\"time\":50}\n"
-		"{\"index\":7,\"process\":\"B\",\"type\":\"info\",\"f\":\"write\","
+		"{\"index\":7,\"op\":3,\"process\":\"B\",\"type\":\"info\",\"f\":\"write\","
 		"\"value\":\"x \\\"q\\\"\\n\",\"time\":60}\n"
-		"{\"index\":8,\"process\":\"B\",\"type\":\"invoke\",\"f\":\"read\",\"value\":null,"
+		"{\"index\":8,\"op\":4,\"process\":\"B\",\"type\":\"invoke\",\"f\":\"read\","
+		"\"value\":null,"
 		"\"time\":70}\n"
-		"{\"index\":9,\"process\":\"A\",\"type\":\"invoke\",\"f\":\"odd "
+		"{\"index\":9,\"op\":5,\"process\":\"A\",\"type\":\"invoke\",\"f\":\"odd "
 		"f\",\"value\":\"-7\","
 		"\"time\":80}\n"
-		"{\"index\":10,\"process\":\"B\",\"type\":\"ok\",\"f\":\"read\",\"value\":\"1\","
+		"{\"index\":10,\"op\":4,\"process\":\"B\",\"type\":\"ok\",\"f\":\"read\",\"value\":"
+		"\"1\","
 		"\"time\":80}\n"
-		"{\"index\":11,\"process\":\"A\",\"type\":\"fail\",\"f\":\"odd "
+		"{\"index\":11,\"op\":5,\"process\":\"A\",\"type\":\"fail\",\"f\":\"odd "
 		"f\",\"value\":\"-7\","
 		"\"time\":90}\n"
-		"{\"index\":12,\"process\":\"A\",\"type\":\"invoke\",\"f\":\"read\",\"value\":null,"
+		"{\"index\":12,\"op\":6,\"process\":\"A\",\"type\":\"invoke\",\"f\":\"read\","
+		"\"value\":null,"
 		"\"time\":100}\n";
 	assert_string_equal(s, want);
 	free(s);
@@ -88,29 +98,33 @@ static void test_edn(void **state)
 	 * read takes 2 again (free since its ok), A keeps 0. */
 	const char *want =
 		"{:index 0, :process 0, :type :invoke, :f :write, :value 1, :time 10, :name "
-		"\"A\"}\n"
+		"\"A\", :op 0}\n"
 		"{:index 1, :process 1, :type :invoke, :f :read, :value nil, :time 15, :name "
-		"\"B\"}\n"
+		"\"B\", :op 1}\n"
 		"{:index 2, :process 2, :type :invoke, :f :read, :value nil, :time 16, :name "
-		"\"B\"}\n"
-		"{:index 3, :process 0, :type :ok, :f :write, :value 1, :time 20, :name \"A\"}\n"
-		"{:index 4, :process 1, :type :ok, :f :read, :value 0, :time 30, :name \"B\"}\n"
-		"{:index 5, :process 2, :type :ok, :f :read, :value 1, :time 40, :name \"B\"}\n"
+		"\"B\", :op 2}\n"
+		"{:index 3, :process 0, :type :ok, :f :write, :value 1, :time 20, :name \"A\", :op "
+		"0}\n"
+		"{:index 4, :process 1, :type :ok, :f :read, :value 0, :time 30, :name \"B\", :op "
+		"1}\n"
+		"{:index 5, :process 2, :type :ok, :f :read, :value 1, :time 40, :name \"B\", :op "
+		"2}\n"
 		"{:index 6, :process 1, :type :invoke, :f :write, :value \"x \\\"q\\\"\\n\", :time "
 		"50, "
-		":name \"B\"}\n"
+		":name \"B\", :op 3}\n"
 		"{:index 7, :process 1, :type :info, :f :write, :value \"x \\\"q\\\"\\n\", :time "
 		"60, "
-		":name \"B\"}\n"
+		":name \"B\", :op 3}\n"
 		"{:index 8, :process 2, :type :invoke, :f :read, :value nil, :time 70, :name "
-		"\"B\"}\n"
+		"\"B\", :op 4}\n"
 		"{:index 9, :process 0, :type :invoke, :f \"odd f\", :value -7, :time 80, :name "
-		"\"A\"}\n"
-		"{:index 10, :process 2, :type :ok, :f :read, :value 1, :time 80, :name \"B\"}\n"
+		"\"A\", :op 5}\n"
+		"{:index 10, :process 2, :type :ok, :f :read, :value 1, :time 80, :name \"B\", :op "
+		"4}\n"
 		"{:index 11, :process 0, :type :fail, :f \"odd f\", :value -7, :time 90, :name "
-		"\"A\"}\n"
+		"\"A\", :op 5}\n"
 		"{:index 12, :process 0, :type :invoke, :f :read, :value nil, :time 100, :name "
-		"\"A\"}\n";
+		"\"A\", :op 6}\n";
 	assert_string_equal(s, want);
 	free(s);
 	/* without ends: the info op has no completion line */
@@ -144,12 +158,53 @@ static void test_edn_values(void **state)
 	assert_int_equal(histfile_format_parse(NULL, &fmt), WB_EINVAL);
 }
 
+/* A completion keeps its inputs: a write's token stays the value, its
+ * result gets its own key; a rejected write keeps its token and has no
+ * result; times are written as recorded: a completion before its
+ * invocation (malformed) keeps its time, right after its invocation. */
+static void test_inputs_kept(void **state)
+{
+	(void)state;
+	struct hist_op o[] = {
+		{3, "A", "write-fenced", "7", "fenced a-first", HIST_OK, 10, 20},
+		{4, "A", "write-fenced", "5", NULL, HIST_FAIL, 30, 40},
+		{5, "B", "claim", "T7:2", "1", HIST_OK, 50, 45},
+	};
+	struct history h = {o, WB_ARRAY_LEN(o)};
+	char *s = written(&h, NULL, HISTFILE_EDN);
+	const char *want =
+		"{:index 0, :process 0, :type :invoke, :f :write-fenced, :value 7, :time 10, :name "
+		"\"A\", :op 3}\n"
+		"{:index 1, :process 0, :type :ok, :f :write-fenced, :value 7, :time 20, :name "
+		"\"A\", "
+		":op 3, :result \"fenced a-first\"}\n"
+		"{:index 2, :process 0, :type :invoke, :f :write-fenced, :value 5, :time 30, :name "
+		"\"A\", :op 4}\n"
+		"{:index 3, :process 0, :type :fail, :f :write-fenced, :value 5, :time 40, :name "
+		"\"A\", :op 4}\n"
+		"{:index 4, :process 1, :type :invoke, :f :claim, :value \"T7:2\", :time 50, :name "
+		"\"B\", :op 5}\n"
+		"{:index 5, :process 1, :type :ok, :f :claim, :value \"T7:2\", :time 45, :name "
+		"\"B\", "
+		":op 5, :result 1}\n";
+	assert_string_equal(s, want);
+	free(s);
+	s = written(&h, NULL, HISTFILE_JSON);
+	assert_non_null(strstr(s, "{\"index\":1,\"op\":3,\"process\":\"A\",\"type\":\"ok\","
+				  "\"f\":\"write-fenced\",\"value\":\"7\",\"time\":20,"
+				  "\"result\":\"fenced a-first\"}\n"));
+	assert_non_null(strstr(s, "{\"index\":3,\"op\":4,\"process\":\"A\",\"type\":\"fail\","
+				  "\"f\":\"write-fenced\",\"value\":\"5\",\"time\":40}\n"));
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_edn),
 		cmocka_unit_test(test_edn_values),
+		cmocka_unit_test(test_inputs_kept),
 	};
 	return cmocka_run_group_tests_name("histfile", tests, NULL, NULL);
 }

@@ -391,6 +391,7 @@ static void test_blocks_lesson(void **state)
 static void race_child(const char *db, const char *hold, int want_resume)
 {
 	testhook_reset();
+	setenv("WORKBENCH_TEST", "1", 1); /* the seams are off without it */
 	setenv("WORKBENCH_TEST_HOLD", "start-begin:1", 1);
 	setenv("WORKBENCH_TEST_HOLD_FIFO", hold, 1);
 	struct store *s = open_db(db);

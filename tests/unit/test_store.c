@@ -346,6 +346,7 @@ static void test_full_keeps_cause(void **state)
 	assert_int_equal(store_open(p, &s, err, sizeof err), 0);
 	store_close(s);
 	struct testlib_env *env = testlib_env_new();
+	testlib_env_set(env, "WORKBENCH_TEST", "1"); /* the seams are off without it */
 	testlib_env_set(env, "WORKBENCH_TEST_DB_SPARE_PAGES", "2");
 	assert_int_equal(store_open(p, &s, err, sizeof err), 0);
 	char *big = wb_xcalloc(1, 100000);

@@ -9,15 +9,12 @@
 #include "app.h"
 #include "cli/commands.h"
 #include "core/classreport.h"
+#include "core/exchange.h"
 #include "base/wb.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Upper bound on one export file: far above a class's worth of answers,
- * and below what would exhaust memory on a typo'd path. */
-#define CLASS_REPORT_FILE_MAX (64u << 20)
 
 static int class_report(struct app *app, const struct args *args)
 {
@@ -36,12 +33,13 @@ static int class_report(struct app *app, const struct args *args)
 		const char *path = args->argv[i];
 		char *text = NULL, err[512];
 		size_t len = 0;
-		int e = wb_read_file(path, &text, &len);
-		if (e == 0 && len > CLASS_REPORT_FILE_MAX)
-			e = WB_ERANGE;
+		/* The limit progress import has, checked before reading
+		 * (fstat): /dev/zero and huge files are refused unread. */
+		int e = wb_read_file_max(path, ANSWERS_FILE_MAX, &text, &len);
 		if (e) {
+			char why[96];
 			fprintf(stderr, "workbench class report: %s: %s\n", path,
-				e == WB_ERANGE ? "larger than 64 MiB" : wb_strerror(e));
+				wb_read_strerror(e, ANSWERS_FILE_MAX, why, sizeof why));
 			rc = EXIT_FAIL;
 		} else if (classreport_add_json(r, path, text, len, err, sizeof err) != 0) {
 			fprintf(stderr, "workbench class report: %s\n", err);

@@ -5,7 +5,9 @@
  *
  * The lab supervisor (cli/labsuper.h) runs it: the same run folder,
  * process records, reaping and cancel as `lab run`, plus a wall limit and
- * resource limits on the worker, because the worker runs learner code.  In
+ * resource limits on the worker, because the worker runs learner code (the
+ * supervisor also takes the verdict from the report's record, not from an
+ * exit(0) of that code, and kills what it forks: cli/labsuper.c).  In
  * the worker, C is built with the system compiler into <run>/learner.so
  * (a failed build is the failed check "builds", the compiler's messages
  * its evidence) and dlopen()ed; then the exercise's check runs.  Nothing

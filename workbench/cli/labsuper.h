@@ -2,9 +2,12 @@
  * cli/labsuper.h - the lab supervisor that `workbench lab run` and
  * `workbench exercise check` share: reap leftovers, make a fresh run
  * directory, run the work in a forked worker (its own process group,
- * killed with the supervisor), kill every recorded process after it, and
- * say what became of the run folder.  No lab logic and no event format
- * here (labs/event.h).
+ * killed with the supervisor), kill every recorded process and every
+ * descendant after it, and say what became of the run folder.  The
+ * worker's output comes through the supervisor (bounded, sanitised), and
+ * its verdict through a record on the report channel, not its exit status
+ * alone (cli/labsuper.c says how).  No lab logic and no event format here
+ * (labs/event.h).
  */
 #ifndef WB_CLI_LABSUPER_H
 #define WB_CLI_LABSUPER_H
@@ -46,11 +49,15 @@ struct labsuper_job {
 };
 
 /* Runs job under supervision and returns the exit code of `lab run`
- * (LAB_EXIT_PASS, LAB_EXIT_FAIL, LAB_EXIT_CANNOT).  A SIGINT, SIGTERM or
- * SIGHUP stops the worker and every process it recorded, and is reported
- * as a cancel; a wall limit that passes is a failure.  The run folder is
- * removed after a pass or a cancel, and after a failure unless
- * keep_failed (then its path goes to stderr). */
+ * (LAB_EXIT_PASS, LAB_EXIT_FAIL, LAB_EXIT_CANNOT).  A pass needs the
+ * worker's verdict record and exit status 0: a worker that ends without
+ * the record (the code under test called exit) fails.  A SIGINT, SIGTERM
+ * or SIGHUP stops the worker and every process it recorded, and is
+ * reported as a cancel; a wall limit that passes is a failure.  Whatever
+ * the worker's descendants leave running is killed when it ends.  The run
+ * folder is removed after a pass or a cancel, and after a failure unless
+ * keep_failed (then its path goes to stderr).  Not reentrant: the process
+ * is a child subreaper while it runs. */
 int labsuper_run(struct app *app, const struct labsuper_job *job);
 
 /* How many SIGINT, SIGTERM or SIGHUP the supervisor's handler has caught

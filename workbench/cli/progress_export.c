@@ -10,7 +10,9 @@
  * `workbench quiz stats` over all of them; imported answers of another
  * learner never change this learner's review schedule.  The formats are
  * implemented in core/answers.c; this file only handles arguments and
- * the output file.
+ * the output file, which base/outfile.h opens: never the database in
+ * use, an existing file only with --force, in place only once the
+ * export is complete.
  */
 #include "app.h"
 #include "cli/commands.h"
@@ -18,6 +20,7 @@
 #include "core/exchange.h"
 #include "core/store.h"
 #include "core/utf8.h"
+#include "base/outfile.h"
 #include "base/wb.h"
 
 #include <errno.h>
@@ -51,20 +54,28 @@ static int progress_export(struct app *app, const struct args *args)
 	struct store *st;
 	if (quizcmd_open_existing(app, &st))
 		return EXIT_FAIL;
-	FILE *out = file && strcmp(file, "-") ? fopen(file, "w") : stdout;
-	if (!out) {
-		fprintf(stderr, "workbench: cannot write %s: %s\n", file, strerror(errno));
+	struct wb_outfile of = {0};
+	char why[1024];
+	if (file && strcmp(file, "-") &&
+	    wb_outfile_open(&of, file, app->db_path, args_has(args, "--force"), why, sizeof why)) {
+		fprintf(stderr, "workbench: %s\n", why);
 		store_close(st);
 		return EXIT_FAIL;
 	}
-	int to_stdout = out == stdout;
+	FILE *out = of.f ? of.f : stdout;
 	int err = answers_export(st, out, fmt, learner);
-	int closed = to_stdout ? fflush(stdout) : fclose(out);
-	if (closed != 0 && !err)
-		err = WB_EIO;
-	if (err)
+	if (err) {
 		fprintf(stderr, "workbench: export failed: %s (%s)\n", wb_strerror(err),
 			store_errmsg(st));
+		if (of.f)
+			wb_outfile_abort(&of);
+	} else if (of.f && wb_outfile_commit(&of, app->db_path, why, sizeof why) != 0) {
+		fprintf(stderr, "workbench: export failed: %s\n", why);
+		err = WB_EIO;
+	} else if (!of.f && fflush(stdout) != 0) {
+		fprintf(stderr, "workbench: export failed: %s\n", wb_strerror(WB_EIO));
+		err = WB_EIO;
+	}
 	store_close(st);
 	return err ? EXIT_FAIL : EXIT_OK;
 }
@@ -72,9 +83,12 @@ static int progress_export(struct app *app, const struct args *args)
 const struct command cmd_progress_export = {
 	.name = "progress",
 	.sub = "export",
-	.args = {.opts = "--format= --learner= -o|--output=", .upper = 0},
-	.usage = "[--format csv|json] [--learner NAME] [-o FILE]",
+	.args = {.opts = "--format= --learner= -o|--output= --force", .upper = 0},
+	.usage = "[--format csv|json] [--learner NAME] [-o FILE [--force]]",
 	.help = "export graded answers (csv/json)",
+	.more = "An existing FILE is replaced only with --force, and never when it is the\n"
+		"progress database in use (or its -wal or -shm file); FILE appears only\n"
+		"once the export is complete.\n",
 	.data_out = 1,
 	.run = progress_export,
 };

@@ -22,10 +22,12 @@
  * for a loss) and SIGKILL --kill-after seconds later (default 5); when we
  * die, even by SIGKILL, the guardian does the same with the SIGKILL no
  * later than a third of the session timeout, before the session can
- * expire.  The lock is released only once the group is empty, so
- * COMMAND's children and grandchildren are covered too; a process that
- * leaves the group (setsid) is not, and only a fencing token protects a
- * resource from a holder that was paused past its session.  When we own
+ * expire.  The lock is released only once the group is empty and no
+ * descendant of COMMAND is left, so COMMAND's children and grandchildren
+ * are covered too, also those that left its group (setsid: they get the
+ * same SIGTERM, then SIGKILL, once COMMAND has ended); only a fencing
+ * token protects a resource from a holder that was paused past its
+ * session.  When we own
  * the terminal, COMMAND's group gets it (and so Ctrl-C) while it runs.
  * While waiting for the lock, SIGINT, SIGTERM and SIGHUP cancel the wait
  * (our candidate is deleted) and we exit 128+N.
@@ -232,16 +234,22 @@ struct zkl_opts {
  * than 2/3 of its timeout after our last heartbeat, so the group is dead
  * before the next holder can be told the lock is free.  When COMMAND
  * itself exits, what is left in its group gets the same SIGTERM, SIGKILL
- * treatment.  The guardian exits, with COMMAND's status as a code (the
- * value zk-lock exits with), only once the group is empty: it is a child
- * subreaper, so orphaned descendants are its children and it reaps them,
- * and kill(-group, 0) fails with ESRCH exactly when none is left.  We
- * release the lock only after the guardian exited.
+ * treatment, and so does every descendant that left the group (setsid,
+ * setpgid): the guardian is a child subreaper, so once COMMAND has ended
+ * such a process, or the nearest of its ancestors still alive, is a child
+ * of the guardian (read from /proc, signal_children), and a signalled
+ * child's own children become the guardian's in turn.  The guardian
+ * exits, with COMMAND's status as a code (the value zk-lock exits with),
+ * only once the group is empty (kill(-group, 0) fails with ESRCH) and it
+ * has no child left (waitpid says ECHILD): then no descendant is left
+ * either, since an orphan always comes to the guardian.  We release the
+ * lock only after the guardian exited.
  *
  * The guardian is a fork of a threaded process that never execs: it only
  * makes system calls (no stdio, no malloc).  COMMAND gets PR_SET_PDEATHSIG
  * SIGKILL on the guardian; if the guardian dies alone, we SIGKILL the group
- * ourselves.  A process that leaves the group (setsid, setpgid) escapes. */
+ * ourselves; a descendant that left the group is then out of our reach
+ * (no child of ours), so only the guardian's own exits cover it. */
 
 struct guard_cfg {
 	char **argv;		  /* COMMAND */
@@ -328,6 +336,100 @@ static int status_code(int status)
 	return EXIT_FAIL;
 }
 
+/* n as decimal digits at out (room for 12); returns the end.  No stdio:
+ * the guardian is a fork of a threaded process. */
+static char *put_uint(char *out, unsigned n)
+{
+	char tmp[12];
+	int k = 0;
+	do
+		tmp[k++] = (char)('0' + n % 10);
+	while ((n /= 10) != 0);
+	while (k > 0)
+		*out++ = tmp[--k];
+	return out;
+}
+
+/* Reads all of path (at most cap - 1 bytes) into buf, NUL-terminated.
+ * Returns the length, or -1 when it cannot be opened. */
+static ssize_t read_small(const char *path, char *buf, size_t cap)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	size_t len = 0;
+	ssize_t r;
+	while (len < cap - 1 && (r = read(fd, buf + len, cap - 1 - len)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return (ssize_t)len;
+}
+
+/* Whether /proc/<pid>/stat names parent as its parent. */
+static int parent_is(const char *pid, pid_t parent)
+{
+	char path[64] = "/proc/", buf[512];
+	size_t n = strlen(pid);
+	if (n > 20)
+		return 0;
+	memcpy(path + 6, pid, n);
+	memcpy(path + 6 + n, "/stat", 6);
+	if (read_small(path, buf, sizeof buf) <= 0)
+		return 0;
+	char *p = strrchr(buf, ')'); /* the command name may hold anything */
+	if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
+		return 0;
+	return atoi(p + 4) == (int)parent; /* after ") S " comes the ppid */
+}
+
+/* Sends sig to every child of the guardian self: the ones
+ * /proc/self/task/<self>/children lists (the guardian has one thread),
+ * or, where the kernel has no such file, every /proc entry whose parent
+ * is self.  No stdio and no malloc. */
+static void signal_children(pid_t self, int sig)
+{
+	static char buf[8192];
+	char path[64] = "/proc/self/task/";
+	char *end = put_uint(path + 16, (unsigned)self);
+	memcpy(end, "/children", 10);
+	if (read_small(path, buf, sizeof buf) >= 0) {
+		for (char *p = buf; *p;) {
+			while (*p == ' ' || *p == '\n')
+				p++;
+			int pid = atoi(p);
+			if (pid > 1)
+				kill(pid, sig);
+			while (*p >= '0' && *p <= '9')
+				p++;
+			if (*p && *p != ' ' && *p != '\n')
+				break;
+		}
+		return;
+	}
+	int dfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return;
+	long nread;
+	while ((nread = syscall(SYS_getdents64, dfd, buf, sizeof buf)) > 0) {
+		for (long off = 0; off < nread;) {
+			/* struct linux_dirent64: ino 8, off 8, reclen 2, type 1, name */
+			unsigned short reclen;
+			memcpy(&reclen, buf + off + 16, sizeof reclen);
+			const char *name = buf + off + 19;
+			if (name[0] >= '1' && name[0] <= '9' && parent_is(name, self))
+				kill(atoi(name), sig);
+			off += reclen;
+		}
+	}
+	close(dfd);
+}
+
 /* The guardian's loop; see above.  Does not return. */
 static void guardian_main(const struct guard_cfg *g, int ctl, int st)
 {
@@ -347,7 +449,7 @@ static void guardian_main(const struct guard_cfg *g, int ctl, int st)
 	setpgid(cmd, cmd); /* both sides, so there is no window */
 	int32_t pg = (int32_t)cmd;
 	write_all(st, &pg, sizeof pg);
-	int code = -1, ctl_open = 1;
+	int code = -1, ctl_open = 1, others_termed = 0;
 	long long kill_at = -1;
 	for (;;) {
 		int status;
@@ -355,14 +457,22 @@ static void guardian_main(const struct guard_cfg *g, int ctl, int st)
 		while ((w = waitpid(-1, &status, WNOHANG)) > 0)
 			if (w == cmd)
 				code = status_code(status);
-		if (code >= 0 && kill(-cmd, 0) != 0 && errno == ESRCH)
-			_exit(code);		/* COMMAND ended and its group is empty */
+		int children = w == 0; /* 0 with WNOHANG: some child still runs */
+		if (code >= 0 && !children && kill(-cmd, 0) != 0 && errno == ESRCH)
+			_exit(code); /* COMMAND ended, its group is empty, no descendant */
 		if (code >= 0 && kill_at < 0) { /* leftovers of COMMAND */
 			kill(-cmd, SIGTERM);
 			kill_at = now_ms() + g->kill_after_ms;
 		}
-		if (kill_at >= 0 && now_ms() >= kill_at)
+		if (code >= 0 && !others_termed) { /* and those that left its group */
+			signal_children(self, SIGTERM);
+			others_termed = 1;
+		}
+		if (kill_at >= 0 && now_ms() >= kill_at) {
 			kill(-cmd, SIGKILL);
+			if (code >= 0)
+				signal_children(self, SIGKILL);
+		}
 		int timeout = -1;
 		if (code >= 0 || (kill_at >= 0 && now_ms() >= kill_at))
 			timeout = 20; /* draining: zombies of non-children */

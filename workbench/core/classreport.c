@@ -14,18 +14,27 @@
  * - The export's "labs" ([{"id","passed"}]) and "exercises"
  *   ([{"id","passed",...}]) arrays are optional: without them a learner's
  *   labs and exercises are unknown (-1), never 0.
+ * - A file is read and checked by core/exchange.c's answers_parse_json,
+ *   the rules `progress import` applies, so the report is made of files a
+ *   learner could import and nothing else (review r3 N15).
  * - It does not read CSV exports (they carry no exercises) or databases,
  *   and it does not sanitise: the CLI's output stream does (core/textsafe).
  */
 #include "core/classreport.h"
+#include "core/answers.h"
+#include "core/exchange.h"
+#include "core/quizfile.h"
+#include "core/store.h"
 #include "base/wb.h"
 
 #include <jansson.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct rec {
-	char *uid, *learner, *question, *chapter, *graded_at;
+	char *uid, *learner, *question, *chapter;
+	int64_t graded_at; /* ms */
 	int points, max_points, again;
 };
 
@@ -80,7 +89,6 @@ static void rec_free(struct rec *a)
 	free(a->learner);
 	free(a->question);
 	free(a->chapter);
-	free(a->graded_at);
 }
 
 static void extra_free(struct extra *x)
@@ -122,153 +130,59 @@ static char *base_name(const char *file)
 	return wb_xstrndup(b, n);
 }
 
-static const char *str_of(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
-/* One answer object into *a; 0, or WB_EINVAL with what is wrong in why. */
-static int read_answer(json_t *o, const char *fallback, struct rec *a, const char **why)
-{
-	const char *uid = str_of(o, "uid"), *q = str_of(o, "question");
-	const char *grade = str_of(o, "grade"), *at = str_of(o, "graded_at");
-	const char *who = str_of(o, "learner"), *ch = str_of(o, "chapter");
-	json_t *pts = json_object_get(o, "points"), *max = json_object_get(o, "max_points");
-	*why = !json_is_object(o)      ? "is not an object"
-	       : !uid || !*uid	       ? "has no \"uid\""
-	       : !q || !*q	       ? "has no \"question\""
-	       : !json_is_integer(pts) ? "has no integer \"points\""
-	       : !json_is_integer(max) ? "has no integer \"max_points\""
-	       : !at		       ? "has no \"graded_at\""
-	       : !grade		       ? "has no \"grade\""
-	       : strcmp(grade, "again") && strcmp(grade, "partly") && strcmp(grade, "got")
-		       ? "has a \"grade\" that is not again, partly or got"
-		       : NULL;
-	if (*why)
-		return WB_EINVAL;
-	if (json_integer_value(pts) < 0 || json_integer_value(max) < 0 ||
-	    json_integer_value(pts) > json_integer_value(max) ||
-	    json_integer_value(max) > 1000000) {
-		*why = "has points outside 0..max_points";
-		return WB_EINVAL;
-	}
-	*a = (struct rec){wb_xstrdup(uid),
-			  wb_xstrdup(who && *who ? who : fallback),
-			  wb_xstrdup(q),
-			  wb_xstrdup(ch ? ch : ""),
-			  wb_xstrdup(at),
-			  (int)json_integer_value(pts),
-			  (int)json_integer_value(max),
-			  !strcmp(grade, "again")};
-	return 0;
-}
-
-/* "labs" and "exercises" of the document into *x (absent: has_* 0). */
-static int read_extra(json_t *doc, struct extra *x, const char **why, size_t *at)
-{
-	json_t *labs = json_is_object(doc) ? json_object_get(doc, "labs") : NULL;
-	json_t *ex = json_is_object(doc) ? json_object_get(doc, "exercises") : NULL;
-	size_t i;
-	json_t *v;
-	if ((labs && !json_is_array(labs)) || (ex && !json_is_array(ex))) {
-		*why = "\"labs\" and \"exercises\" must be arrays";
-		*at = 0;
-		return WB_EINVAL;
-	}
-	x->has_labs = labs != NULL;
-	x->has_ex = ex != NULL;
-	json_array_foreach(labs, i, v)
-	{
-		const char *id = str_of(v, "id");
-		json_t *ok = json_object_get(v, "passed");
-		if (!id || !*id || (ok && !json_is_boolean(ok))) {
-			*why = "a lab entry needs \"id\" and a boolean \"passed\"";
-			*at = i + 1;
-			return WB_EINVAL;
-		}
-		if (!json_is_true(ok))
-			continue;
-		x->labs = wb_xrealloc(x->labs, (x->nlabs + 1) * sizeof *x->labs);
-		x->labs[x->nlabs++] = wb_xstrdup(id);
-	}
-	json_array_foreach(ex, i, v)
-	{
-		const char *id = str_of(v, "id");
-		json_t *ok = json_object_get(v, "passed");
-		if (!id || !*id || (ok && !json_is_boolean(ok))) {
-			*why = "an exercise entry needs \"id\" and a boolean \"passed\"";
-			*at = i + 1;
-			return WB_EINVAL;
-		}
-		x->ex = wb_xrealloc(x->ex, (x->nex + 1) * sizeof *x->ex);
-		x->ex_passed = wb_xrealloc(x->ex_passed, (x->nex + 1) * sizeof *x->ex_passed);
-		x->ex[x->nex] = wb_xstrdup(id);
-		x->ex_passed[x->nex++] = json_is_true(ok);
-	}
-	return 0;
-}
-
 int classreport_add_json(struct classreport *r, const char *file, const char *text, size_t len,
 			 char *err, size_t errlen)
 {
-	json_error_t je;
+	/* The rules `progress import` reads an export by: a file one command
+	 * refuses, the other refuses too (review r3 N15). */
+	struct answers_doc d;
+	int line;
+	char why[400];
+	if (answers_parse_json(text, len, &d, &line, why, sizeof why) != 0) {
+		if (line)
+			snprintf(err, errlen, "%s:%d: %s", file, line, why);
+		else
+			snprintf(err, errlen, "%s: %s", file, why);
+		return WB_EINVAL;
+	}
 	char *fallback = base_name(file);
-	struct rec *got = NULL;
-	size_t ngot = 0, i;
 	struct extra x = {0};
-	const char *why = NULL;
-	int rc = WB_EINVAL;
-	json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je), *v;
-	if (!doc) {
-		snprintf(err, errlen, "%s:%d: not JSON: %s", file, je.line, je.text);
-		goto out;
+	x.has_labs = d.has_labs;
+	x.has_ex = d.has_ex;
+	for (size_t i = 0; i < d.nlabs; i++) {
+		if (!d.labs[i].passed)
+			continue;
+		x.labs = wb_xrealloc(x.labs, (x.nlabs + 1) * sizeof *x.labs);
+		x.labs[x.nlabs++] = wb_xstrdup(d.labs[i].id);
 	}
-	const char *fmt = json_is_object(doc) ? str_of(doc, "format") : NULL;
-	json_t *arr = json_is_array(doc) ? doc : json_object_get(doc, "answers");
-	if ((fmt && strcmp(fmt, "workbench-progress")) || !json_is_array(arr)) {
-		snprintf(err, errlen,
-			 "%s: not a workbench progress export (`workbench progress export "
-			 "--format json`)",
-			 file);
-		goto out;
+	x.ex = wb_xcalloc(d.nex + 1, sizeof *x.ex);
+	x.ex_passed = wb_xcalloc(d.nex + 1, sizeof *x.ex_passed);
+	for (size_t i = 0; i < d.nex; i++) {
+		x.ex[x.nex] = wb_xstrdup(d.ex[i].id);
+		x.ex_passed[x.nex++] = d.ex[i].passed;
 	}
-	got = wb_xcalloc(json_array_size(arr) + 1, sizeof *got);
-	json_array_foreach(arr, i, v)
-	{
-		if (read_answer(v, fallback, &got[ngot], &why) != 0) {
-			snprintf(err, errlen, "%s: answer %zu %s", file, i + 1, why);
-			goto out;
-		}
-		ngot++;
-	}
-	size_t at = 0;
-	if (read_extra(doc, &x, &why, &at) != 0) {
-		snprintf(err, errlen, "%s: %s (entry %zu)", file, why, at);
-		goto out;
-	}
-	x.learner = wb_xstrdup(ngot ? got[0].learner : fallback);
-	if (r->n + ngot > r->cap) {
-		r->cap = (r->n + ngot) * 2;
+	if (r->n + d.n > r->cap) {
+		r->cap = (r->n + d.n) * 2;
 		r->r = wb_xrealloc(r->r, r->cap * sizeof *r->r);
 	}
-	if (ngot) /* r->r is still NULL before the first answer */
-		memcpy(r->r + r->n, got, ngot * sizeof *got);
-	r->n += ngot;
-	ngot = 0;
+	for (size_t i = 0; i < d.n; i++) {
+		const struct answer *a = &d.a[i];
+		r->r[r->n++] = (struct rec){wb_xstrdup(a->uid),
+					    wb_xstrdup(a->learner[0] ? a->learner : fallback),
+					    wb_xstrdup(a->question),
+					    wb_xstrdup(a->chapter),
+					    a->graded_at,
+					    a->points,
+					    a->max_points,
+					    a->grade == GRADE_AGAIN};
+	}
+	x.learner = wb_xstrdup(d.n && d.a[0].learner[0] ? d.a[0].learner : fallback);
 	r->x = wb_xrealloc(r->x, (r->nx + 1) * sizeof *r->x);
 	r->x[r->nx++] = x;
-	memset(&x, 0, sizeof x);
 	r->dirty = 1;
-	rc = 0;
-out:
-	for (i = 0; i < ngot; i++)
-		rec_free(&got[i]);
-	free(got);
-	extra_free(&x);
-	json_decref(doc);
+	answers_doc_free(&d);
 	free(fallback);
-	return rc;
+	return 0;
 }
 
 /* ---- figures ---- */
@@ -285,7 +199,7 @@ static int by_question(const void *pa, const void *pb)
 	if (!c)
 		c = strcmp(a->learner, b->learner);
 	if (!c)
-		c = strcmp(a->graded_at, b->graded_at);
+		c = (a->graded_at > b->graded_at) - (a->graded_at < b->graded_at);
 	return c ? c : strcmp(a->uid, b->uid);
 }
 
@@ -397,7 +311,7 @@ static void question_group(struct classreport *r, size_t s, size_t e)
 		sum_max += a->max_points;
 		again += a->again;
 		learner(r, a->learner)->answered++;
-		if (strcmp(a->graded_at, latest->graded_at) > 0)
+		if (a->graded_at > latest->graded_at)
 			latest = a;
 	}
 	q.chapter = wb_xstrdup(latest->chapter);

@@ -34,7 +34,6 @@
  *   records instead.
  */
 #include "core/layout.h"
-#include "core/textsafe.h"
 #include "core/labcat.h"
 #include "core/exercise_ws.h"
 #include "core/lesson.h"
@@ -43,150 +42,20 @@
 #include "core/timeline_events.h"
 #include "core/timeline_lesson.h"
 #include "core/utf8.h"
+#include "core/wrap.h"
 #include "base/wb.h"
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
-#include <linebreak.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- glyphs ------------------------------------------------------------ */
-
-/* What wrapping needs to know of a glyph's code point, kept instead of
- * it. */
-enum glyph_class {
-	GC_NEWLINE = 1 << 0,	     /* a forced break */
-	GC_SPACE = 1 << 1,	     /* ' ' */
-	GC_NO_BREAK_BEFORE = 1 << 2, /* closing punctuation (hand-written rules) */
-	GC_NO_BREAK_AFTER = 1 << 3,  /* opening brackets (hand-written rules) */
-	GC_CJK = 1 << 4,	     /* an ideograph: softbreaks around it vanish */
-};
-
-/* 8 bytes: a 4 MB paragraph is 4 million glyphs (#20 F5). */
-#define GLYPH_MAX_LEN 8191u
-struct glyph {
-	uint32_t off;	     /* byte offset in the run's text */
-	uint32_t len : 13;   /* bytes, with attached zero-width marks */
-	uint32_t width : 2;  /* display columns */
-	uint32_t style : 12; /* lay_style bits */
-	uint32_t cls : 5;    /* enum glyph_class bits */
-};
-_Static_assert(LS_STRIKE < (1 << 12), "struct glyph keeps 12 style bits");
-
-static unsigned classify(uint32_t cp)
-{
-	unsigned c = 0;
-	if (cp == '\n')
-		c |= GC_NEWLINE;
-	if (cp == ' ')
-		c |= GC_SPACE;
-	if (utf8_no_break_before(cp))
-		c |= GC_NO_BREAK_BEFORE;
-	if (utf8_no_break_after(cp))
-		c |= GC_NO_BREAK_AFTER;
-	if (utf8_is_cjk_breakable(cp))
-		c |= GC_CJK;
-	return c;
-}
-
-struct run {
-	struct wb_buf text; /* UTF-8 of every glyph, concatenated */
-	struct glyph *g;
-	size_t n, cap;
-	/* libunibreak's verdict after each byte of text (LINEBREAK_*), made
-	 * by run_breaks before wrapping; NULL: not made (or hand-written
-	 * rules), dropped when the run grows. */
-	char *brk;
-};
-
-static void run_free(struct run *r)
-{
-	wb_buf_free(&r->text);
-	free(r->g);
-	free(r->brk);
-	memset(r, 0, sizeof *r);
-}
-
-static void run_push(struct run *r, uint32_t cp, const char *bytes, size_t len, int width,
-		     unsigned style)
-{
-	free(r->brk);
-	r->brk = NULL;
-	if (r->n == r->cap) {
-		/* Small first: a table has a run per cell. */
-		r->cap = r->cap ? r->cap * 2 : 8;
-		r->g = wb_xrealloc(r->g, r->cap * sizeof *r->g);
-	}
-	r->g[r->n++] = (struct glyph){.off = (uint32_t)r->text.len,
-				      .len = (uint32_t)len,
-				      .width = (uint32_t)width,
-				      .style = style,
-				      .cls = classify(cp)};
-	wb_buf_append(&r->text, bytes, len);
-}
-
-/* Appends text; code mode keeps spaces and expands tabs to 4 columns. */
-static void run_add(struct run *r, const char *s, size_t n, unsigned style, int code)
-{
-	size_t i = 0;
-	while (i < n) {
-		uint32_t cp;
-		size_t k = utf8_decode(s + i, n - i, &cp);
-		const char *src = s + i;
-		i += k;
-		if (cp == '\n') {
-			run_push(r, '\n', "", 0, 0, style);
-			continue;
-		}
-		if (cp == '\t') {
-			int reps = code ? 4 : 1;
-			for (int t = 0; t < reps; t++)
-				run_push(r, ' ', " ", 1, 1, style);
-			continue;
-		}
-		if (cp == '\r')
-			continue;
-		if (textsafe_unsafe_cp(cp)) /* controls, C1, bidi: core/textsafe.h */
-			cp = UTF8_REPLACEMENT;
-		char enc[4];
-		size_t elen;
-		if (cp == UTF8_REPLACEMENT) {
-			elen = utf8_encode(cp, enc);
-			src = enc;
-		} else {
-			elen = k;
-		}
-		int w = utf8_cp_width(cp);
-		if (w == 0) {
-			/* Zero-width: ride on the glyph before, or vanish. */
-			if (r->n && !(r->g[r->n - 1].cls & GC_NEWLINE) &&
-			    r->g[r->n - 1].len + elen <= GLYPH_MAX_LEN) {
-				free(r->brk);
-				r->brk = NULL;
-				wb_buf_append(&r->text, src, elen);
-				r->g[r->n - 1].len += (uint32_t)elen;
-			}
-			continue;
-		}
-		run_push(r, cp, src, elen, w, style);
-	}
-}
-
-static void run_addz(struct run *r, const char *s, unsigned style)
-{
-	if (s)
-		run_add(r, s, strlen(s), style, 0);
-}
+/* Lines are made of glyph runs (core/wrap.h), whose glyphs keep
+ * WRAP_STYLE_BITS of lay_style. */
+_Static_assert(LS_STRIKE < (1 << WRAP_STYLE_BITS), "struct wrap_glyph keeps every style bit");
 
 /* ---- output lines ------------------------------------------------------ */
-
-static int is_space(const struct glyph *g)
-{
-	return (g->cls & GC_SPACE) != 0;
-}
 
 struct prefix {
 	char first[48]; /* shown on the first line of the container */
@@ -224,7 +93,7 @@ static struct lay_line *new_line(struct ctx *c)
 
 /* Builds the prefix glyphs for the next line.  consume marks first
  * prefixes used.  The result never exceeds half the width. */
-static void make_prefix(struct ctx *c, struct run *out, int consume)
+static void make_prefix(struct ctx *c, struct wrap_run *out, int consume)
 {
 	/* Containers nested deeper than the prefix array are counted in npre
 	 * but not drawn. */
@@ -232,7 +101,7 @@ static void make_prefix(struct ctx *c, struct run *out, int consume)
 	for (int i = 0; i < n; i++) {
 		struct prefix *p = &c->pre[i];
 		const char *s = p->used ? p->rest : p->first;
-		run_add(out, s, strlen(s), p->style, 1);
+		wrap_run_add(out, s, strlen(s), p->style, 1);
 		if (consume)
 			p->used = 1;
 	}
@@ -244,26 +113,27 @@ static void make_prefix(struct ctx *c, struct run *out, int consume)
 }
 
 /* Emits one line: prefix + glyphs [a, b) of r. */
-static struct lay_line *emit(struct ctx *c, int kind, const struct run *r, size_t a, size_t b,
+static struct lay_line *emit(struct ctx *c, int kind, const struct wrap_run *r, size_t a, size_t b,
 			     int offset, int use_prefix)
 {
-	struct run pre = {0};
+	struct wrap_run pre = {0};
 	if (use_prefix)
 		make_prefix(c, &pre, 1);
 	struct lay_line *l = new_line(c);
 	l->kind = kind;
 	l->offset = offset;
-	l->joined = a > 0 && a < r->n && !is_space(&r->g[a - 1]) && !(r->g[a - 1].cls & GC_NEWLINE);
+	l->joined = a > 0 && a < r->n && !wrap_is_space(&r->g[a - 1]) &&
+		    !(r->g[a - 1].cls & WG_NEWLINE);
 	struct wb_buf text = {0};
 	size_t cap = 0;
 	for (int part = 0; part < 2; part++) {
-		const struct run *src = part ? r : &pre;
+		const struct wrap_run *src = part ? r : &pre;
 		size_t from = part ? a : 0, to = part ? b : pre.n;
 		if (part)
 			l->text_start = (unsigned)text.len;
 		for (size_t i = from; src && i < to; i++) {
-			const struct glyph *g = &src->g[i];
-			if (g->cls & GC_NEWLINE)
+			const struct wrap_glyph *g = &src->g[i];
+			if (g->cls & WG_NEWLINE)
 				continue;
 			if (l->nspans && l->spans[l->nspans - 1].style == g->style &&
 			    l->spans[l->nspans - 1].start + l->spans[l->nspans - 1].len ==
@@ -297,7 +167,7 @@ static struct lay_line *emit(struct ctx *c, int kind, const struct run *r, size_
 	l->text = text.data ? wb_xrealloc(text.data, text.len + 1) : wb_xstrdup("");
 	if (l->nspans && l->nspans < cap)
 		l->spans = wb_xrealloc(l->spans, l->nspans * sizeof *l->spans);
-	run_free(&pre);
+	wrap_run_free(&pre);
 	return l;
 }
 
@@ -305,7 +175,7 @@ static struct lay_line *emit(struct ctx *c, int kind, const struct run *r, size_
  * saved place on a blank line comes back to that same blank line. */
 static void emit_blank_for(struct ctx *c, int block)
 {
-	struct run pre = {0};
+	struct wrap_run pre = {0};
 	make_prefix(c, &pre, 0);
 	/* Keep quote bars on blank lines; drop list indentation. */
 	size_t keep = 0;
@@ -317,7 +187,7 @@ static void emit_blank_for(struct ctx *c, int block)
 	struct lay_line *l = emit(c, LK_BLANK, &pre, 0, keep, -1, 0);
 	l->kind = LK_BLANK;
 	c->block = save;
-	run_free(&pre);
+	wrap_run_free(&pre);
 }
 
 static void emit_blank(struct ctx *c)
@@ -335,207 +205,55 @@ static void begin_block(struct ctx *c)
 
 static int prefix_width(struct ctx *c)
 {
-	struct run pre = {0};
+	struct wrap_run pre = {0};
 	make_prefix(c, &pre, 0);
 	int w = 0;
 	for (size_t i = 0; i < pre.n; i++)
 		w += pre.g[i].width;
-	run_free(&pre);
+	wrap_run_free(&pre);
 	return w;
 }
 
 /* ---- wrapping ---------------------------------------------------------- */
 
-static pthread_once_t linebreak_once = PTHREAD_ONCE_INIT;
-
-static void linebreak_init(void)
+/* The breaker is core/wrap's; a layout wraps in its lesson's language,
+ * with the hand-written rules when it was built with
+ * LAYOUT_BREAK_HANDWRITTEN, and gets each line with its context. */
+/* How this layout breaks lines. */
+static struct wrap_opts opts_of(const struct ctx *c)
 {
-	init_linebreak(); /* libunibreak's index of its property tables */
+	return (struct wrap_opts){c->lang, (c->lay->flags & LAYOUT_BREAK_HANDWRITTEN) != 0};
 }
 
-/* The language libunibreak tailors for: the lesson's; without one (UI
- * text), zh when the run holds an ideograph, so “” pair up as they do in
- * Chinese instead of sticking to both neighbours. */
-static const char *break_lang(const struct ctx *c, const struct run *r)
-{
-	if (c && c->lang)
-		return c->lang;
-	for (size_t i = 0; i < r->n; i++)
-		if (r->g[i].cls & GC_CJK)
-			return "zh";
-	return NULL;
-}
+typedef void (*line_fn)(struct ctx *c, const struct wrap_run *r, size_t a, size_t b, void *arg);
 
-static int hand_rules(const struct ctx *c)
-{
-	return c && (c->lay->flags & LAYOUT_BREAK_HANDWRITTEN);
-}
+struct line_call {
+	struct ctx *c;
+	line_fn fn;
+	void *arg;
+};
 
-/* Makes r->brk (libunibreak's opportunities) unless the layout uses the
- * hand-written rules or it is already made. */
-static void run_breaks(const struct ctx *c, struct run *r)
+static void call_line(const struct wrap_run *r, size_t a, size_t b, void *arg)
 {
-	if (r->brk || hand_rules(c) || r->text.len == 0)
-		return;
-	pthread_once(&linebreak_once, linebreak_init);
-	r->brk = wb_xmalloc(r->text.len);
-	set_linebreaks_utf8((const utf8_t *)r->text.data, r->text.len, break_lang(c, r), r->brk);
+	struct line_call *lc = arg;
+	lc->fn(lc->c, r, a, b, lc->arg);
 }
-
-/* The hand-written rules (utf8.h), for LAYOUT_BREAK_HANDWRITTEN. */
-static int hand_break_before(const struct run *r, size_t j)
-{
-	const struct glyph *prev = &r->g[j - 1], *cur = &r->g[j];
-	if (is_space(prev))
-		return 1;
-	if ((cur->cls & GC_NO_BREAK_BEFORE) || (prev->cls & GC_NO_BREAK_AFTER))
-		return 0;
-	return ((cur->cls | prev->cls) & GC_CJK) != 0;
-}
-
-/* May a line start at glyph j (j > 0)?  Glyphs are contiguous in text, so
- * the verdict for the boundary is the one after glyph j-1's last byte
- * (zero-width marks included); a forced break (GC_NEWLINE, no bytes) is
- * the wrapper's, not asked here. */
-static int can_break_before(const struct run *r, size_t j)
-{
-	if (is_space(&r->g[j]))
-		return 0;
-	if (!r->brk)
-		return hand_break_before(r, j);
-	uint32_t off = r->g[j].off;
-	if (off == 0)
-		return 0;
-	char b = r->brk[off - 1];
-	return b == LINEBREAK_ALLOWBREAK || b == LINEBREAK_MUSTBREAK;
-}
-
-/* May a line that has to be cut mid-run start at glyph j?  Not with
- * closing punctuation: for libunibreak, a glyph that may not follow an
- * ideograph (CL, CP, EX, IS, NS, ...). */
-static int may_start_cut(const struct run *r, size_t j, const char *lang)
-{
-	if (!r->brk)
-		return !(r->g[j].cls & GC_NO_BREAK_BEFORE);
-	uint32_t cp;
-	utf8_decode(r->text.data + r->g[j].off, r->g[j].len, &cp);
-	return r->g[j].len == 0 ||
-	       is_line_breakable(0x4E00, cp, lang ? lang : "zh") != LINEBREAK_NOBREAK;
-}
-
-/* An ASCII letter or digit. */
-static int is_latin(const struct run *r, size_t j)
-{
-	if (r->g[j].len != 1)
-		return 0;
-	unsigned char ch = (unsigned char)r->text.data[r->g[j].off];
-	return (ch >= '0' && ch <= '9') || ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'z');
-}
-
-/* Is glyph k a digit after a digit and . , or : ("3.9", "10,000")? */
-static int in_number(const struct run *r, size_t k)
-{
-	if (k < 2 || r->g[k - 1].len != 1)
-		return 0;
-	const char *t = r->text.data;
-	unsigned char d = (unsigned char)t[r->g[k].off], p = (unsigned char)t[r->g[k - 2].off];
-	char sep = t[r->g[k - 1].off];
-	return r->g[k].len == 1 && r->g[k - 2].len == 1 && d >= '0' && d <= '9' && p >= '0' &&
-	       p <= '9' && (sep == '.' || sep == ',' || sep == ':');
-}
-
-/* Where a line [start, ...) with no break opportunity before j (the
- * first glyph that does not fit, j > start) ends when it must: at a space
- * (the next line starting where a line may), else at any space (UAX #14
- * keeps "word ]" together; words stay whole), else at a word's edge, else
- * between glyphs, not before closing punctuation when that can be
- * helped. */
-static size_t forced_cut(const struct run *r, size_t start, size_t to, size_t j, const char *lang)
-{
-	size_t any = 0;
-	for (size_t k = j; k > start; k--) {
-		if (is_space(&r->g[k - 1]) == is_space(&r->g[k]))
-			continue; /* not a word's edge */
-		size_t next = k;
-		while (next < to && is_space(&r->g[next]))
-			next++;
-		if (next >= to || may_start_cut(r, next, lang))
-			return k;
-		if (!any)
-			any = k;
-	}
-	if (any)
-		return any;
-	/* A token longer than the line (a path, a call chain): at the last
-	 * edge of a Latin word or number, so "a.withProtection()" is cut
-	 * before "withProtection", not in it. */
-	for (size_t k = j; k > start + 1; k--)
-		if (!(is_latin(r, k - 1) && is_latin(r, k)) && !in_number(r, k) &&
-		    may_start_cut(r, k, lang))
-			return k;
-	size_t end = j;
-	while (end > start + 1 && !may_start_cut(r, end, lang))
-		end--;
-	return end;
-}
-
-typedef void (*line_fn)(struct ctx *c, const struct run *r, size_t a, size_t b, void *arg);
 
 /* Splits glyphs [from, to) into lines of at most avail columns and calls
  * fn for each.  hard: break only when full (code), keeping spaces. */
-static void wrap(struct ctx *c, struct run *r, size_t from, size_t to, int avail, int hard,
+static void wrap(struct ctx *c, struct wrap_run *r, size_t from, size_t to, int avail, int hard,
 		 line_fn fn, void *arg)
 {
-	if (avail < 2)
-		avail = 2;
-	if (!hard)
-		run_breaks(c, r);
-	const char *lang = r->brk ? break_lang(c, r) : NULL;
-	size_t start = from;
-	while (start < to) {
-		if (!hard)
-			while (start < to && is_space(&r->g[start]))
-				start++;
-		if (start >= to)
-			break;
-		int w = 0;
-		size_t j = start, brk = start;
-		int forced = 0;
-		while (j < to) {
-			const struct glyph *g = &r->g[j];
-			if (g->cls & GC_NEWLINE) {
-				forced = 1;
-				break;
-			}
-			if (j > start && !hard && can_break_before(r, j))
-				brk = j;
-			if (w + g->width > avail)
-				break;
-			w += g->width;
-			j++;
-		}
-		size_t end;
-		if (forced || j >= to) {
-			end = j;
-		} else if (brk > start) {
-			end = brk;
-		} else if (!hard) {
-			end = forced_cut(r, start, to, j, lang);
-		} else {
-			end = j;
-		}
-		fn(c, r, start, end, arg);
-		start = end;
-		if (forced)
-			start++;
-	}
+	struct wrap_opts o = opts_of(c);
+	struct line_call lc = {c, fn, arg};
+	wrap_lines(r, from, to, avail, hard, &o, call_line, &lc);
 }
 
 struct text_arg {
 	int kind;
 };
 
-static void text_line(struct ctx *c, const struct run *r, size_t a, size_t b, void *arg)
+static void text_line(struct ctx *c, const struct wrap_run *r, size_t a, size_t b, void *arg)
 {
 	struct text_arg *t = arg;
 	emit(c, t->kind, r, a, b, (int)a, 1);
@@ -546,7 +264,7 @@ static void text_line(struct ctx *c, const struct run *r, size_t a, size_t b, vo
 /* Inline text nested deeper than LESSON_MAX_NESTING: the literals of the
  * subtree in the style of the level where nesting stopped, walked with
  * cmark's iterator (no recursion, #20 F2). */
-static void inlines_flat(struct run *r, cmark_node *n, unsigned style)
+static void inlines_flat(struct wrap_run *r, cmark_node *n, unsigned style)
 {
 	cmark_iter *it = cmark_iter_new(n);
 	cmark_event_type ev;
@@ -556,24 +274,24 @@ static void inlines_flat(struct run *r, cmark_node *n, unsigned style)
 			continue;
 		switch (cmark_node_get_type(ch)) {
 		case CMARK_NODE_TEXT:
-		case CMARK_NODE_CODE: run_addz(r, cmark_node_get_literal(ch), style); break;
-		case CMARK_NODE_SOFTBREAK: run_add(r, " ", 1, style, 0); break;
-		case CMARK_NODE_LINEBREAK: run_add(r, "\n", 1, style, 0); break;
+		case CMARK_NODE_CODE: wrap_run_addz(r, cmark_node_get_literal(ch), style); break;
+		case CMARK_NODE_SOFTBREAK: wrap_run_add(r, " ", 1, style, 0); break;
+		case CMARK_NODE_LINEBREAK: wrap_run_add(r, "\n", 1, style, 0); break;
 		default: break;
 		}
 	}
 	cmark_iter_free(it);
 }
 
-static void inlines_at(struct run *r, cmark_node *n, unsigned style, int depth);
+static void inlines_at(struct wrap_run *r, cmark_node *n, unsigned style, int depth);
 
-static void inlines(struct run *r, cmark_node *n, unsigned style)
+static void inlines(struct wrap_run *r, cmark_node *n, unsigned style)
 {
 	inlines_at(r, n, style, 0);
 }
 
 /* The inline children of n; depth: inline containers above n. */
-static void inlines_at(struct run *r, cmark_node *n, unsigned style, int depth)
+static void inlines_at(struct wrap_run *r, cmark_node *n, unsigned style, int depth)
 {
 	if (depth >= LESSON_MAX_NESTING) {
 		inlines_flat(r, n, style);
@@ -583,23 +301,23 @@ static void inlines_at(struct run *r, cmark_node *n, unsigned style, int depth)
 	for (cmark_node *ch = cmark_node_first_child(n); ch; ch = cmark_node_next(ch)) {
 		const char *type = cmark_node_get_type_string(ch);
 		switch (cmark_node_get_type(ch)) {
-		case CMARK_NODE_TEXT: run_addz(r, cmark_node_get_literal(ch), style); break;
+		case CMARK_NODE_TEXT: wrap_run_addz(r, cmark_node_get_literal(ch), style); break;
 		case CMARK_NODE_CODE:
-			run_addz(r, cmark_node_get_literal(ch), style | LS_CODE);
+			wrap_run_addz(r, cmark_node_get_literal(ch), style | LS_CODE);
 			break;
 		case CMARK_NODE_SOFTBREAK: {
 			/* Between two CJK characters a source newline is no space. */
-			int before_cjk = r->n && (r->g[r->n - 1].cls & GC_CJK);
+			int before_cjk = r->n && (r->g[r->n - 1].cls & WG_CJK);
 			cmark_node *nx = cmark_node_next(ch);
 			const char *lit = nx ? cmark_node_get_literal(nx) : NULL;
 			uint32_t after = ' ';
 			if (lit && *lit)
 				utf8_decode(lit, strlen(lit), &after);
 			if (!(before_cjk && utf8_is_cjk_breakable(after)))
-				run_add(r, " ", 1, style, 0);
+				wrap_run_add(r, " ", 1, style, 0);
 			break;
 		}
-		case CMARK_NODE_LINEBREAK: run_add(r, "\n", 1, style, 0); break;
+		case CMARK_NODE_LINEBREAK: wrap_run_add(r, "\n", 1, style, 0); break;
 		case CMARK_NODE_EMPH: inlines_at(r, ch, style | LS_ITALIC, depth); break;
 		case CMARK_NODE_STRONG: inlines_at(r, ch, style | LS_BOLD, depth); break;
 		case CMARK_NODE_LINK: {
@@ -615,22 +333,22 @@ static void inlines_at(struct run *r, cmark_node *n, unsigned style, int depth)
 				if (!strncmp(u, "mailto:", 7) && strcmp(shown, u) != 0)
 					u += 7;
 				if (!(tl == strlen(u) && !strncmp(shown, u, tl))) {
-					run_add(r, " <", 2, style | LS_DIM, 0);
-					run_addz(r, u, style | LS_DIM | LS_LINK);
-					run_add(r, ">", 1, style | LS_DIM, 0);
+					wrap_run_add(r, " <", 2, style | LS_DIM, 0);
+					wrap_run_addz(r, u, style | LS_DIM | LS_LINK);
+					wrap_run_add(r, ">", 1, style | LS_DIM, 0);
 				}
 			}
 			break;
 		}
 		case CMARK_NODE_IMAGE:
-			run_addz(r, "[image: ", style | LS_DIM);
+			wrap_run_addz(r, "[image: ", style | LS_DIM);
 			inlines_at(r, ch, style | LS_DIM, depth);
-			run_addz(r, "]", style | LS_DIM);
+			wrap_run_addz(r, "]", style | LS_DIM);
 			break;
 		case CMARK_NODE_HTML_INLINE: {
 			const char *lit = cmark_node_get_literal(ch);
 			if (lit && (!strncmp(lit, "<br", 3) || !strncmp(lit, "<BR", 3)))
-				run_add(r, "\n", 1, style, 0);
+				wrap_run_add(r, "\n", 1, style, 0);
 			break;
 		}
 		default:
@@ -649,23 +367,23 @@ static void blocks(struct ctx *c, cmark_node *parent);
 static void paragraph(struct ctx *c, cmark_node *n, int kind, unsigned style)
 {
 	begin_block(c);
-	struct run r = {0};
+	struct wrap_run r = {0};
 	inlines(&r, n, style);
 	struct text_arg t = {kind};
 	if (r.n == 0)
 		emit(c, kind, &r, 0, 0, 0, 1);
 	wrap(c, &r, 0, r.n, c->lay->width - prefix_width(c), 0, text_line, &t);
-	run_free(&r);
+	wrap_run_free(&r);
 	c->need_blank = 1;
 }
 
 static struct lay_line *rule_line(struct ctx *c, const char *ch, int cols, unsigned style, int kind)
 {
-	struct run r = {0};
+	struct wrap_run r = {0};
 	for (int i = 0; i < cols; i++)
-		run_addz(&r, ch, style);
+		wrap_run_addz(&r, ch, style);
 	struct lay_line *l = emit(c, kind, &r, 0, r.n, 0, 1);
-	run_free(&r);
+	wrap_run_free(&r);
 	return l;
 }
 
@@ -703,17 +421,17 @@ struct code_arg {
 	int row;
 };
 
-static void code_line(struct ctx *c, const struct run *r, size_t a, size_t b, void *arg)
+static void code_line(struct ctx *c, const struct wrap_run *r, size_t a, size_t b, void *arg)
 {
 	struct code_arg *ca = arg;
-	struct run line = {0};
+	struct wrap_run line = {0};
 	for (int i = 0; i < ca->indent; i++)
-		run_add(&line, " ", 1, LS_CODE, 1);
+		wrap_run_add(&line, " ", 1, LS_CODE, 1);
 	for (size_t i = a; i < b; i++)
-		run_add(&line, r->text.data + r->g[i].off, r->g[i].len, r->g[i].style, 1);
+		wrap_run_add(&line, r->text.data + r->g[i].off, r->g[i].len, r->g[i].style, 1);
 	/* Offsets grow along the block: row, then position inside the row. */
 	emit(c, LK_CODE, &line, 0, line.n, ca->row * 4096 + (int)(a < 4095 ? a : 4095), 1);
-	run_free(&line);
+	wrap_run_free(&line);
 }
 
 static void lab_card(struct ctx *c, const char *id);
@@ -770,13 +488,13 @@ static void timeline_fence(struct ctx *c, const char *lit)
 	char err[256] = "";
 	if (path && tl_events_load(path, &t, err, sizeof err) == 0)
 		(void)timeline_render(t, avail, c->lang, &p);
-	struct run r = {0};
+	struct wrap_run r = {0};
 	if (!p) {
 		char *msg = wb_xasprintf(i18n(c->lang, M_TL_MISSING), name ? name : "");
-		run_addz(&r, msg, LS_DIM);
+		wrap_run_addz(&r, msg, LS_DIM);
 		struct text_arg ta = {LK_TEXT};
 		wrap(c, &r, 0, r.n, avail, 0, text_line, &ta);
-		run_free(&r);
+		wrap_run_free(&r);
 		free(msg);
 	}
 	for (size_t row = 0; p && row < p->n; row++) {
@@ -786,12 +504,12 @@ static void timeline_fence(struct ctx *c, const char *lit)
 		for (int x = 0; x < last; x++) {
 			const struct tl_cell *cell = &p->rows[row].cells[x];
 			if (*cell->text)
-				run_add(&r, cell->text, strlen(cell->text),
-					timeline_style(cell->attr), 1);
+				wrap_run_add(&r, cell->text, strlen(cell->text),
+					     timeline_style(cell->attr), 1);
 		}
 		emit(c, LK_TEXT, &r, 0, r.n, (int)row, 1);
-		run_free(&r);
-		r = (struct run){0};
+		wrap_run_free(&r);
+		r = (struct wrap_run){0};
 	}
 	timeline_picture_free(p);
 	timeline_free(t);
@@ -855,15 +573,15 @@ static void code_block(struct ctx *c, cmark_node *n)
 		size_t len = strcspn(p, "\n");
 		if (p + len > lit + litlen)
 			len = (size_t)(lit + litlen - p);
-		struct run r = {0};
-		run_add(&r, p, len, LS_CODE, 1);
+		struct wrap_run r = {0};
+		wrap_run_add(&r, p, len, LS_CODE, 1);
 		if (r.n == 0)
 			emit(c, LK_CODE, &r, 0, 0, ca.row * 4096, 1);
 		else if (whole)
 			code_line(c, &r, 0, r.n, &ca);
 		else
 			wrap(c, &r, 0, r.n, avail - ca.indent, 1, code_line, &ca);
-		run_free(&r);
+		wrap_run_free(&r);
 		ca.row++;
 		p += len + 1;
 	}
@@ -882,22 +600,22 @@ struct box_arg {
 	int kind; /* LK_LAB or LK_EXERCISE */
 };
 
-static void box_line(struct ctx *c, const struct run *r, size_t a, size_t b, void *arg)
+static void box_line(struct ctx *c, const struct wrap_run *r, size_t a, size_t b, void *arg)
 {
 	struct box_arg *ba = arg;
-	struct run line = {0};
-	run_addz(&line, "│ ", LS_LAB | LS_BORDER);
+	struct wrap_run line = {0};
+	wrap_run_addz(&line, "│ ", LS_LAB | LS_BORDER);
 	int w = 0;
 	for (size_t i = a; i < b; i++) {
-		run_add(&line, r->text.data + r->g[i].off, r->g[i].len, r->g[i].style, 1);
+		wrap_run_add(&line, r->text.data + r->g[i].off, r->g[i].len, r->g[i].style, 1);
 		w += r->g[i].width;
 	}
 	for (; w < ba->inner; w++)
-		run_add(&line, " ", 1, LS_LAB, 1);
-	run_addz(&line, " │", LS_LAB | LS_BORDER);
+		wrap_run_add(&line, " ", 1, LS_LAB, 1);
+	wrap_run_addz(&line, " │", LS_LAB | LS_BORDER);
 	struct lay_line *l = emit(c, ba->kind, &line, 0, line.n, (int)a, 1);
 	l->lab_id = ba->id;
-	run_free(&line);
+	wrap_run_free(&line);
 }
 
 static const char *remember_lab(struct layout *lay, const char *id)
@@ -919,7 +637,7 @@ static const char *remember_exercise(struct layout *lay, const char *id)
 	return lay->exercise_ids[lay->nexercises++] = wb_xstrdup(id);
 }
 
-static void card_box(struct ctx *c, struct run *body, struct box_arg *ba);
+static void card_box(struct ctx *c, struct wrap_run *body, struct box_arg *ba);
 
 /* A card's box at this depth: at most 64 columns wide, its text 4 less
  * (the borders and their padding), never under 2. */
@@ -939,47 +657,48 @@ static void lab_card(struct ctx *c, const char *id)
 	struct box_arg ba = card_arg(c, remember_lab(c->lay, id), LK_LAB);
 	int zh = c->lang && !strcmp(c->lang, "zh");
 
-	struct run body = {0};
+	struct wrap_run body = {0};
 	const struct labcat_entry *e = labcat_find(id);
-	run_addz(&body, zh ? "实验 " : "Lab ", LS_LAB | LS_BOLD);
-	run_addz(&body, id, LS_LAB | LS_BOLD | LS_CODE);
-	run_add(&body, "\n", 1, LS_LAB, 0);
+	wrap_run_addz(&body, zh ? "实验 " : "Lab ", LS_LAB | LS_BOLD);
+	wrap_run_addz(&body, id, LS_LAB | LS_BOLD | LS_CODE);
+	wrap_run_add(&body, "\n", 1, LS_LAB, 0);
 	if (e)
-		run_addz(&body, labcat_summary(e, c->lang), LS_LAB);
+		wrap_run_addz(&body, labcat_summary(e, c->lang), LS_LAB);
 	else
-		run_addz(&body, zh ? "未知的实验编号" : "Unknown lab id", LS_LAB | LS_DIM);
-	run_add(&body, "\n", 1, LS_LAB, 0);
+		wrap_run_addz(&body, zh ? "未知的实验编号" : "Unknown lab id", LS_LAB | LS_DIM);
+	wrap_run_add(&body, "\n", 1, LS_LAB, 0);
 	if (e && labcat_runnable(id))
-		run_addz(&body, zh ? "▶ 按 Enter 就地运行" : "▶ Enter runs it here",
-			 LS_LAB | LS_DIM);
+		wrap_run_addz(&body, zh ? "▶ 按 Enter 就地运行" : "▶ Enter runs it here",
+			      LS_LAB | LS_DIM);
 	else
-		run_addz(&body, zh ? "本版本尚未包含这个实验" : "This lab is not in this build yet",
-			 LS_LAB | LS_DIM);
+		wrap_run_addz(&body,
+			      zh ? "本版本尚未包含这个实验" : "This lab is not in this build yet",
+			      LS_LAB | LS_DIM);
 	card_box(c, &body, &ba);
-	run_free(&body);
+	wrap_run_free(&body);
 	c->need_blank = 1;
 }
 
 /* The box around a card's body: top and bottom borders as LK_* lines of
  * the card id, the body wrapped inside (box_line). */
-static void card_box(struct ctx *c, struct run *body, struct box_arg *ba)
+static void card_box(struct ctx *c, struct wrap_run *body, struct box_arg *ba)
 {
-	struct run top = {0}, bottom = {0};
-	run_addz(&top, "┌", LS_LAB | LS_BORDER);
+	struct wrap_run top = {0}, bottom = {0};
+	wrap_run_addz(&top, "┌", LS_LAB | LS_BORDER);
 	for (int i = 0; i < ba->inner + 2; i++)
-		run_addz(&top, "─", LS_LAB | LS_BORDER);
-	run_addz(&top, "┐", LS_LAB | LS_BORDER);
+		wrap_run_addz(&top, "─", LS_LAB | LS_BORDER);
+	wrap_run_addz(&top, "┐", LS_LAB | LS_BORDER);
 	struct lay_line *l = emit(c, ba->kind, &top, 0, top.n, 0, 1);
 	l->lab_id = ba->id;
 	wrap(c, body, 0, body->n, ba->inner, 0, box_line, ba);
-	run_addz(&bottom, "└", LS_LAB | LS_BORDER);
+	wrap_run_addz(&bottom, "└", LS_LAB | LS_BORDER);
 	for (int i = 0; i < ba->inner + 2; i++)
-		run_addz(&bottom, "─", LS_LAB | LS_BORDER);
-	run_addz(&bottom, "┘", LS_LAB | LS_BORDER);
+		wrap_run_addz(&bottom, "─", LS_LAB | LS_BORDER);
+	wrap_run_addz(&bottom, "┘", LS_LAB | LS_BORDER);
 	l = emit(c, ba->kind, &bottom, 0, bottom.n, (int)body->n, 1);
 	l->lab_id = ba->id;
-	run_free(&top);
-	run_free(&bottom);
+	wrap_run_free(&top);
+	wrap_run_free(&bottom);
 }
 
 /* An exercise card: "Try it yourself", the exercise's title and what
@@ -989,25 +708,26 @@ static void exercise_card(struct ctx *c, const char *id)
 	begin_block(c);
 	struct box_arg ba = card_arg(c, remember_exercise(c->lay, id), LK_EXERCISE);
 	int zh = c->lang && !strcmp(c->lang, "zh");
-	struct run body = {0};
+	struct wrap_run body = {0};
 	const struct excat_entry *e = excat_find(id);
-	run_addz(&body, zh ? "自己动手 " : "Try it yourself ", LS_LAB | LS_BOLD);
-	run_addz(&body, id, LS_LAB | LS_BOLD | LS_CODE);
-	run_add(&body, "\n", 1, LS_LAB, 0);
+	wrap_run_addz(&body, zh ? "自己动手 " : "Try it yourself ", LS_LAB | LS_BOLD);
+	wrap_run_addz(&body, id, LS_LAB | LS_BOLD | LS_CODE);
+	wrap_run_add(&body, "\n", 1, LS_LAB, 0);
 	if (e)
-		run_addz(&body, excat_title(e, c->lang), LS_LAB);
+		wrap_run_addz(&body, excat_title(e, c->lang), LS_LAB);
 	else
-		run_addz(&body,
-			 zh ? "本版本尚未包含这个练习" : "This exercise is not in this build yet",
-			 LS_LAB | LS_DIM);
-	run_add(&body, "\n", 1, LS_LAB, 0);
+		wrap_run_addz(&body,
+			      zh ? "本版本尚未包含这个练习"
+				 : "This exercise is not in this build yet",
+			      LS_LAB | LS_DIM);
+	wrap_run_add(&body, "\n", 1, LS_LAB, 0);
 	if (e)
-		run_addz(&body,
-			 zh ? "▶ Enter 打开你的文件，保存退出后就地检查"
-			    : "▶ Enter opens your file; on return it is checked here",
-			 LS_LAB | LS_DIM);
+		wrap_run_addz(&body,
+			      zh ? "▶ Enter 打开你的文件，保存退出后就地检查"
+				 : "▶ Enter opens your file; on return it is checked here",
+			      LS_LAB | LS_DIM);
 	card_box(c, &body, &ba);
-	run_free(&body);
+	wrap_run_free(&body);
 	c->need_blank = 1;
 }
 
@@ -1015,10 +735,10 @@ static void exercise_card(struct ctx *c, const char *id)
 
 struct table {
 	size_t nrows, ncols;
-	struct run *cells; /* nrows * ncols */
+	struct wrap_run *cells; /* nrows * ncols */
 };
 
-static int run_width(const struct run *r, size_t a, size_t b)
+static int run_width(const struct wrap_run *r, size_t a, size_t b)
 {
 	int w = 0;
 	for (size_t i = a; i < b; i++)
@@ -1031,7 +751,7 @@ struct cell_lines {
 	size_t n, cap;
 };
 
-static void collect_line(struct ctx *c, const struct run *r, size_t a, size_t b, void *arg)
+static void collect_line(struct ctx *c, const struct wrap_run *r, size_t a, size_t b, void *arg)
 {
 	(void)c;
 	(void)r;
@@ -1048,15 +768,15 @@ static void collect_line(struct ctx *c, const struct run *r, size_t a, size_t b,
 static void border(struct ctx *c, const int *w, size_t ncols, const char *l, const char *m,
 		   const char *r, int row)
 {
-	struct run line = {0};
-	run_addz(&line, l, LS_BORDER);
+	struct wrap_run line = {0};
+	wrap_run_addz(&line, l, LS_BORDER);
 	for (size_t k = 0; k < ncols; k++) {
 		for (int i = 0; i < w[k] + 2; i++)
-			run_addz(&line, "─", LS_BORDER);
-		run_addz(&line, k + 1 < ncols ? m : r, LS_BORDER);
+			wrap_run_addz(&line, "─", LS_BORDER);
+		wrap_run_addz(&line, k + 1 < ncols ? m : r, LS_BORDER);
 	}
 	emit(c, LK_TABLE, &line, 0, line.n, row, 1);
-	run_free(&line);
+	wrap_run_free(&line);
 }
 
 static void table_records(struct ctx *c, struct table *t, int avail)
@@ -1065,21 +785,22 @@ static void table_records(struct ctx *c, struct table *t, int avail)
 		if (row > 1)
 			emit_blank_for(c, c->block);
 		for (size_t k = 0; k < t->ncols; k++) {
-			struct run r = {0};
-			struct run *h = &t->cells[k], *v = &t->cells[row * t->ncols + k];
+			struct wrap_run r = {0};
+			struct wrap_run *h = &t->cells[k], *v = &t->cells[row * t->ncols + k];
 			for (size_t i = 0; i < h->n; i++)
-				run_add(&r, h->text.data + h->g[i].off, h->g[i].len, LS_BOLD, 1);
-			run_addz(&r, ": ", LS_BOLD);
+				wrap_run_add(&r, h->text.data + h->g[i].off, h->g[i].len, LS_BOLD,
+					     1);
+			wrap_run_addz(&r, ": ", LS_BOLD);
 			for (size_t i = 0; i < v->n; i++)
-				run_add(&r, v->text.data + v->g[i].off, v->g[i].len, v->g[i].style,
-					1);
+				wrap_run_add(&r, v->text.data + v->g[i].off, v->g[i].len,
+					     v->g[i].style, 1);
 			struct cell_lines cl = {0};
 			wrap(c, &r, 0, r.n, avail, 0, collect_line, &cl);
 			for (size_t i = 0; i < cl.n; i++)
 				emit(c, LK_TABLE, &r, cl.ranges[i][0], cl.ranges[i][1], (int)row,
 				     1);
 			free(cl.ranges);
-			run_free(&r);
+			wrap_run_free(&r);
 		}
 	}
 }
@@ -1092,7 +813,7 @@ static void table_grid(struct ctx *c, struct table *t, int *w)
 	struct cell_lines *cls = wb_xcalloc(t->nrows * nc, sizeof *cls);
 	for (size_t row = 0; row < t->nrows; row++)
 		for (size_t k = 0; k < nc; k++) {
-			struct run *cell = &t->cells[row * nc + k];
+			struct wrap_run *cell = &t->cells[row * nc + k];
 			wrap(c, cell, 0, cell->n, w[k], 0, collect_line, &cls[row * nc + k]);
 			if (row > 0 && cls[row * nc + k].n > 1)
 				tall = 1;
@@ -1103,28 +824,29 @@ static void table_grid(struct ctx *c, struct table *t, int *w)
 			if (cls[row * nc + k].n > h)
 				h = cls[row * nc + k].n;
 		for (size_t i = 0; i < h; i++) {
-			struct run line = {0};
-			run_addz(&line, "│", LS_BORDER);
+			struct wrap_run line = {0};
+			wrap_run_addz(&line, "│", LS_BORDER);
 			for (size_t k = 0; k < nc; k++) {
-				struct run *cell = &t->cells[row * nc + k];
+				struct wrap_run *cell = &t->cells[row * nc + k];
 				struct cell_lines *cl = &cls[row * nc + k];
-				run_add(&line, " ", 1, 0, 1);
+				wrap_run_add(&line, " ", 1, 0, 1);
 				int used = 0;
 				if (i < cl->n) {
 					for (size_t g = cl->ranges[i][0]; g < cl->ranges[i][1];
 					     g++) {
-						const struct glyph *gl = &cell->g[g];
-						run_add(&line, cell->text.data + gl->off, gl->len,
+						const struct wrap_glyph *gl = &cell->g[g];
+						wrap_run_add(
+							&line, cell->text.data + gl->off, gl->len,
 							gl->style | (row == 0 ? LS_BOLD : 0), 1);
 					}
 					used = run_width(cell, cl->ranges[i][0], cl->ranges[i][1]);
 				}
 				for (; used < w[k] + 1; used++)
-					run_add(&line, " ", 1, 0, 1);
-				run_addz(&line, "│", LS_BORDER);
+					wrap_run_add(&line, " ", 1, 0, 1);
+				wrap_run_addz(&line, "│", LS_BORDER);
 			}
 			emit(c, LK_TABLE, &line, 0, line.n, (int)row, 1);
-			run_free(&line);
+			wrap_run_free(&line);
 		}
 		if (row == 0 && t->nrows > 1)
 			border(c, w, nc, "├", "┼", "┤", (int)row);
@@ -1169,10 +891,10 @@ static int column_natural(const struct table *t, size_t k)
 {
 	int natural = 0;
 	for (size_t row = 0; row < t->nrows; row++) {
-		const struct run *cell = &t->cells[row * t->ncols + k];
+		const struct wrap_run *cell = &t->cells[row * t->ncols + k];
 		int cur = 0;
 		for (size_t i = 0; i < cell->n; i++) {
-			cur = (cell->g[i].cls & GC_NEWLINE) ? 0 : cur + (int)cell->g[i].width;
+			cur = (cell->g[i].cls & WG_NEWLINE) ? 0 : cur + (int)cell->g[i].width;
 			if (cur > natural)
 				natural = cur;
 		}
@@ -1186,13 +908,14 @@ static int column_min(const struct ctx *c, struct table *t, size_t k)
 {
 	int minw = 0;
 	for (size_t row = 0; row < t->nrows; row++) {
-		struct run *cell = &t->cells[row * t->ncols + k];
-		run_breaks(c, cell);
+		struct wrap_run *cell = &t->cells[row * t->ncols + k];
+		struct wrap_opts o = opts_of(c);
+		wrap_run_breaks(cell, &o);
 		int cur = 0;
 		for (size_t i = 0; i < cell->n; i++) {
-			if (i > 0 && can_break_before(cell, i))
+			if (i > 0 && wrap_can_break_before(cell, i))
 				cur = 0;
-			if (is_space(&cell->g[i]) || (cell->g[i].cls & GC_NEWLINE))
+			if (wrap_is_space(&cell->g[i]) || (cell->g[i].cls & WG_NEWLINE))
 				continue;
 			cur += cell->g[i].width;
 			if (cur > minw)
@@ -1257,7 +980,7 @@ static void table(struct ctx *c, cmark_node *n)
 		table_records(c, &t, avail);
 	}
 	for (size_t i = 0; i < t.nrows * t.ncols; i++)
-		run_free(&t.cells[i]);
+		wrap_run_free(&t.cells[i]);
 	free(t.cells);
 	free(w);
 	free(natural);
@@ -1309,7 +1032,7 @@ static void list(struct ctx *c, cmark_node *n)
 		push_prefix(c, mark, pad, ordered ? 0 : LS_DIM);
 		if (!cmark_node_first_child(it)) {
 			begin_block(c);
-			struct run r = {0};
+			struct wrap_run r = {0};
 			emit(c, LK_TEXT, &r, 0, 0, 0, 1);
 		}
 		c->depth++;
@@ -1514,40 +1237,4 @@ void layout_print(const struct layout *lay, FILE *stream)
 		fwrite(lay->lines[i].text, 1, lay->lines[i].len, stream);
 		fputc('\n', stream);
 	}
-}
-
-struct wrap_collect {
-	char **lines;
-	size_t n;
-};
-
-static void wrap_collect_line(struct ctx *c, const struct run *r, size_t a, size_t b, void *arg)
-{
-	(void)c;
-	struct wrap_collect *wc = arg;
-	struct wb_buf line = {0};
-	for (size_t i = a; i < b; i++)
-		wb_buf_append(&line, r->text.data + r->g[i].off, r->g[i].len);
-	while (line.len && line.data[line.len - 1] == ' ')
-		line.data[--line.len] = '\0';
-	wc->lines = wb_xrealloc(wc->lines, (wc->n + 1) * sizeof *wc->lines);
-	wc->lines[wc->n++] = wb_buf_steal(&line);
-}
-
-size_t layout_wrap(const char *text, int width, char ***lines)
-{
-	struct run r = {0};
-	run_add(&r, text, strlen(text), 0, 0);
-	struct wrap_collect wc = {0};
-	wrap(NULL, &r, 0, r.n, width < 2 ? 2 : width, 0, wrap_collect_line, &wc);
-	run_free(&r);
-	*lines = wc.lines;
-	return wc.n;
-}
-
-void layout_wrap_free(char **lines, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(lines[i]);
-	free(lines);
 }

@@ -124,11 +124,8 @@ struct lay_hit {
  * Returns the hit count; *hits is malloc'd (NULL when none). */
 size_t layout_search(const struct layout *lay, const char *query, struct lay_hit **hits);
 
-/* Wraps plain UTF-8 text (no Markdown) to width columns with the same
- * rules as lessons; "\n" forces a break.  Returns the line count; *lines
- * is a malloc'd array of malloc'd strings, freed with layout_wrap_free. */
-size_t layout_wrap(const char *text, int width, char ***lines);
-void layout_wrap_free(char **lines, size_t n);
+/* Plain text (no Markdown) is wrapped with the same rules by wrap_text
+ * (core/wrap.h). */
 
 /* Writes the layout as plain text, one line each, to a stdio stream. */
 void layout_print(const struct layout *lay, FILE *stream);

@@ -40,7 +40,8 @@ static void say(struct lint *l, enum lint_level level, int line, const char *fmt
 	snprintf(msg, sizeof msg, fmt, a);
 	if (level == LINT_ERROR)
 		l->errors++;
-	l->report(l->arg, level, l->file, line, 0, msg);
+	/* A node lesson_parse made (or one after NULs) may carry line 0. */
+	l->report(l->arg, level, l->file, line > 0 ? line : 1, 0, msg);
 }
 
 /* textsafe_scan's callback: an unsafe character is an error at its column. */
@@ -156,6 +157,8 @@ static void check_depth(struct lint *l, cmark_node *doc)
 	l->report(l->arg, LINT_WARNING, l->file, lesson_node_line(deep), 0, msg);
 }
 
+static void lint_lesson(struct lint *l, struct lesson *lesson);
+
 int lessonlint_text(const char *file, const char *text, size_t len, lint_lab_built_fn built,
 		    int strict_labs, lint_report_fn report, void *arg)
 {
@@ -177,12 +180,33 @@ int lessonlint_text(const char *file, const char *text, size_t len, lint_lab_bui
 		say(&l, LINT_ERROR, 1, "%s", "cannot parse the file");
 		return l.errors;
 	}
+	lint_lesson(&l, lesson);
+	lesson_free(lesson);
+	return l.errors;
+}
+
+/* lessonlint_text's checks on a file parsed already (lessonlint_set has
+ * the tree: a second parse of a deeply nested file doubled lint's
+ * memory, 470 times the file's size). */
+static int lint_parsed(const char *file, const char *text, size_t len, struct lesson *lesson,
+		       lint_lab_built_fn built, int strict_labs, lint_report_fn report, void *arg)
+{
+	struct lint l = {file, built, strict_labs, report, arg, 0};
+	textsafe_scan(text, len, unsafe_char, &l);
+	lint_lesson(&l, lesson);
+	return l.errors;
+}
+
+/* The checks of a parsed lesson: title, table cut, lab cards and
+ * timelines, nesting. */
+static void lint_lesson(struct lint *l, struct lesson *lesson)
+{
 	cmark_node *first = cmark_node_first_child(lesson->doc);
 	while (first && cmark_node_get_type(first) == CMARK_NODE_HTML_BLOCK)
 		first = cmark_node_next(first);
 	if (!first || cmark_node_get_type(first) != CMARK_NODE_HEADING ||
 	    cmark_node_get_heading_level(first) != 1)
-		say(&l, LINT_ERROR, first ? cmark_node_get_start_line(first) : 1, "%s",
+		say(l, LINT_ERROR, first ? cmark_node_get_start_line(first) : 1, "%s",
 		    "a lesson starts with its title as a level-1 heading (# Title)");
 	if (lesson->cut_line) {
 		/* What the reader cuts (#20 F5). */
@@ -191,12 +215,10 @@ int lessonlint_text(const char *file, const char *text, size_t len, lint_lab_bui
 			 "the table has %zu cells; the reader lays out at most %u table cells per "
 			 "lesson and cuts the rest",
 			 lesson->cut_cells, LESSON_MAX_TABLE_CELLS);
-		say(&l, LINT_ERROR, lesson->cut_line, "%s", msg);
+		say(l, LINT_ERROR, lesson->cut_line, "%s", msg);
 	}
-	walk(&l, lesson->doc);
-	check_depth(&l, lesson->doc);
-	lesson_free(lesson);
-	return l.errors;
+	walk(l, lesson->doc);
+	check_depth(l, lesson->doc);
 }
 
 /* ---- checks across files ---------------------------------------------- */
@@ -211,7 +233,10 @@ struct parsed {
 	struct lesson *lesson; /* NULL when the file could not be parsed */
 	char **slugs;	       /* anchors of every heading, GitHub's -1, -2 for repeats */
 	size_t nslugs;
-	int nsections; /* level-2 headings */
+	int *slug_next;	  /* per slug: the next k to try for its repeats */
+	size_t *slug_tab; /* hash of the slugs: index + 1, 0 empty */
+	size_t slug_cap;  /* slots of slug_tab, a power of 2 */
+	int nsections;	  /* level-2 headings */
 	struct card *cards;
 	size_t ncards;
 	struct card *timelines; /* ```timeline blocks: the history each names */
@@ -245,25 +270,81 @@ static void set_say(struct set *s, const struct parsed *p, enum lint_level level
 	free(msg);
 }
 
-static int has_slug(const struct parsed *p, const char *slug)
+/* FNV-1a of s. */
+static size_t slug_hash(const char *s)
 {
-	for (size_t i = 0; i < p->nslugs; i++)
-		if (!strcmp(p->slugs[i], slug))
-			return 1;
-	return 0;
+	size_t h = (size_t)14695981039346656037ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * (size_t)1099511628211ull;
+	return h;
 }
 
+/* The index of slug in p->slugs, or -1.  A hash, so a lesson of a
+ * million headings is linted in linear time (a list scan made repeated
+ * headings cubic). */
+static long find_slug(const struct parsed *p, const char *slug)
+{
+	if (!p->slug_cap)
+		return -1;
+	for (size_t i = slug_hash(slug) & (p->slug_cap - 1);; i = (i + 1) & (p->slug_cap - 1)) {
+		size_t k = p->slug_tab[i];
+		if (!k)
+			return -1;
+		if (!strcmp(p->slugs[k - 1], slug))
+			return (long)(k - 1);
+	}
+}
+
+static int has_slug(const struct parsed *p, const char *slug)
+{
+	return find_slug(p, slug) >= 0;
+}
+
+static void slug_put(struct parsed *p, size_t idx)
+{
+	size_t i = slug_hash(p->slugs[idx]) & (p->slug_cap - 1);
+	while (p->slug_tab[i])
+		i = (i + 1) & (p->slug_cap - 1);
+	p->slug_tab[i] = idx + 1;
+}
+
+/* Adds slug (taken over) to p; it is not there yet. */
+static void insert_slug(struct parsed *p, char *slug)
+{
+	if (2 * (p->nslugs + 1) > p->slug_cap) {
+		free(p->slug_tab);
+		p->slug_cap = p->slug_cap ? 2 * p->slug_cap : 64;
+		p->slug_tab = wb_xcalloc(p->slug_cap, sizeof *p->slug_tab);
+		for (size_t i = 0; i < p->nslugs; i++)
+			slug_put(p, i);
+	}
+	p->slugs = wb_xrealloc(p->slugs, (p->nslugs + 1) * sizeof *p->slugs);
+	p->slug_next = wb_xrealloc(p->slug_next, (p->nslugs + 1) * sizeof *p->slug_next);
+	p->slugs[p->nslugs] = slug;
+	p->slug_next[p->nslugs] = 1;
+	slug_put(p, p->nslugs++);
+}
+
+/* GitHub's anchor of a heading: its slug, and for a repeat the first of
+ * slug-1, slug-2, ... not taken yet.  Every slug-k below the base's
+ * slug_next is taken already, so the search starts there. */
 static void add_slug(struct parsed *p, const char *text)
 {
 	char *base = content_heading_slug(text);
-	char *slug = wb_xstrdup(base);
-	for (int k = 1; has_slug(p, slug); k++) {
-		free(slug);
-		slug = wb_xasprintf("%s-%d", base, k);
+	long b = find_slug(p, base);
+	if (b < 0) {
+		insert_slug(p, base);
+		return;
 	}
+	int k = p->slug_next[b];
+	char *slug = wb_xasprintf("%s-%d", base, k);
+	while (has_slug(p, slug)) {
+		free(slug);
+		slug = wb_xasprintf("%s-%d", base, ++k);
+	}
+	p->slug_next[b] = k + 1;
+	insert_slug(p, slug);
 	free(base);
-	p->slugs = wb_xrealloc(p->slugs, (p->nslugs + 1) * sizeof *p->slugs);
-	p->slugs[p->nslugs++] = slug;
 }
 
 /* The cards of a fence, in order, for the en/zh parity check; exercise
@@ -300,9 +381,17 @@ static void add_timeline(struct parsed *p, cmark_node *n)
 		(struct card){name ? name : wb_xstrdup(""), cmark_node_get_start_line(n) + 1};
 }
 
-static void collect_doc(struct parsed *p, cmark_node *parent)
+/* Headings and fences of the whole document, with cmark's iterator: no
+ * recursion, so 100,000 nested images or a million '>' cost no stack
+ * (the recursive walk overflowed it: review r3 N4). */
+static void collect_doc(struct parsed *p, cmark_node *root)
 {
-	for (cmark_node *n = cmark_node_first_child(parent); n; n = cmark_node_next(n)) {
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER || n == root)
+			continue;
 		if (cmark_node_get_type(n) == CMARK_NODE_HEADING) {
 			char *t = lesson_plain_text(n);
 			add_slug(p, t);
@@ -318,8 +407,8 @@ static void collect_doc(struct parsed *p, cmark_node *parent)
 			else if (timeline_block_info(info))
 				add_timeline(p, n);
 		}
-		collect_doc(p, n);
 	}
+	cmark_iter_free(it);
 }
 
 static int is_chapter_name(const char *name)
@@ -339,19 +428,6 @@ static const struct parsed *find_doc(const struct set *s, const char *lang, cons
 		if (!strcmp(s->p[i].d->lang, lang) && !strcmp(s->p[i].d->name, name))
 			return &s->p[i];
 	return NULL;
-}
-
-/* A line for an inline node: its own, or that of the nearest node before
- * or above it that has one (nodes made by lesson_parse have none). */
-static int node_line(cmark_node *n)
-{
-	while (n) {
-		int line = cmark_node_get_start_line(n);
-		if (line > 0)
-			return line;
-		n = cmark_node_previous(n) ? cmark_node_previous(n) : cmark_node_parent(n);
-	}
-	return 1;
 }
 
 static int hexval(char c)
@@ -377,10 +453,9 @@ static char *percent_decode(const char *s)
 	return out;
 }
 
-static void check_term(struct set *s, const struct parsed *p, cmark_node *link)
+static void check_term(struct set *s, const struct parsed *p, cmark_node *link, int line)
 {
 	char *term = lesson_plain_text(link);
-	int line = node_line(link);
 	const struct parsed *g = find_doc(s, p->d->lang, CONTENT_GLOSSARY_FILE);
 	if (!g)
 		set_say(s, p, LINT_ERROR, line,
@@ -394,7 +469,7 @@ static void check_term(struct set *s, const struct parsed *p, cmark_node *link)
 
 /* Returns 1 when the link points at a chapter of the set (for the
  * glossary's "links to a section" check). */
-static int check_link(struct set *s, const struct parsed *p, cmark_node *link)
+static int check_link(struct set *s, const struct parsed *p, cmark_node *link, int line)
 {
 	const char *url = cmark_node_get_url(link);
 	if (!url || !*url)
@@ -405,7 +480,7 @@ static int check_link(struct set *s, const struct parsed *p, cmark_node *link)
 		return 0; /* has a scheme */
 	char *path = wb_xstrndup(url, pathlen);
 	const char *frag = url[pathlen] == '#' ? url + pathlen + 1 : NULL;
-	int line = node_line(link), chapter = 0;
+	int chapter = 0;
 	const struct parsed *t = NULL;
 	if (!*path) {
 		t = p;
@@ -432,19 +507,33 @@ static int check_link(struct set *s, const struct parsed *p, cmark_node *link)
 	return chapter;
 }
 
-/* Checks every link under parent; returns how many point at a chapter. */
+/* Checks every link under parent (not parent itself); returns how many
+ * point at a chapter.  cmark's iterator, no recursion (review r3 N4).  A
+ * link's line is its own, or that of the last node before it (in
+ * document order: an ancestor or an earlier node) that has one: inline
+ * nodes made by lesson_parse have none. */
 static int check_links(struct set *s, const struct parsed *p, cmark_node *parent)
 {
-	int chapters = 0;
-	for (cmark_node *n = cmark_node_first_child(parent); n; n = cmark_node_next(n)) {
+	int chapters = 0, line = cmark_node_get_start_line(parent);
+	if (line < 1)
+		line = 1;
+	cmark_iter *it = cmark_iter_new(parent);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER || n == parent)
+			continue;
+		if (cmark_node_get_start_line(n) > 0)
+			line = cmark_node_get_start_line(n);
 		if (lesson_is_term_link(n)) {
-			check_term(s, p, n);
+			check_term(s, p, n, line);
+			cmark_iter_reset(it, n, CMARK_EVENT_EXIT); /* not inside the term */
 			continue;
 		}
 		if (cmark_node_get_type(n) == CMARK_NODE_LINK)
-			chapters += check_link(s, p, n);
-		chapters += check_links(s, p, n);
+			chapters += check_link(s, p, n, line);
 	}
+	cmark_iter_free(it);
 	return chapters;
 }
 
@@ -593,8 +682,11 @@ int lessonlint_set(const struct lessonlint_doc *docs, size_t n, const struct les
 		struct parsed *p = &s.p[i];
 		p->d = &docs[i];
 		p->is_glossary = !strcmp(docs[i].name, CONTENT_GLOSSARY_FILE);
-		if (lesson_parse("lint", docs[i].lang, docs[i].text, docs[i].len, &p->lesson) !=
-		    0) {
+		/* A file the reader refuses is reported by lessonlint_text and
+		 * not parsed here either: no links or parity for it. */
+		if (docs[i].len > LESSON_MAX_BYTES ||
+		    lesson_parse("lint", docs[i].lang, docs[i].text, docs[i].len, &p->lesson) !=
+			    0) {
 			p->lesson = NULL;
 			continue;
 		}
@@ -606,10 +698,15 @@ int lessonlint_set(const struct lessonlint_doc *docs, size_t n, const struct les
 		struct parsed *p = &s.p[i];
 		if (!p->d->target)
 			continue;
-		s.errors += lessonlint_text(p->d->file, p->d->text, p->d->len, o->built,
-					    o->strict_labs, report, arg);
-		if (!p->lesson)
+		if (!p->lesson) {
+			/* Over the size limit, or not parsed: lessonlint_text
+			 * says which. */
+			s.errors += lessonlint_text(p->d->file, p->d->text, p->d->len, o->built,
+						    o->strict_labs, report, arg);
 			continue;
+		}
+		s.errors += lint_parsed(p->d->file, p->d->text, p->d->len, p->lesson, o->built,
+					o->strict_labs, report, arg);
 		if (p->is_glossary)
 			check_glossary(&s, p);
 		else
@@ -623,6 +720,8 @@ int lessonlint_set(const struct lessonlint_doc *docs, size_t n, const struct les
 		for (size_t k = 0; k < p->nslugs; k++)
 			free(p->slugs[k]);
 		free(p->slugs);
+		free(p->slug_next);
+		free(p->slug_tab);
 		for (size_t k = 0; k < p->ncards; k++)
 			free(p->cards[k].id);
 		free(p->cards);

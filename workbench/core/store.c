@@ -280,18 +280,53 @@ static int check_length(const char *path, char *errbuf, size_t errlen)
 	return WB_ERANGE;
 }
 
+/* Where the symbolic link path points, made relative to the link's
+ * folder when it is relative; NULL when path is no symbolic link whose
+ * target is missing.  Caller frees. */
+static char *dangling_target(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode) || stat(path, &st) == 0 ||
+	    errno != ENOENT)
+		return NULL;
+	char buf[4096];
+	ssize_t n = readlink(path, buf, sizeof buf - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	const char *slash = strrchr(path, '/');
+	if (buf[0] == '/' || !slash)
+		return wb_xstrdup(buf);
+	return wb_xasprintf("%.*s/%s", (int)(slash - path), path, buf);
+}
+
 /* Creates path, when it does not exist, as an empty file of mode 0600
  * whatever the umask (answers are private); *created says whether this
- * call made it.  Returns 0 (also when the name exists: SQLite opens what
- * is there), or WB_EIO with "cannot create ...: REASON" in errbuf. */
+ * call made it.  A symbolic link to a missing file has that file made
+ * the same way (O_EXCL alone refuses a link, and SQLite would create its
+ * target with the umask's mode), link after link.  Returns 0 (also when
+ * the name exists: SQLite opens what is there), or WB_EIO with "cannot
+ * create ...: REASON" in errbuf. */
 static int create_private(const char *path, int *created, char *errbuf, size_t errlen)
 {
 	*created = 0;
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0 && errno != EEXIST) {
+	int e = fd < 0 ? errno : 0;
+	char *target = NULL;
+	for (int hops = 0; fd < 0 && e == EEXIST && hops < 40; hops++) {
+		char *next = dangling_target(target ? target : path);
+		if (!next)
+			break;
+		free(target);
+		target = next;
+		fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		e = fd < 0 ? errno : 0;
+	}
+	free(target);
+	if (fd < 0 && e != EEXIST) {
 		char b[320];
 		snprintf(errbuf, errlen, "cannot create the progress database %s: %s",
-			 shown(path, b, sizeof b), strerror(errno));
+			 shown(path, b, sizeof b), strerror(e));
 		return WB_EIO;
 	}
 	if (fd < 0)

@@ -28,7 +28,7 @@
  */
 #include "core/timeline.h"
 #include "core/i18n.h"
-#include "core/layout.h"
+#include "core/wrap.h"
 #include "core/textsafe.h"
 #include "core/utf8.h"
 #include "base/wb.h"
@@ -785,16 +785,16 @@ void timeline_mark_place(const struct tl_layout *l, size_t i, int *x, int *cols)
 }
 
 /* Wraps note s into rows of at most p->width columns, where the lesson
- * reader would (core/layout.h: UAX #14, so no row starts with ，。). */
+ * reader would (core/wrap.h: UAX #14, so no row starts with ，。). */
 static void draw_note(struct tl_picture *p, const char *s)
 {
 	char **lines;
-	size_t n = layout_wrap(s, p->width, &lines);
+	size_t n = wrap_text(s, p->width, &lines);
 	for (size_t i = 0; i < n; i++) {
 		new_rows(p, 1);
 		put_text(p, p->n - 1, 0, p->width, lines[i], TL_A_NOTE);
 	}
-	layout_wrap_free(lines, n);
+	wrap_text_free(lines, n);
 }
 
 struct tl_picture *timeline_draw(const struct tl_layout *l)

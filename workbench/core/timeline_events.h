@@ -11,7 +11,9 @@
  * "i" pairs an invocation with its completion; "ns" is monotonic time
  * since the run started.  Every other event ("step", "check", ...) is
  * left alone, so a run's whole events.jsonl or the lines the TUI lab
- * screen reads can be fed as they are.  It only reads: it checks no
+ * screen reads can be fed as they are.  The lines of a `lab run
+ * --history` file (labs/histfile.h: JSON without "t", or EDN) are
+ * operations too, paired by process.  It only reads: it checks no
  * history and draws nothing.
  */
 #ifndef WB_TIMELINE_EVENTS_H
@@ -31,7 +33,7 @@ struct tl_events *tl_events_new(void);
 void tl_events_free(struct tl_events *e);
 
 /* Feeds one line (no newline needed).  Returns 1 when it was a timeline
- * event and was taken, 0 when it is some other event or not JSON at all
+ * event or a history line and was taken, 0 when it is some other event or not JSON at all
  * (ignored), or WB_EINVAL when it is an "op", "mark" or "checker" event
  * that is malformed or does not fit what came before (a completion
  * without its invocation, an id invoked twice, a completion before its
@@ -45,10 +47,12 @@ size_t tl_events_count(const struct tl_events *e);
  * not completed yet as TL_PENDING.  Caller frees with timeline_free. */
 struct timeline *tl_events_timeline(const struct tl_events *e);
 
-/* Reads the event file at path.  Every line must be a JSON object (a
- * blank line is skipped).  Returns 0 with *out (timeline_free), WB_ENOENT
- * or WB_EIO when the file cannot be read, or WB_EINVAL for a bad line;
- * err then says "path:line: why". */
+/* Reads the event file at path.  Every line must be a JSON object or an
+ * EDN history map (a blank line is skipped).  Returns 0 with *out (timeline_free), WB_ENOENT
+ * or WB_EIO when the file cannot be read, WB_EINVAL for a bad line or a
+ * path that is not a regular file (a device, a FIFO), WB_ERANGE for a
+ * file over 16 MiB (not read); err then says "path:line: why" or
+ * "path: why". */
 int tl_events_load(const char *path, struct timeline **out, char *err, size_t errlen);
 
 #endif

@@ -6,11 +6,13 @@
  * same lanes, rows, breaks and labels (cut to the same room).  Colours:
  * completed operations blue, failed ones grey with ✗, unknown outcomes
  * amber and dashed, open to the right; the witness red and thicker.  Text
- * is sanitised by the layout and escaped here; nothing of the input
- * reaches the file unescaped.  Written by hand with fprintf: an SVG this
+ * is sanitised by the layout (the title here) and escaped here; nothing
+ * of the input reaches the file unescaped, and no control byte or
+ * invalid UTF-8 reaches it at all.  Written by hand with fprintf: an SVG this
  * small needs no XML library.  It does not embed fonts or scripts.
  */
 #include "core/timeline_svg.h"
+#include "core/textsafe.h"
 #include "core/timeline_events.h"
 #include "base/wb.h"
 
@@ -191,7 +193,9 @@ int timeline_svg_write(const struct timeline *t, const char *title, const char *
 	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
 		width_px, height_px);
 	fprintf(f, "<text class=\"title\" x=\"%d\" y=\"%d\">", MARGIN, MARGIN + 14);
-	xml_text(f, title && *title ? title : "timeline");
+	char *safe = textsafe_str(title && *title ? title : "timeline"); /* a file name */
+	xml_text(f, safe);
+	free(safe);
 	fputs("</text>\n", f);
 	draw_lanes(f, l, &g, width_px);
 	draw_scale(f, l, &g);
@@ -221,7 +225,12 @@ int timeline_svg_file(const char *events_path, const char *svg_path, const char 
 	int rc = tl_events_load(events_path, &t, err, errlen);
 	if (rc)
 		return rc;
-	FILE *f = fopen(svg_path, "w");
+	if (!timeline_nops(t) && !timeline_nmarks(t)) { /* never an empty picture */
+		snprintf(err, errlen, "%s: nothing to draw (no op or mark event)", events_path);
+		rc = WB_EINVAL;
+		goto out;
+	}
+	FILE *f = fopen(svg_path, "w"); /* the caller checked it (base/outfile.h) */
 	if (!f) {
 		snprintf(err, errlen, "%s: cannot write: %s", svg_path, wb_strerror(WB_EIO));
 		rc = WB_EIO;

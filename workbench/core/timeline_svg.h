@@ -5,8 +5,8 @@
  * scale), drawn with one column per TIMELINE_SVG_COL pixels, the witness
  * in a highlight colour, the legend below.  All text is sanitised
  * (core/textsafe) and escaped for XML.  It does not read events itself
- * except in timeline_svg_file, which is what `workbench timeline --svg`
- * and `lab run --timeline` call.
+ * except in timeline_svg_file, which is what `lab run --timeline` calls
+ * (`workbench timeline --svg` loads and writes through base/outfile.h).
  */
 #ifndef WB_TIMELINE_SVG_H
 #define WB_TIMELINE_SVG_H
@@ -26,8 +26,11 @@
 int timeline_svg_write(const struct timeline *t, const char *title, const char *lang, FILE *f);
 
 /* Reads the event lines in events_path (core/timeline_events.h) and
- * writes their timeline as SVG to svg_path (replaced), titled title.
- * Returns 0, or the loader's WB_ENOENT/WB_EIO/WB_EINVAL, or WB_EIO when
+ * writes their timeline as SVG to svg_path (truncated in place: a
+ * scratch file, or one the caller opened as base/outfile.h says), titled
+ * title.
+ * Returns 0, or the loader's WB_ENOENT/WB_EIO/WB_EINVAL, WB_EINVAL when
+ * the events hold no operation and no mark (nothing to draw), or WB_EIO when
  * svg_path cannot be written; err (errlen bytes) then says why, with
  * file:line for a bad event line. */
 int timeline_svg_file(const char *events_path, const char *svg_path, const char *title,

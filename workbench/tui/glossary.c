@@ -6,6 +6,7 @@
  * through) and asks nav.c for nothing but going back.
  */
 #include "tui/glossary.h"
+#include "tui/pager.h"
 #include "tui/term.h"
 #include "tui/tui.h"
 #include "app.h"
@@ -21,14 +22,6 @@
 #include <string.h>
 
 enum {
-	G_DOWN,
-	G_UP,
-	G_PGDN,
-	G_PGUP,
-	G_HALFDN,
-	G_HALFUP,
-	G_TOP,
-	G_BOTTOM,
 	G_TERMS,
 	G_SEARCH,
 	G_NEXT,
@@ -39,20 +32,7 @@ enum {
 };
 
 static const struct keybind glossary_keys[] = {
-	{'j', 0, "j", G_DOWN, "scroll down one line", "向下一行"},
-	{KEY_DOWN, 1, "↓", G_DOWN, "scroll down one line", "向下一行"},
-	{'k', 0, "k", G_UP, "scroll up one line", "向上一行"},
-	{KEY_UP, 1, "↑", G_UP, "scroll up one line", "向上一行"},
-	{' ', 0, "Space", G_PGDN, "next page", "下一页"},
-	{KEY_NPAGE, 1, "PgDn", G_PGDN, "next page", "下一页"},
-	{'b', 0, "b", G_PGUP, "previous page", "上一页"},
-	{KEY_PPAGE, 1, "PgUp", G_PGUP, "previous page", "上一页"},
-	{'d', 0, "d", G_HALFDN, "half a page down", "向下半页"},
-	{'u', 0, "u", G_HALFUP, "half a page up", "向上半页"},
-	{'g', 0, "g", G_TOP, "go to the start", "跳到开头"},
-	{KEY_HOME, 1, "Home", G_TOP, "go to the start", "跳到开头"},
-	{'G', 0, "G", G_BOTTOM, "go to the end", "跳到结尾"},
-	{KEY_END, 1, "End", G_BOTTOM, "go to the end", "跳到结尾"},
+	PAGER_KEYS,
 	{'t', 0, "t", G_TERMS, "list of terms", "术语列表"},
 	{'/', 0, "/", G_SEARCH, "search", "搜索"},
 	{'n', 0, "n", G_NEXT, "next match", "下一处匹配"},
@@ -292,15 +272,12 @@ static void glossary_key(struct tui *t, void *self, int action, wint_t ch, int i
 		terms_key(g, action);
 		return;
 	}
+	long to;
+	if (pager_target(action, top, rows, (long)max_top(g), &to)) {
+		scroll_to(g, to);
+		return;
+	}
 	switch (action) {
-	case G_DOWN: scroll_to(g, top + 1); break;
-	case G_UP: scroll_to(g, top - 1); break;
-	case G_PGDN: scroll_to(g, top + rows - 1); break;
-	case G_PGUP: scroll_to(g, top - rows + 1); break;
-	case G_HALFDN: scroll_to(g, top + rows / 2); break;
-	case G_HALFUP: scroll_to(g, top - rows / 2); break;
-	case G_TOP: scroll_to(g, 0); break;
-	case G_BOTTOM: scroll_to(g, (long)max_top(g)); break;
 	case G_TERMS: {
 		int sec = entry_at_top(g);
 		g->terms_open = g->lay->nsections > 0;

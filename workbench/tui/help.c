@@ -15,7 +15,7 @@
 #include "app.h"
 #include "base/wb.h"
 #include "core/i18n.h"
-#include "core/layout.h"
+#include "core/wrap.h"
 #include "core/utf8.h"
 
 #include <curses.h>
@@ -73,7 +73,7 @@ struct rows {
 static void add_entry(struct rows *r, const char *label, const char *text, int kw, int tw)
 {
 	char **kl, **tl;
-	size_t nk = layout_wrap(label, kw, &kl), nt = layout_wrap(text, tw, &tl);
+	size_t nk = wrap_text(label, kw, &kl), nt = wrap_text(text, tw, &tl);
 	size_t n = nk > nt ? nk : nt;
 	r->key = wb_xrealloc(r->key, (size_t)(r->n + (int)n) * sizeof *r->key);
 	r->text = wb_xrealloc(r->text, (size_t)(r->n + (int)n) * sizeof *r->text);
@@ -81,8 +81,8 @@ static void add_entry(struct rows *r, const char *label, const char *text, int k
 		r->key[r->n] = wb_xstrdup(i < nk ? kl[i] : "");
 		r->text[r->n] = wb_xstrdup(i < nt ? tl[i] : "");
 	}
-	layout_wrap_free(kl, nk);
-	layout_wrap_free(tl, nt);
+	wrap_text_free(kl, nk);
+	wrap_text_free(tl, nt);
 }
 
 static void rows_free(struct rows *r)

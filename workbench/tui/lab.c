@@ -37,15 +37,17 @@
  */
 #define _GNU_SOURCE /* pipe2 */
 #include "tui/labscreen.h"
+#include "tui/pager.h"
 #include "tui/timelineview.h"
 #include "tui/term.h"
 #include "tui/tui.h"
 #include "app.h"
 #include "base/mono.h"
+#include "base/testhook.h"
 #include "core/exercise_ws.h"
 #include "core/i18n.h"
 #include "core/labcat.h"
-#include "core/layout.h"
+#include "core/wrap.h"
 #include "core/store.h"
 #include "core/utf8.h"
 #include "base/spawn.h"
@@ -64,48 +66,12 @@
 #include <time.h>
 #include <unistd.h>
 
-enum {
-	L_DOWN,
-	L_UP,
-	L_PGDN,
-	L_PGUP,
-	L_CANCEL,
-	L_BACK,
-	L_RERUN,
-	L_SOURCE,
-	L_TOP,
-	L_BOTTOM,
-	L_TIMELINE,
-	L_EDIT,
-	L_HINT
-};
+enum { L_CANCEL, L_BACK, L_RERUN, L_SOURCE, L_TIMELINE, L_EDIT, L_HINT };
 
-/* The keys both screens share: scrolling, Esc. */
+/* The keys both screens share: the pager's (tui/pager.h; G goes to the
+ * last line, where the evidence ends the run), Esc. */
 #define LAB_SCROLL_KEYS                                                                            \
-	{'j', 0, "j", L_DOWN, "scroll down", "向下滚动"},                                          \
-		{KEY_DOWN, 1, "↓", L_DOWN, "scroll down", "向下滚动"},                             \
-		{'k', 0, "k", L_UP, "scroll up", "向上滚动"},                                      \
-		{KEY_UP, 1, "↑", L_UP, "scroll up", "向上滚动"},                                   \
-		{' ', 0, "Space", L_PGDN, "next page", "下一页"},                                  \
-		{KEY_NPAGE, 1, "PgDn", L_PGDN, "next page", "下一页"},                             \
-		{6, 0, "Ctrl-F", L_PGDN, "next page", "下一页"},                                   \
-		{'b', 0, "b", L_PGUP, "previous page", "上一页"},                                  \
-		{KEY_PPAGE, 1, "PgUp", L_PGUP, "previous page", "上一页"},                         \
-		{2, 0, "Ctrl-B", L_PGUP, "previous page", "上一页"},                               \
-		{'g', 0, "g", L_TOP, "first event", "第一条事件"},                                 \
-		{KEY_HOME, 1, "Home", L_TOP, "first event", "第一条事件"},                         \
-		{'G',                                                                              \
-		 0,                                                                                \
-		 "G",                                                                              \
-		 L_BOTTOM,                                                                         \
-		 "last line (the evidence ends the run)",                                          \
-		 "最后一行（证据在最后）"},                                                        \
-		{KEY_END,                                                                          \
-		 1,                                                                                \
-		 "End",                                                                            \
-		 L_BOTTOM,                                                                         \
-		 "last line (the evidence ends the run)",                                          \
-		 "最后一行（证据在最后）"},                                                        \
+	PAGER_KEYS,                                                                                \
 	{                                                                                          \
 		27, 0, "Esc", L_CANCEL, "cancel the running lab", "取消正在运行的实验"    \
 	}
@@ -327,7 +293,7 @@ static void reap(struct labscr *l, int block)
  * so a test can look at the screen while a child has not stopped yet. */
 static long long cancel_grace_ms(void)
 {
-	const char *env = getenv("WORKBENCH_TEST_CANCEL_GRACE_MS");
+	const char *env = testhook_cancel_grace_ms();
 	long long ms = env && *env ? atoll(env) : 0;
 	return ms > 0 ? ms : LAB_CANCEL_GRACE_MS;
 }
@@ -369,34 +335,82 @@ static void cancel_and_wait(struct labscr *l)
 	close_output(l);
 }
 
-/* Reads what the child wrote and turns whole lines into events; after a
- * cancel the output is still read (the child never blocks), but only the
- * supervisor's "cancelled" event is kept. */
+/* Bounds on what the screen keeps of the child's output: a line is cut at
+ * LAB_LINE_MAX bytes (shown with a note, the rest of it dropped up to its
+ * LF), and at most LAB_LOG_MAX plain lines (the 'l' events: output that is
+ * no event) are kept, then one note; events (steps, checks, the verdict)
+ * are always kept.  The CLI bounds learner output already
+ * (cli/labsuper.c); these hold whatever the child writes. */
+#define LAB_LINE_MAX (64 * 1024)
+#define LAB_LOG_MAX  2000
+
+/* One whole line of the child's output (NUL-terminated, cut or not): an
+ * event, or a plain line while fewer than LAB_LOG_MAX are kept. */
+static void take_line(struct labscr *l, char *line, int cut, size_t *nlog)
+{
+	if (cut) {
+		/* a cut line is no event: shown as plain output with a note */
+		char *shown = wb_xasprintf("%s … (line cut at %d bytes)", line, LAB_LINE_MAX);
+		if (*nlog < LAB_LOG_MAX && !l->cancelled) {
+			add_event(l, (struct event){'l', 0, shown, NULL, NULL});
+			++*nlog;
+		} else {
+			free(shown);
+		}
+		return;
+	}
+	size_t before = l->nev;
+	parse_line(l, line);
+	if (l->nev == before + 1 && l->ev[before].kind == 'l') {
+		if (*nlog < LAB_LOG_MAX) {
+			++*nlog;
+		} else {
+			free(l->ev[before].text);
+			l->nev = before;
+			if (*nlog == LAB_LOG_MAX) { /* once */
+				add_event(l, (struct event){'l', 0,
+							    wb_xstrdup("… more output, not shown"),
+							    NULL, NULL});
+				++*nlog;
+			}
+		}
+	}
+}
+
+/* Reads what the child wrote and turns whole lines into events, within
+ * LAB_LINE_MAX and LAB_LOG_MAX; after a cancel the output is still read
+ * (the child never blocks), but only the supervisor's "cancelled" event is
+ * kept.  A line being read stays in l->partial; one that reached
+ * LAB_LINE_MAX bytes is being cut (the rest of it is dropped). */
 static void drain(struct labscr *l)
 {
+	size_t nlog = 0;
+	for (size_t i = 0; i < l->nev; i++)
+		nlog += l->ev[i].kind == 'l';
 	char buf[4096];
 	for (;;) {
 		ssize_t n = read(l->fd, buf, sizeof buf);
-		if (n > 0) {
-			wb_buf_append(&l->partial, buf, (size_t)n);
-			continue;
+		if (n <= 0) {
+			if (n == 0 || (errno != EAGAIN && errno != EINTR))
+				close_output(l);
+			break;
 		}
-		if (n == 0 || (errno != EAGAIN && errno != EINTR))
-			close_output(l);
-		break;
-	}
-	char *start = l->partial.data;
-	char *nl;
-	while (start && (nl = strchr(start, '\n'))) {
-		*nl = '\0';
-		parse_line(l, start);
-		start = nl + 1;
-	}
-	if (start) {
-		char *rest = wb_xstrdup(start);
-		wb_buf_free(&l->partial);
-		wb_buf_puts(&l->partial, rest);
-		free(rest);
+		const char *p = buf;
+		size_t left = (size_t)n;
+		while (left > 0) {
+			const char *nl = memchr(p, '\n', left);
+			size_t take = nl ? (size_t)(nl - p) : left;
+			size_t room = LAB_LINE_MAX - l->partial.len;
+			wb_buf_append(&l->partial, p, take < room ? take : room);
+			if (!nl)
+				break;
+			int cut = l->partial.len >= LAB_LINE_MAX;
+			char *line = wb_buf_steal(&l->partial);
+			take_line(l, line, cut, &nlog);
+			free(line);
+			p = nl + 1;
+			left -= take + 1;
+		}
 	}
 }
 
@@ -447,12 +461,12 @@ static int lab_tick(struct tui *t, void *self)
 static void add_wrapped(const char *text, int indent, int width, char ***out, size_t *n)
 {
 	char **lines;
-	size_t k = layout_wrap(text, width - indent, &lines);
+	size_t k = wrap_text(text, width - indent, &lines);
 	*out = wb_xrealloc(*out, (*n + k + 1) * sizeof **out);
 	for (size_t i = 0; i < k; i++) {
 		(*out)[(*n)++] = wb_xasprintf("%*s%s", indent, "", lines[i]);
 	}
-	layout_wrap_free(lines, k);
+	wrap_text_free(lines, k);
 }
 
 /* A control check ("control-..."): the naive variant the lab shows
@@ -612,7 +626,7 @@ static struct lines lay_out(const struct labscr *l, int width, const char *lang)
 
 static void lines_free(struct lines *x)
 {
-	layout_wrap_free(x->text, x->n);
+	wrap_text_free(x->text, x->n);
 	free(x->attr);
 }
 
@@ -758,20 +772,23 @@ static void scroll_by(struct labscr *l, int delta)
 	l->follow = 0;
 }
 
-/* The scroll keys and t while the timeline view is shown; returns 1 when
- * the key was the view's. */
-static int timeline_key(struct labscr *l, int action, int page)
+/* The pager's keys and t while the timeline view is shown; returns 1
+ * when the key was the view's.  rows: the page the pager moves by, plus
+ * one (pager.h keeps a line of context). */
+static int timeline_key(struct labscr *l, int action, long rows)
 {
-	switch (action) {
-	case L_DOWN: tlview_scroll(l->tl, 1); return 1;
-	case L_UP: tlview_scroll(l->tl, -1); return 1;
-	case L_PGDN: tlview_scroll(l->tl, page); return 1;
-	case L_PGUP: tlview_scroll(l->tl, -page); return 1;
-	case L_TOP: tlview_jump(l->tl, 1); return 1;
-	case L_BOTTOM: tlview_jump(l->tl, 0); return 1;
-	case L_TIMELINE: l->show_tl = 0; return 1;
-	default: return 0;
-	}
+	long delta;
+	if (action == PAGER_TOP)
+		tlview_jump(l->tl, 1);
+	else if (action == PAGER_BOTTOM)
+		tlview_jump(l->tl, 0);
+	else if (pager_target(action, 0, rows, 0, &delta))
+		tlview_scroll(l->tl, (int)delta);
+	else if (action == L_TIMELINE)
+		l->show_tl = 0;
+	else
+		return 0;
+	return 1;
 }
 
 static void lab_key(struct tui *t, void *self, int action, wint_t ch, int is_code)
@@ -779,22 +796,19 @@ static void lab_key(struct tui *t, void *self, int action, wint_t ch, int is_cod
 	(void)ch;
 	(void)is_code;
 	struct labscr *l = self;
-	int page = lab_rows() > 2 ? lab_rows() - 1 : 1;
-	if (l->show_tl && timeline_key(l, action, page))
+	long rows = (lab_rows() > 2 ? lab_rows() - 1 : 1) + 1, to;
+	if (l->show_tl && timeline_key(l, action, rows))
 		return;
-	switch (action) {
-	case L_DOWN: scroll_by(l, 1); break;
-	case L_UP: scroll_by(l, -1); break;
-	case L_PGDN: scroll_by(l, page); break;
-	case L_PGUP: scroll_by(l, -page); break;
-	case L_TOP:
-		l->top = 0;
-		l->follow = 0;
-		break;
-	case L_BOTTOM:
+	if (action == PAGER_BOTTOM) {
 		l->follow = l->pid && !l->finished; /* live: keep following */
 		l->top = 1 << 30;		    /* clipped to the last page */
-		break;
+		return;
+	}
+	if (pager_target(action, l->top, rows, 1 << 30, &to)) {
+		scroll_by(l, (int)(to - l->top));
+		return;
+	}
+	switch (action) {
 	case L_CANCEL: cancel(l); break;
 	case L_RERUN:
 		if (l->pid) {

@@ -10,7 +10,7 @@
 #include "core/clock.h"
 #include "core/session.h"
 #include "core/i18n.h"
-#include "core/layout.h"
+#include "core/wrap.h"
 #include "base/wb.h"
 #include "tui/term.h"
 #include "tui/tui.h"
@@ -52,10 +52,10 @@ static void blocked_draw(struct tui *t, void *self)
 	const char *parts[] = {buf, i18n(L, M_QUIZ_BLOCKED_WHY)};
 	for (size_t k = 0; k < 2; k++) {
 		char **lines;
-		size_t n = layout_wrap(parts[k], COLS - 4, &lines);
+		size_t n = wrap_text(parts[k], COLS - 4, &lines);
 		for (size_t i = 0; i < n; i++)
 			term_text(y++, 2, lines[i], COLS - 4, k == 0 ? A_BOLD : 0);
-		layout_wrap_free(lines, n);
+		wrap_text_free(lines, n);
 		y++;
 	}
 	term_status(t, i18n(L, b->confirm ? M_QUIZ_BLOCKED_ABANDON_ASK : M_QUIZ_BLOCKED_KEYS), "");

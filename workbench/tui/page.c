@@ -4,6 +4,7 @@
  */
 #include "tui/page.h"
 #include "core/layout.h"
+#include "core/wrap.h"
 #include "core/lesson.h"
 #include "base/wb.h"
 #include "tui/term.h"
@@ -45,12 +46,12 @@ void page_hang(struct page *p, const char *text, int width, int attr, int indent
 	char **lines;
 	int full = width > 4 ? width : 4;
 	int w = width - hang > 4 ? width - hang : 4;
-	size_t n = layout_wrap(text, full, &lines);
+	size_t n = wrap_text(text, full, &lines);
 	size_t len0 = n ? strlen(lines[0]) : 0;
 	int split = hang && n > 1 && !strncmp(text, lines[0], len0);
 	if (hang && n > 1 && !split) { /* the first line is not a plain prefix */
-		layout_wrap_free(lines, n);
-		n = layout_wrap(text, w, &lines);
+		wrap_text_free(lines, n);
+		n = wrap_text(text, w, &lines);
 	}
 	if (split) {
 		add_lines(p, lines, 1, attr, indent, tag);
@@ -59,7 +60,7 @@ void page_hang(struct page *p, const char *text, int width, int attr, int indent
 		free(lines);
 		const char *rest = text + len0;
 		rest += strspn(rest, " \n");
-		n = layout_wrap(rest, w, &lines);
+		n = wrap_text(rest, w, &lines);
 		for (size_t i = 0; i < n; i++)
 			add_lines(p, lines + i, 1, attr, indent + hang, tag);
 		free(lines);

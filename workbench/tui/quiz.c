@@ -70,7 +70,7 @@
 #include "core/session.h"
 #include "core/content.h"
 #include "core/i18n.h"
-#include "core/layout.h"
+#include "core/wrap.h"
 #include "core/lesson.h"
 #include "core/quizbank.h"
 #include "core/store.h"
@@ -938,10 +938,10 @@ static void draw_conflict(struct tui *t, struct quizscr *s)
 	snprintf(buf, sizeof buf, i18n(L, M_QUIZ_OTHER_RUNNING), what, s->other->answered,
 		 s->other->n);
 	char **lines;
-	size_t n = layout_wrap(buf, COLS - 4, &lines);
+	size_t n = wrap_text(buf, COLS - 4, &lines);
 	for (size_t i = 0; i < n; i++)
 		term_text_cut(3 + (int)i, 2, lines[i], COLS - 4, A_BOLD);
-	layout_wrap_free(lines, n);
+	wrap_text_free(lines, n);
 	term_status(t, i18n(L, s->confirm ? M_QUIZ_ABANDON_OTHER_ASK : M_QUIZ_OTHER_KEYS), "");
 }
 
@@ -971,10 +971,10 @@ static void draw_length(struct tui *t, struct quizscr *s)
 	}
 	y++;
 	char **lines;
-	size_t n = layout_wrap(i18n(L, M_QUIZ_LENGTH_WHY), COLS - 4, &lines);
+	size_t n = wrap_text(i18n(L, M_QUIZ_LENGTH_WHY), COLS - 4, &lines);
 	for (size_t i = 0; i < n && y < LINES - 1; i++)
 		term_text_cut(y++, 2, lines[i], COLS - 4, A_DIM);
-	layout_wrap_free(lines, n);
+	wrap_text_free(lines, n);
 	term_status(t, i18n(L, M_QUIZ_LENGTH_KEYS), "");
 }
 

@@ -26,6 +26,7 @@
  * right edge "›" in the right margin.
  */
 #include "tui/reader.h"
+#include "tui/pager.h"
 #include "tui/term.h"
 #include "tui/tui.h"
 #include "app.h"
@@ -46,14 +47,6 @@
 #include <time.h>
 
 enum {
-	R_DOWN,
-	R_UP,
-	R_PGDN,
-	R_PGUP,
-	R_HALFDN,
-	R_HALFUP,
-	R_TOP,
-	R_BOTTOM,
 	R_TOC,
 	R_SEARCH,
 	R_NEXT,
@@ -71,26 +64,7 @@ enum {
 };
 
 static const struct keybind reader_keys[] = {
-	{'j', 0, "j", R_DOWN, "scroll down one line", "向下一行"},
-	{KEY_DOWN, 1, "↓", R_DOWN, "scroll down one line", "向下一行"},
-	{5, 0, "Ctrl-E", R_DOWN, "scroll down one line", "向下一行"},
-	{'k', 0, "k", R_UP, "scroll up one line", "向上一行"},
-	{KEY_UP, 1, "↑", R_UP, "scroll up one line", "向上一行"},
-	{25, 0, "Ctrl-Y", R_UP, "scroll up one line", "向上一行"},
-	{' ', 0, "Space", R_PGDN, "next page", "下一页"},
-	{KEY_NPAGE, 1, "PgDn", R_PGDN, "next page", "下一页"},
-	{6, 0, "Ctrl-F", R_PGDN, "next page", "下一页"},
-	{'b', 0, "b", R_PGUP, "previous page", "上一页"},
-	{KEY_PPAGE, 1, "PgUp", R_PGUP, "previous page", "上一页"},
-	{2, 0, "Ctrl-B", R_PGUP, "previous page", "上一页"},
-	{'d', 0, "d", R_HALFDN, "half a page down", "向下半页"},
-	{4, 0, "Ctrl-D", R_HALFDN, "half a page down", "向下半页"},
-	{'u', 0, "u", R_HALFUP, "half a page up", "向上半页"},
-	{21, 0, "Ctrl-U", R_HALFUP, "half a page up", "向上半页"},
-	{'g', 0, "g", R_TOP, "go to the start", "跳到开头"},
-	{KEY_HOME, 1, "Home", R_TOP, "go to the start", "跳到开头"},
-	{'G', 0, "G", R_BOTTOM, "go to the end", "跳到结尾"},
-	{KEY_END, 1, "End", R_BOTTOM, "go to the end", "跳到结尾"},
+	PAGER_KEYS,
 	{'l', 0, "l", R_RIGHT, "scroll wide code blocks right", "宽代码块向右滚动"},
 	{'h', 0, "h", R_LEFT, "scroll wide code blocks left", "宽代码块向左滚动"},
 	{'t', 0, "t", R_TOC, "table of contents", "目录"},
@@ -705,15 +679,12 @@ static void reader_key(struct tui *t, void *self, int action, wint_t ch, int is_
 		toc_key(t, r, action);
 		return;
 	}
+	long to;
+	if (pager_target(action, top, rows, (long)max_top(r), &to)) {
+		scroll_to(t, r, to);
+		return;
+	}
 	switch (action) {
-	case R_DOWN: scroll_to(t, r, top + 1); break;
-	case R_UP: scroll_to(t, r, top - 1); break;
-	case R_PGDN: scroll_to(t, r, top + rows - 1); break;
-	case R_PGUP: scroll_to(t, r, top - rows + 1); break;
-	case R_HALFDN: scroll_to(t, r, top + rows / 2); break;
-	case R_HALFUP: scroll_to(t, r, top - rows / 2); break;
-	case R_TOP: scroll_to(t, r, 0); break;
-	case R_BOTTOM: scroll_to(t, r, (long)max_top(r)); break;
 	case R_RIGHT: shift_code(r, 1); break;
 	case R_LEFT: shift_code(r, -1); break;
 	case R_TOC: {

@@ -9,6 +9,7 @@
  * does not parse or highlight code and never writes anything.
  */
 #include "tui/source.h"
+#include "tui/pager.h"
 #include "tui/term.h"
 #include "tui/tui.h"
 #include "app.h"
@@ -23,14 +24,6 @@
 #include <string.h>
 
 enum {
-	S_DOWN,
-	S_UP,
-	S_PGDN,
-	S_PGUP,
-	S_HALFDN,
-	S_HALFUP,
-	S_TOP,
-	S_BOTTOM,
 	S_LEFT,
 	S_RIGHT,
 	S_HOME_COL,
@@ -38,26 +31,7 @@ enum {
 };
 
 static const struct keybind source_keys[] = {
-	{'j', 0, "j", S_DOWN, "down one line", "向下一行"},
-	{KEY_DOWN, 1, "↓", S_DOWN, "down one line", "向下一行"},
-	{5, 0, "Ctrl-E", S_DOWN, "down one line", "向下一行"},
-	{'k', 0, "k", S_UP, "up one line", "向上一行"},
-	{KEY_UP, 1, "↑", S_UP, "up one line", "向上一行"},
-	{25, 0, "Ctrl-Y", S_UP, "up one line", "向上一行"},
-	{' ', 0, "Space", S_PGDN, "next page", "下一页"},
-	{KEY_NPAGE, 1, "PgDn", S_PGDN, "next page", "下一页"},
-	{6, 0, "Ctrl-F", S_PGDN, "next page", "下一页"},
-	{'b', 0, "b", S_PGUP, "previous page", "上一页"},
-	{KEY_PPAGE, 1, "PgUp", S_PGUP, "previous page", "上一页"},
-	{2, 0, "Ctrl-B", S_PGUP, "previous page", "上一页"},
-	{'d', 0, "d", S_HALFDN, "half a page down", "向下半页"},
-	{4, 0, "Ctrl-D", S_HALFDN, "half a page down", "向下半页"},
-	{'u', 0, "u", S_HALFUP, "half a page up", "向上半页"},
-	{21, 0, "Ctrl-U", S_HALFUP, "half a page up", "向上半页"},
-	{'g', 0, "g", S_TOP, "first line", "第一行"},
-	{KEY_HOME, 1, "Home", S_TOP, "first line", "第一行"},
-	{'G', 0, "G", S_BOTTOM, "last line", "最后一行"},
-	{KEY_END, 1, "End", S_BOTTOM, "last line", "最后一行"},
+	PAGER_KEYS,
 	{'h', 0, "h", S_LEFT, "scroll left", "向左滚动"},
 	{KEY_LEFT, 1, "←", S_LEFT, "scroll left", "向左滚动"},
 	{'l', 0, "l", S_RIGHT, "scroll right", "向右滚动"},
@@ -215,15 +189,12 @@ static void source_key(struct tui *t, void *self, int action, wint_t ch, int is_
 	struct source *s = self;
 	long top = (long)s->top, rows = text_rows();
 	int maxleft = s->widest > 8 ? s->widest - 8 : 0;
+	long to;
+	if (pager_target(action, top, rows, (long)max_top(s), &to)) {
+		scroll_to(s, to);
+		return;
+	}
 	switch (action) {
-	case S_DOWN: scroll_to(s, top + 1); break;
-	case S_UP: scroll_to(s, top - 1); break;
-	case S_PGDN: scroll_to(s, top + rows - 1); break;
-	case S_PGUP: scroll_to(s, top - rows + 1); break;
-	case S_HALFDN: scroll_to(s, top + rows / 2); break;
-	case S_HALFUP: scroll_to(s, top - rows / 2); break;
-	case S_TOP: scroll_to(s, 0); break;
-	case S_BOTTOM: scroll_to(s, (long)max_top(s)); break;
 	case S_LEFT: s->left = s->left > SOURCE_HSTEP ? s->left - SOURCE_HSTEP : 0; break;
 	case S_RIGHT:
 		s->left += SOURCE_HSTEP;

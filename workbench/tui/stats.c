@@ -16,6 +16,7 @@
 #include "core/quizbank.h"
 #include "core/utf8.h"
 #include "base/wb.h"
+#include "tui/pager.h"
 #include "tui/stats.h"
 #include "tui/term.h"
 #include "tui/tui.h"
@@ -37,16 +38,10 @@ struct stats {
 	int width; /* COLS when rendered */
 };
 
-enum { S_UP, S_DOWN, S_PGUP, S_PGDN, S_BACK };
+enum { S_BACK };
 
 static const struct keybind stats_keys[] = {
-	{'k', 0, "k", S_UP, "scroll up", "向上滚动"},
-	{KEY_UP, 1, "↑", S_UP, "scroll up", "向上滚动"},
-	{'j', 0, "j", S_DOWN, "scroll down", "向下滚动"},
-	{KEY_DOWN, 1, "↓", S_DOWN, "scroll down", "向下滚动"},
-	{KEY_PPAGE, 1, "PgUp", S_PGUP, "previous page", "上一页"},
-	{KEY_NPAGE, 1, "PgDn", S_PGDN, "next page", "下一页"},
-	{' ', 0, "Space", S_PGDN, "next page", "下一页"},
+	PAGER_KEYS,
 	{'q', 0, "q", S_BACK, "back", "返回"},
 	{KEY_LEFT, 1, "←", S_BACK, "back", "返回"},
 };
@@ -317,14 +312,14 @@ static void stats_key(struct tui *t, void *self, int action, wint_t ch, int is_c
 	(void)ch;
 	(void)is_code;
 	struct stats *s = self;
-	switch (action) {
-	case S_UP: s->top--; break;
-	case S_DOWN: s->top++; break;
-	case S_PGUP: s->top -= page_rows() - 1; break;
-	case S_PGDN: s->top += page_rows() - 1; break;
-	case S_BACK: tui_back(t); return;
+	long to;
+	if (pager_target(action, s->top, page_rows(), (long)s->n - page_rows(), &to)) {
+		s->top = to < 0 ? 0 : to > (long)s->n ? (int)s->n : (int)to;
+		clamp_top(s);
+		return;
 	}
-	clamp_top(s);
+	if (action == S_BACK)
+		tui_back(t);
 }
 
 static void stats_free(void *self)

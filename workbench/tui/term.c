@@ -12,6 +12,7 @@
 #include "tui/tui.h"
 #include "core/i18n.h"
 #include "core/layout.h"
+#include "core/wrap.h"
 #include "core/textsafe.h"
 #include "core/utf8.h"
 #include "app.h"
@@ -306,10 +307,10 @@ int term_too_small(struct tui *t)
 		 TUI_MIN_ROWS);
 	/* Wrapped at spaces (the screen may be a few columns wide). */
 	char **lines;
-	size_t n = layout_wrap(buf, COLS > LAYOUT_MIN_WIDTH ? COLS : LAYOUT_MIN_WIDTH, &lines);
+	size_t n = wrap_text(buf, COLS > LAYOUT_MIN_WIDTH ? COLS : LAYOUT_MIN_WIDTH, &lines);
 	for (size_t i = 0; i < n && (int)i < LINES; i++)
 		term_text((int)i, 0, lines[i], COLS, A_BOLD);
-	layout_wrap_free(lines, n);
+	wrap_text_free(lines, n);
 	refresh();
 	return 1;
 }

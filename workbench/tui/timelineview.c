@@ -14,6 +14,7 @@
 #include "core/i18n.h"
 #include "core/timeline.h"
 #include "core/timeline_events.h"
+#include "base/testhook.h"
 #include "base/wb.h"
 
 #include <curses.h>
@@ -38,7 +39,7 @@ static void drop_picture(struct tlview *v)
 
 static void load_seam(struct tlview *v)
 {
-	const char *path = getenv("WORKBENCH_TEST_TIMELINE_EVENTS");
+	const char *path = testhook_timeline_events();
 	char *data = NULL;
 	size_t len = 0;
 	if (!path || !*path || wb_read_file(path, &data, &len) != 0)

@@ -29,10 +29,12 @@
 #include "harness/zk/zkserver.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -66,6 +68,7 @@ struct zkensemble {
 	struct zkhost *host; /* the shared JVM, or NULL */
 	char note[1024];     /* why none is shared */
 	char err[2048];	     /* last error */
+	int death_told;	     /* zkensemble_died told a caller of a death */
 };
 
 static void set_err(struct zkensemble *e, const char *fmt, ...)
@@ -428,6 +431,52 @@ int zkensemble_leader(struct zkensemble *e)
 	return 0;
 }
 
+/* Whether a JVM of e has died by now (see zkensemble_died). */
+static int died_now(struct zkensemble *e, char *why, size_t n)
+{
+	if (e->host) {
+		pid_t pid = zkhost_pid(e->host);
+		siginfo_t si;
+		memset(&si, 0, sizeof si);
+		if (pid <= 0 || waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0 ||
+		    si.si_pid != pid)
+			return 0;
+		if (why && n && si.si_code == CLD_EXITED)
+			snprintf(why, n,
+				 "the ZooKeeper server (pid %d, the JVM of all %d members) died: "
+				 "it exited with status %d",
+				 (int)pid, e->n, si.si_status);
+		else if (why && n)
+			snprintf(why, n,
+				 "the ZooKeeper server (pid %d, the JVM of all %d members) died: "
+				 "killed by signal %d",
+				 (int)pid, e->n, si.si_status);
+		return 1;
+	}
+	for (int i = 0; i < e->n; i++)
+		if (e->m[i].s && zkserver_died(e->m[i].s, why, n))
+			return 1;
+	return 0;
+}
+
+int zkensemble_died(struct zkensemble *e, int wait_ms, char *why, size_t n, int *first)
+{
+	if (!e)
+		return 0;
+	long long end = mono_now_ms() + (wait_ms > 0 ? wait_ms : 0);
+	struct timespec step = {0, 10 * 1000 * 1000};
+	while (!died_now(e, why, n)) {
+		if (mono_now_ms() >= end)
+			return 0;
+		nanosleep(&step, NULL);
+	}
+	if (first) {
+		*first = !e->death_told;
+		e->death_told = 1;
+	}
+	return 1;
+}
+
 int zkensemble_wait_mode(struct zkensemble *e, int myid, unsigned mask, int timeout_ms,
 			 enum zkensemble_mode *mode)
 {
@@ -440,7 +489,7 @@ int zkensemble_wait_mode(struct zkensemble *e, int myid, unsigned mask, int time
 				*mode = md;
 			return 0;
 		}
-		if (mono_now_ms() >= deadline) {
+		if (mono_now_ms() >= deadline || died_now(e, NULL, 0)) {
 			if (mode)
 				*mode = md;
 			return WB_EBUSY;
@@ -458,7 +507,7 @@ int zkensemble_wait_zxid(struct zkensemble *e, int myid, int64_t want, int timeo
 		zkensemble_mode(e, myid, &z);
 		if (z >= want)
 			return 0;
-		if (mono_now_ms() >= deadline)
+		if (mono_now_ms() >= deadline || died_now(e, NULL, 0))
 			return WB_EBUSY;
 		nanosleep(&step, NULL);
 	}
@@ -476,7 +525,7 @@ int zkensemble_wait_leader(struct zkensemble *e, const int *among, int n, int ti
 			if (zkensemble_mode(e, id, NULL) == ZKENS_LEADER)
 				return id;
 		}
-		if (mono_now_ms() >= deadline)
+		if (mono_now_ms() >= deadline || died_now(e, NULL, 0))
 			return 0;
 		nanosleep(&step, NULL);
 	}

@@ -62,6 +62,7 @@
 #ifndef WB_ZKENSEMBLE_H
 #define WB_ZKENSEMBLE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct tcphold;
@@ -135,7 +136,8 @@ int zkensemble_leader(struct zkensemble *e);
 
 /* Polls member myid with 'srvr' (every 20 ms) until its mode is one of
  * the modes in mask (a bit 1 << mode per mode) or timeout_ms passes.
- * Returns 0 (mode in *mode when non-NULL) or WB_EBUSY. */
+ * Returns 0 (mode in *mode when non-NULL) or WB_EBUSY, also as soon as a
+ * JVM of e died (zkensemble_died); so do the two waits below. */
 int zkensemble_wait_mode(struct zkensemble *e, int myid, unsigned mask, int timeout_ms,
 			 enum zkensemble_mode *mode);
 
@@ -148,6 +150,17 @@ int zkensemble_wait_zxid(struct zkensemble *e, int myid, int64_t want, int timeo
  * every 20 ms until one reports Mode leader.  Returns its myid, or 0
  * after timeout_ms. */
 int zkensemble_wait_leader(struct zkensemble *e, const int *among, int n, int timeout_ms);
+
+/* Whether a JVM of e died under it: the shared JVM, or a member's own
+ * JVM that was started and not stopped or killed through this API
+ * (waitid with WNOWAIT: it is not reaped here).  When none has, it asks
+ * again every 10 ms for up to wait_ms (0: once), for a death already
+ * under way: a client sees its connection close a moment before the
+ * process can be waited for.  On 1, why (may be NULL) receives "the
+ * ZooKeeper server (pid N) died: ..." and *first (may be NULL) is 1 the
+ * first time a caller passing first learns of it, so the death is told
+ * once.  Safe from any thread while no start or stop runs. */
+int zkensemble_died(struct zkensemble *e, int wait_ms, char *why, size_t n, int *first);
 
 /* "leader", "follower", "not serving", "down", "other". */
 const char *zkensemble_mode_name(enum zkensemble_mode mode);

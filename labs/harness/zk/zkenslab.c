@@ -1,6 +1,9 @@
 /*
  * zkenslab.c - the ensemble labs' shared steps (see zkenslab.h).  It does
- * not choose roles beyond leader/followers, hold links or make checks.
+ * not choose roles beyond leader/followers or hold links, and makes no
+ * check of its own: zkenslab_checkf only keeps a lab from making a failed
+ * check out of its servers' death (the death is ours to notice: the JVMs
+ * are our children, zkensemble_died).
  */
 #include "harness/zk/zkenslab.h"
 #include "base/mono.h"
@@ -11,6 +14,7 @@
 #include "harness/zk/zkensemble.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -43,6 +47,42 @@ int zkenslab_start(struct report *r, const char *run_dir, const struct zkensembl
 out:
 	free(why);
 	return rc;
+}
+
+int zkenslab_gone(struct report *r, struct zkensemble *e)
+{
+	char why[512];
+	int first = 0;
+	if (!e || !zkensemble_died(e, ZKENSLAB_DEATH_GRACE_MS, why, sizeof why, &first))
+		return 0;
+	if (first)
+		report_cannot(r, "%s; the lab cannot go on", why);
+	return 1;
+}
+
+int zkenslab_checkf(struct report *r, struct zkensemble *e, const char *name, int ok,
+		    const char *expected, const char *observed_fmt, ...)
+{
+	if (!ok && zkenslab_gone(r, e))
+		return 0;
+	va_list ap;
+	va_start(ap, observed_fmt);
+	char *s = wb_xvasprintf(observed_fmt, ap);
+	va_end(ap);
+	int rc = report_check(r, name, ok, expected, s ? s : "?");
+	free(s);
+	return rc;
+}
+
+static int ensemble_died(void *arg)
+{
+	return zkensemble_died(arg, 0, NULL, 0, NULL);
+}
+
+void zkenslab_watch(struct zkensemble *e, struct zkc *c)
+{
+	if (e && c)
+		zkc_set_gone(c, ensemble_died, e);
 }
 
 void zkenslab_stop(struct report *r, struct zkensemble *e)

@@ -34,6 +34,30 @@ struct zkensemble_opts;
 int zkenslab_start(struct report *r, const char *run_dir, const struct zkensemble_opts *opts,
 		   struct zkensemble **out);
 
+/* How long zkenslab_gone waits, after something failed, for a death
+ * already under way (zkensemble_died). */
+#define ZKENSLAB_DEATH_GRACE_MS 1000
+
+/* Whether e's servers died under the lab (zkensemble_died, waiting up to
+ * ZKENSLAB_DEATH_GRACE_MS): the first time it says so through
+ * report_cannot ("the ZooKeeper server (pid N, ...) died: ...; the lab
+ * cannot go on"), so the run ends as could-not-run (review r3 N16).  A
+ * lab calls it where a wait or an operation failed, before it reports a
+ * could-not-run of its own or makes a check of that failure
+ * (zkenslab_checkf does), and stops when it returns 1.  0 for NULL. */
+int zkenslab_gone(struct report *r, struct zkensemble *e);
+
+/* report_checkf, except that a check that did not hold because e's
+ * servers died is not made: zkenslab_gone reports the death instead.
+ * Returns ok (0 when the check was not made). */
+int zkenslab_checkf(struct report *r, struct zkensemble *e, const char *name, int ok,
+		    const char *expected, const char *observed_fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/* Makes every wait on c (zkc_wait_*) end as soon as a JVM of e died
+ * (zkc_set_gone), instead of at its deadline. */
+void zkenslab_watch(struct zkensemble *e, struct zkc *c);
+
 /* Frees e (zkensemble_free) and records the evidence "ensemble_stop_ms".
  * Accepts NULL (then records nothing). */
 void zkenslab_stop(struct report *r, struct zkensemble *e);

@@ -17,9 +17,9 @@
 #include "base/mono.h"
 #include "base/wb.h"
 #include "harness/report.h"
+#include "harness/runctx.h"
 #include "harness/zk/zkclient.h"
 #include "harness/zk/zkserver.h"
-#include "lab.h"
 
 #include <ctype.h>
 #include <fcntl.h>
@@ -58,17 +58,6 @@ static int create_parents(zhandle_t *zh, const char *path)
 	}
 	free(p);
 	return rc;
-}
-
-int lab_check_zk(const char *zk, char *msg, size_t n)
-{
-	char why[256];
-	if (zkc_check_hosts(zk, why, sizeof why) == 0)
-		return 0;
-	/* A long value is quoted by its start, so the reason stays visible. */
-	const char *v = zk ? zk : "";
-	snprintf(msg, n, "bad --zk '%.200s%s': %s", v, strlen(v) > 200 ? "..." : "", why);
-	return WB_EINVAL;
 }
 
 static int server_died(void *arg)
@@ -128,7 +117,7 @@ static int server_max_cnxns(const char *connect)
  * per client address cannot run; says so.  0 or WB_EUNAVAIL. */
 static int check_session_limit(struct zklab *z)
 {
-	int need = z->ctx->lab->sessions;
+	int need = z->ctx->sessions;
 	if (need <= 0)
 		return 0;
 	int max = server_max_cnxns(z->connect);
@@ -141,7 +130,7 @@ static int check_session_limit(struct zklab *z)
 	report_cannot(z->ctx->report,
 		      "%s opens %d sessions; the server at %s allows %d per client address "
 		      "(maxClientCnxns): raise it or run without --zk",
-		      z->ctx->lab->id, need, z->connect, max);
+		      z->ctx->id, need, z->connect, max);
 	return WB_EUNAVAIL;
 }
 
@@ -197,7 +186,7 @@ int zklab_open_prepared(struct lab_ctx *ctx, int (*prepare)(struct zkserver *s, 
 	rc = zklab_client(z, &z->admin);
 	if (rc)
 		return rc;
-	z->base = wb_xasprintf("/workbench/%s-%08x", ctx->lab->id, (unsigned)random32());
+	z->base = wb_xasprintf("/workbench/%s-%08x", ctx->id, (unsigned)random32());
 	int zrc = create_parents(zkc_handle(z->admin), z->base);
 	if (zrc != ZOK) {
 		report_cannot(ctx->report, "cannot create %s on %s: %s", z->base, z->connect,
@@ -212,7 +201,7 @@ int zklab_open_prepared(struct lab_ctx *ctx, int (*prepare)(struct zkserver *s, 
  * zklab_client's contract says. */
 static void client_failed(struct zklab *z, int rc)
 {
-	int need = z->ctx->lab->sessions;
+	int need = z->ctx->sessions;
 	if (zklab_server_gone(z))
 		return;
 	if (!z->server && need > 0 && z->opened > 0)
@@ -220,7 +209,7 @@ static void client_failed(struct zklab *z, int rc)
 			      "%s opens %d sessions; the server at %s took %d from this address "
 			      "and then refused the next: it allows fewer per client address "
 			      "(maxClientCnxns): raise it or run without --zk",
-			      z->ctx->lab->id, need, z->connect, z->opened);
+			      z->ctx->id, need, z->connect, z->opened);
 	else if (rc == WB_EUNAVAIL) /* nothing answered in time, not a missing program */
 		report_cannot(z->ctx->report,
 			      "cannot connect to ZooKeeper at %s within %d ms: it is unreachable "

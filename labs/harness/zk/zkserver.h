@@ -20,6 +20,10 @@
  * serves only once a quorum is up).  Stop, kill and restart work per member.  This module does not
  * implement the ensemble itself, and it knows nothing about clients, proxies or reports.
  *
+ * Files: zkserver.c (one server: config, spawn, readiness, lifecycle),
+ * zkjvm.c (java, the class-data cache, the launcher jar: zkjvm.h), zkhost.c
+ * (members in one shared JVM); zkserver_int.h is what they share.
+ *
  * Environment: $JAVA (path of the java binary, else `java` in PATH) and
  * $ZOOKEEPER_CLASSPATH (replaces the default class path
  * /usr/share/java/zookeeper.jar + slf4j-log4j12 + log4j-1.2; the run
