@@ -1,4 +1,4 @@
--- write.sql: the fenced write (see the task text).  Parameters: :domain,
+-- write.sql: the fenced write (see TASK.md beside it).  Parameters: :domain,
 -- :token, :value.  The write was accepted when it changed exactly one row.
 --
 -- The rules the check judges (task: `workbench exercise start fenced-write`):

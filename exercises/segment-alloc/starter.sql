@@ -1,4 +1,4 @@
--- alloc.sql: allocate :n numbers of sequence :name (see the task text).
+-- alloc.sql: allocate :n numbers of sequence :name (see TASK.md beside it).
 -- Return one row with the columns first, last and generation, or no row
 -- to refuse.
 --

@@ -1,4 +1,4 @@
--- claim.sql: write the claim of one task (see the task text).
+-- claim.sql: write the claim of one task (see TASK.md beside it).
 -- The schema is data/tasks.sql; the parameters are :task_id, :owner,
 -- :claim_id and :lease_ms (and :now, the worker's clock: never use it).
 --

@@ -1,4 +1,4 @@
--- complete.sql: the holder's renew and complete (see the task text).
+-- complete.sql: the holder's renew and complete (see TASK.md beside it).
 -- Parameters: :task_id, :owner, :claim_version, and :lease_ms for renew.
 --
 -- The rules the check judges (task: `workbench exercise start task-complete`):

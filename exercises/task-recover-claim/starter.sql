@@ -1,4 +1,4 @@
--- recover.sql: find the claim whose reply was lost (see the task text).
+-- recover.sql: find the claim whose reply was lost (see TASK.md beside it).
 -- Parameters: :task_id, :claim_id, :owner.  Return claim_version and
 -- lease_until of the claim, or no row when it is not yours to resume.
 --

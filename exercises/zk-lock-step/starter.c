@@ -1,5 +1,6 @@
-/* Exercise zk-lock-step: see task.en.md (or `workbench exercise start
- * zk-lock-step`).  Write wbx_lock_step as api.h describes.
+/* Exercise zk-lock-step: the task is TASK.md beside this file (`workbench
+ * exercise start zk-lock-step` prints it too).  Write wbx_lock_step as
+ * api.h describes.
  *
  * The rules the check judges:
  *   lowest-holds: the smallest sequence number gets WBX_HOLDER, every other

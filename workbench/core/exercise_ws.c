@@ -9,6 +9,11 @@
  * - The workspace folder is a real folder owned by this user, 0700 (made
  *   so, and chmod'ed back to 0700 if it was looser); a symlink there is
  *   refused, so a start never writes through a link someone planted.
+ * - TASK.md in the workspace is ours, not the learner's: a copy of the
+ *   task text (review ux-r3 B1), written again on every start and reset
+ *   (never through a link), in the language asked for or, when none is,
+ *   the one its first line names.  An exercise whose own file is called
+ *   TASK.md gets no copy.
  * - The hints parser is a line splitter on "## " headings and nothing
  *   more (no Markdown library: the sections are the whole format; the
  *   text is shown sanitised by the caller, core/textsafe).
@@ -164,8 +169,63 @@ out:
 	return rc;
 }
 
+static int read_localised(const char *root, const char *id, const char *stem, const char *lang,
+			  char **text, size_t *len, char **used);
+
+#define TASK_COPY "TASK.md"
+#define TASK_MARK "<!-- workbench: a copy of "
+
+/* Writes <dir>/TASK.md: the first line names the shipped file it copies
+ * (and so its language), then the task text.  lang NULL keeps the
+ * language of the copy there (English when there is none).  A missing
+ * task text writes nothing.  Returns 0 or WB_EIO with err set. */
+static int write_task_copy(const char *root, const struct excat_entry *e, const char *lang,
+			   const char *dir, char *err, size_t errlen)
+{
+	if (!strcmp(e->file, TASK_COPY))
+		return 0; /* the learner's own file */
+	char *dst = wb_xasprintf("%s/%s", dir, TASK_COPY);
+	char *text = NULL, *used = NULL;
+	size_t len = 0;
+	if (!lang) {
+		/* the first line of the copy there names its language */
+		char head[64] = "";
+		int fd = open(dst, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+		if (fd >= 0) {
+			ssize_t n = read(fd, head, sizeof head - 1);
+			head[n > 0 ? n : 0] = '\0';
+			close(fd);
+		}
+		lang = strncmp(head, TASK_MARK "task.zh.md", strlen(TASK_MARK "task.zh.md")) ? "en"
+											     : "zh";
+	}
+	int rc = 0;
+	if (read_localised(root, e->id, "task", lang, &text, &len, &used) == 0) {
+		const char *base = strrchr(used, '/') ? strrchr(used, '/') + 1 : used;
+		char *copy = wb_xasprintf(TASK_MARK
+					  "%s, written again on every `workbench exercise "
+					  "start` and `reset`: your work goes in %s -->\n\n%.*s",
+					  base, e->file, (int)len, text);
+		if (write_new(dst, copy, strlen(copy), 1) != 0) {
+			snprintf(err, errlen, "cannot write %s: %s", dst, strerror(errno));
+			rc = WB_EIO;
+		}
+		free(copy);
+	}
+	free(used);
+	free(text);
+	free(dst);
+	return rc;
+}
+
 int exws_start(const char *root, const struct excat_entry *e, char **path, int *created, char *err,
 	       size_t errlen)
+{
+	return exws_start_lang(root, e, NULL, path, created, err, errlen);
+}
+
+int exws_start_lang(const char *root, const struct excat_entry *e, const char *lang, char **path,
+		    int *created, char *err, size_t errlen)
 {
 	*path = NULL;
 	*created = 0;
@@ -189,6 +249,8 @@ int exws_start(const char *root, const struct excat_entry *e, char **path, int *
 		rc = copy_shipped(root, e->id, "api.h", api, 1, err, errlen);
 		free(api);
 	}
+	if (rc == 0)
+		rc = write_task_copy(root, e, lang, dir, err, errlen);
 	if (rc == 0) {
 		*path = file;
 		file = NULL;
@@ -202,6 +264,12 @@ out:
 
 int exws_reset(const char *root, const struct excat_entry *e, char **path, char **backup, char *err,
 	       size_t errlen)
+{
+	return exws_reset_lang(root, e, NULL, path, backup, err, errlen);
+}
+
+int exws_reset_lang(const char *root, const struct excat_entry *e, const char *lang, char **path,
+		    char **backup, char *err, size_t errlen)
 {
 	*path = *backup = NULL;
 	char *file = exws_file(e);
@@ -233,7 +301,7 @@ int exws_reset(const char *root, const struct excat_entry *e, char **path, char 
 		*backup = b;
 	}
 	free(file);
-	return exws_start(root, e, path, &created, err, errlen);
+	return exws_start_lang(root, e, lang, path, &created, err, errlen);
 }
 
 /* ---- shipped texts ---- */

@@ -1,7 +1,8 @@
 /*
  * exercise_ws.h - the learner's side of the exercises (docs/exercises.md):
  * the catalogue as the model sees it, the workspace folder
- * ($XDG_DATA_HOME/workbench/exercises/ID/, 0700) with the learner's file,
+ * ($XDG_DATA_HOME/workbench/exercises/ID/, 0700) with the learner's file
+ * and a copy of the task (TASK.md),
  * and the shipped texts (task, hints, solution) read from the content
  * root's exercises/ID/ folder.
  *
@@ -65,9 +66,17 @@ int exws_started(const struct excat_entry *e);
  * shipped one.  *path receives the learner's file (caller frees).
  * Returns 0; WB_ENOENT when the shipped starter is missing or there is no
  * home; WB_EIO when the workspace cannot be made or written.  On failure
- * err says why (with the path) and *path is NULL. */
+ * err says why (with the path) and *path is NULL.
+ * It also writes TASK.md beside the file, a copy of the task text
+ * (review ux-r3 B1) that every start and reset writes again, in the
+ * language of the copy already there (English for a first one). */
 int exws_start(const char *root, const struct excat_entry *e, char **path, int *created, char *err,
 	       size_t errlen);
+
+/* exws_start with TASK.md in lang ("zh", anything else English; NULL as
+ * exws_start). */
+int exws_start_lang(const char *root, const struct excat_entry *e, const char *lang, char **path,
+		    int *created, char *err, size_t errlen);
 
 /* Resets exercise e: renames the learner's file (when there is one) to
  * <file>.bak-<YYYYmmdd-HHMMSS> (with "-2", "-3"... when that exists),
@@ -76,6 +85,10 @@ int exws_start(const char *root, const struct excat_entry *e, char **path, int *
  * as exws_start; on failure nothing was renamed or the backup is kept. */
 int exws_reset(const char *root, const struct excat_entry *e, char **path, char **backup, char *err,
 	       size_t errlen);
+
+/* exws_reset with TASK.md in lang (as exws_start_lang). */
+int exws_reset_lang(const char *root, const struct excat_entry *e, const char *lang, char **path,
+		    char **backup, char *err, size_t errlen);
 
 #define EXWS_HINTS 3
 
