@@ -2,8 +2,9 @@
  * Read api.h first: it says what you are given and what to return.
  *
  * The rules the check judges:
- *   adds-delta: alone, store old + delta (a long) and return ZOK with it
- *   errors-returned: no counter: ZNONODE; read-only: ZNOAUTH; at once,
+ *   adds-delta: alone, store old + delta (a long, decimal text: "010" is
+ *     ten) and return ZOK with it
+ *   errors-returned: no counter: ZNONODE; read-only or unreadable: ZNOAUTH; at once,
  *     nothing created or written
  *   concurrent-write-kept: another client's write between your read and
  *     your write stays (never write with version -1)

@@ -8,6 +8,9 @@
  *     again (the holder may still be in front), never "held"
  *   watches-predecessor: watch the node just before yours, not the holder
  *   keeps-waiting-after-notification: a notification means "look again"
+ *   own-node-gone: your node missing from a listing: ZNONODE, never "held"
+ *   errors-returned: a refused create, listing or watch (ZNOAUTH) returns
+ *     its error at once
  */
 #include "api.h"
 

@@ -40,19 +40,28 @@ struct create_ctx {
 	 * are intact), ZOPERATIONTIMEOUT when timeout_ms passed, or
 	 * ZSESSIONEXPIRED when the session is over. */
 	int (*wait_connected)(const struct create_ctx *c, int timeout_ms);
+	/* Sends a sync of c->dir and waits for its answer: the server you are
+	 * attached to has then applied everything the leader had committed
+	 * when it got the sync (the C client has only the asynchronous
+	 * zoo_async; this waits for its completion).  Returns ZOK or the
+	 * error.  Calling zoo_async yourself is just as good. */
+	int (*sync_dir)(const struct create_ctx *c);
 	void *priv; /* the workbench's; leave it alone */
 };
 
 /* Creates this attempt's candidate and writes its full path (with the
- * suffix) into path (path_len bytes).  When the create's outcome is
- * unknown (ZCONNECTIONLOSS), it must not create again: wait until
- * connected, list c->dir, and pick the child whose name carries c->guid
- * AND whose ephemeralOwner (zoo_exists fills a struct Stat) is
- * c->session.
+ * suffix) into path (path_len bytes).  An answered create (ZOK or an
+ * error) is returned as it is.  When the create's outcome is unknown
+ * (ZCONNECTIONLOSS), it must not create again: wait until connected, sync
+ * c->dir (c->sync_dir), list c->dir, and pick the child whose name
+ * carries c->guid AND whose ephemeralOwner (zoo_exists fills a struct
+ * Stat) is c->session.
  *
- * Returns ZOK with path set; ZNONODE when no such child exists (the
- * outcome is still unknown: give up); ZAPIERROR when several match (do not
- * choose, delete nothing); or the ZooKeeper error that stopped it. */
+ * Returns ZOK with path set; ZNONODE when no such child exists (read it
+ * as "unknown": the create may not have happened, or this server may not
+ * show it yet; give up, do not create); ZAPIERROR when several match (do
+ * not choose, delete nothing); or the ZooKeeper error that stopped it
+ * (the wait's, the sync's, the listing's). */
 int create_candidate(const struct create_ctx *c, char *path, int path_len);
 
 #endif

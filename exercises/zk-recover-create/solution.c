@@ -1,6 +1,6 @@
 /* recover.c - the reference for zk-recover-create: one create; after a
- * lost reply, the candidate is the child with our GUID in its name and our
- * session as its ephemeralOwner. */
+ * lost reply, a sync of the folder, then the candidate is the child with
+ * our GUID in its name and our session as its ephemeralOwner. */
 #include "api.h"
 
 #include <stdio.h>
@@ -41,6 +41,10 @@ int create_candidate(const struct create_ctx *c, char *path, int path_len)
 		return zrc;
 	/* The create may or may not have happened.  Never create again. */
 	zrc = c->wait_connected(c, 10000);
+	if (zrc != ZOK)
+		return zrc;
+	/* The server we came back to may not have applied our create yet. */
+	zrc = c->sync_dir(c);
 	if (zrc != ZOK)
 		return zrc;
 	return find_own(c, path, path_len);

@@ -7,9 +7,10 @@
  * Rules (spec.h), each situation on a counter node of its own under the
  * run's base path, client A (the learner's handle) reaching the server
  * through the fault proxy (harness/zk/zkproxy.h), client B direct:
- *   adds-delta: alone, +1 from "40", -5 from "7", +1 from "9000000000".
- *   errors-returned: a missing counter (ZNONODE) and a read-only one
- *     (ZNOAUTH) are answered with their error within ERR_MS, nothing
+ *   adds-delta: alone, +1 from "40", -5 from "7", +1 from "9000000000",
+ *     +1 from "010" (decimal: 11).
+ *   errors-returned: a missing counter (ZNONODE), a read-only one and a
+ *     write-only one (ZNOAUTH) are answered with their error within ERR_MS, nothing
  *     created or written; a call still running then is let go by the
  *     check (the node created, the ACL opened) and fails the rule.
  *   no-lost-update and retries-after-conflict: the proxy holds A's
@@ -58,8 +59,8 @@ static const struct spec_rule rules[] = {
 	 N_("alone, counter_add stores the old value plus delta and returns ZOK with it in "
 	    "*new_value")},
 	{"errors-returned",
-	 N_("a missing counter gives ZNONODE, a read-only one ZNOAUTH, at once (no endless "
-	    "retry), nothing created or written")},
+	 N_("a missing counter gives ZNONODE, a read-only or unreadable one ZNOAUTH, at once (no "
+	    "endless retry), nothing created or written")},
 	{"concurrent-write-kept",
 	 N_("a write by another client between the read and the write is kept: the counter "
 	    "ends 40 + 2 + 1 (or 40 + 2 when counter_add reports an error)")},
@@ -285,7 +286,10 @@ static int adds(struct cas_ex *x, counter_add_fn add)
 	static const struct {
 		const char *from, *want;
 		long delta;
-	} cases[] = {{"40", "41", 1}, {"7", "2", -5}, {"9000000000", "9000000001", 1}};
+	} cases[] = {{"40", "41", 1},
+		     {"7", "2", -5},
+		     {"9000000000", "9000000001", 1},
+		     {"010", "11", 1}}; /* decimal text: 010 is ten */
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0] && !x->stuck; k++) {
 		char *path = sit_node(x, cases[k].from, &ZOO_OPEN_ACL_UNSAFE);
 		struct updater *u = path ? start_a(x, add, path, cases[k].delta) : NULL;
@@ -309,20 +313,25 @@ static int adds(struct cas_ex *x, counter_add_fn add)
 	return 0;
 }
 
-/* A missing counter (readonly 0) or a read-only one: the error at once,
- * nothing created or written.  A call still running after ERR_MS is let
- * go (the node created, or its ACL opened) so it can return. */
-static int errors(struct cas_ex *x, counter_add_fn add, int readonly)
+/* A missing counter (kind 0), a read-only one (1) or one that may be
+ * written but not read (2): the error at once, nothing created or
+ * written.  A call still running after ERR_MS is let go (the node
+ * created, or its ACL opened) so it can return. */
+static int errors(struct cas_ex *x, counter_add_fn add, int kind)
 {
 	struct ACL ro_acl[] = {{ZOO_PERM_READ | ZOO_PERM_ADMIN, {"world", "anyone"}}};
-	struct ACL_vector ro = {1, ro_acl};
-	char *path = sit_node(x, readonly ? "40" : NULL, &ro);
+	struct ACL wo_acl[] = {{ZOO_PERM_WRITE | ZOO_PERM_ADMIN, {"world", "anyone"}}};
+	struct ACL_vector ro = {1, ro_acl}, wo = {1, wo_acl};
+	int readonly = kind != 0;
+	char *path = sit_node(x, readonly ? "40" : NULL, kind == 2 ? &wo : &ro);
 	struct updater *u = path ? start_a(x, add, path, 1) : NULL;
 	if (!u) {
 		free(path);
 		return WB_EIO;
 	}
 	int in_time = exthread_wait(&u->t, ERR_MS) == 0;
+	if (kind == 2) /* B reads what is there now */
+		zoo_set_acl(zkc_handle(x->b), path, -1, &ZOO_OPEN_ACL_UNSAFE);
 	if (!in_time) {
 		if (readonly)
 			zoo_set_acl(zkc_handle(x->b), path, -1, &ZOO_OPEN_ACL_UNSAFE);
@@ -336,7 +345,9 @@ static int errors(struct cas_ex *x, counter_add_fn add, int readonly)
 	int want = readonly ? ZNOAUTH : ZNONODE;
 	int kept = readonly ? !strcmp(now, "40") : !strcmp(now, "(ZNONODE)");
 	spec_judge(&x->sp, rules[R_ERRORS].id,
-		   readonly ? "a read-only counter (ACL world:anyone read)" : "no counter node",
+		   kind == 2  ? "an unreadable counter (ACL world:anyone write)"
+		   : readonly ? "a read-only counter (ACL world:anyone read)"
+			      : "no counter node",
 		   in_time && u->zrc == want && kept,
 		   "%s%s, counter %s (want %s within %d ms, counter %s)",
 		   in_time ? "" : "no answer within the time, then ", zkc_err_name(u->zrc), now,
@@ -450,12 +461,14 @@ static int judge_rules(struct cas_ex *x, struct lab_ctx *ctx, const struct ex_co
 		       counter_add_fn add)
 {
 	spec_init(&x->sp, ctx, code, rules, R_COUNT);
-	report_step(x->r, "The rules: counter_add in 7 situations, each on a counter of its own");
+	report_step(x->r, "The rules: counter_add in 9 situations, each on a counter of its own");
 	int rc = adds(x, add);
 	if (!rc && !x->stuck)
 		rc = errors(x, add, 0);
 	if (!rc && !x->stuck)
 		rc = errors(x, add, 1);
+	if (!rc && !x->stuck)
+		rc = errors(x, add, 2);
 	if (!rc && !x->stuck)
 		rc = conflict(x, add);
 	if (!rc && !x->stuck)

@@ -15,6 +15,14 @@
  *   still shows B; its watch call finds B gone and no notification will
  *   ever come, so L must list again at once and hold.
  *
+ * Before the story, the rules (spec.h), each on a lock path of its own:
+ * the four above staged one at a time, and own-node-gone (L's node
+ * deleted while it waits, then the holder releases: ZNONODE) and
+ * errors-returned (a lock path refusing the create, one refusing the
+ * listing, a holder whose node L may not read: ZNOAUTH at once, or with
+ * zoo_wexists a watch that wakes L).  A wait with timeout 0 (a busy loop)
+ * fails watches-predecessor.
+ *
  * The check waits for exact points (L inside lk->wait, a session barrier
  * on L's session for "no notification came"), never by sleeping.  It does
  * not measure wake-ups at scale (zk-herd does).
@@ -66,8 +74,9 @@ struct loop_ex {
 	unsigned consumed;  /* ... returned by lk->wait */
 	int last_type;
 	unsigned lists, waits;
-	int waiting; /* inside lk->wait */
-	int stop;    /* lk->wait returns -1 from now on */
+	int waiting;	/* inside lk->wait */
+	int zero_waits; /* lk->wait calls with timeout_ms 0: a busy loop */
+	int stop;	/* lk->wait returns -1 from now on */
 	int hook_armed, hook_fired, hook_rc;
 	const char *hook_path; /* what the hook deletes */
 	lock_acquire_fn fn;
@@ -119,6 +128,7 @@ static int ex_wait(const struct lock_ctx *lk, int timeout_ms)
 	mono_deadline(&ts, timeout_ms < 0 ? 60000 : timeout_ms);
 	pthread_mutex_lock(&x->mu);
 	x->waits++;
+	x->zero_waits += timeout_ms == 0;
 	x->waiting = 1;
 	pthread_cond_broadcast(&x->cv);
 	while (x->events == x->consumed && !x->stop)
@@ -279,7 +289,7 @@ static int loop_open(struct loop_ex *x, struct lab_ctx *ctx)
 
 /* --- the rules --------------------------------------------------------- */
 
-enum { R_FIRST, R_VANISHED, R_PRED, R_NOTIFIED, R_COUNT };
+enum { R_FIRST, R_VANISHED, R_PRED, R_NOTIFIED, R_GONE, R_ERRORS, R_COUNT };
 
 static const struct spec_rule rules[] = {
 	{"holds-when-first",
@@ -294,12 +304,28 @@ static const struct spec_rule rules[] = {
 	{"keeps-waiting-after-notification",
 	 N_("a notification means \"look again\": the waiter in front gave up while the holder "
 	    "holds, so keep waiting")},
+	{"own-node-gone",
+	 N_("when a listing no longer shows the own node (deleted, or its session ended), "
+	    "lock_acquire returns ZNONODE: never holds without it")},
+	{"errors-returned",
+	 N_("a create, listing or watch the server refuses (ZNOAUTH) returns its error at once "
+	    "(or, with zoo_wexists, the watch is set and the waiter holds after the release)")},
 };
 
 /* One situation: lock path <base>/s<k> with n candidates of the other
  * session in front of L (node[0] the holder).  A loop_ex of its own that
  * borrows the lab, both clients and the learner's function from x. */
+static struct loop_ex *sit_open_acl(struct loop_ex *x, int k, int n, struct ACL_vector *dir_acl,
+				    struct ACL_vector *node_acl);
+
 static struct loop_ex *sit_open(struct loop_ex *x, int k, int n)
+{
+	return sit_open_acl(x, k, n, &ZOO_OPEN_ACL_UNSAFE, &ZOO_OPEN_ACL_UNSAFE);
+}
+
+/* sit_open with the lock path's ACL and the other candidates' ACL. */
+static struct loop_ex *sit_open_acl(struct loop_ex *x, int k, int n, struct ACL_vector *dir_acl,
+				    struct ACL_vector *node_acl)
 {
 	struct loop_ex *y = wb_xcalloc(1, sizeof *y);
 	y->r = x->r;
@@ -314,10 +340,15 @@ static struct loop_ex *sit_open(struct loop_ex *x, int k, int n)
 			     0);
 	for (int i = 0; zrc == ZOK && i < n; i++) {
 		char *prefix = wb_xasprintf("%s/lock-", y->lock);
-		zrc = zoo_create(zkc_handle(y->other), prefix, NULL, -1, &ZOO_OPEN_ACL_UNSAFE,
+		zrc = zoo_create(zkc_handle(y->other), prefix, NULL, -1, node_acl,
 				 ZOO_EPHEMERAL_SEQUENTIAL, y->node[i], sizeof y->node[i]);
 		free(prefix);
 	}
+	if (zrc == ZOK && dir_acl != &ZOO_OPEN_ACL_UNSAFE)
+		zrc = zoo_set_acl(zkc_handle(y->other), y->lock, -1, dir_acl);
+	/* a placeholder: code that reads own before a create wrote it sees an
+	 * empty name, not garbage */
+	snprintf(y->own, sizeof y->own, "%s/", y->lock);
 	if (zrc != ZOK) {
 		report_cannot(x->r, "cannot stage %s: %s", y->lock, zkc_err_name(zrc));
 		y->stopped = 1;
@@ -345,6 +376,7 @@ static int sit_close(struct loop_ex *y)
 	exthread_wait(&y->t, ZKLAB_WAIT_MS);
 	if (exthread_end(&y->t))
 		return 1;
+	zoo_set_acl(zkc_handle(y->other), y->lock, -1, &ZOO_OPEN_ACL_UNSAFE);
 	zklab_delete_tree(y->other, y->lock);
 	free(y->lock);
 	free(y);
@@ -441,6 +473,14 @@ static int sit_herd(struct loop_ex *x, struct spec *sp)
 					   "%u notification%s to L (want 0: L watches W, not the "
 					   "holder)",
 					   ev, ev == 1 ? "" : "s");
+				pthread_mutex_lock(&y->mu);
+				int zero = y->zero_waits;
+				pthread_mutex_unlock(&y->mu);
+				spec_judge(sp, rules[R_PRED].id, "L waits behind W", zero == 0,
+					   "%d calls of lk->wait with timeout 0 ms (want 0: a busy "
+					   "loop lists again and again instead of waiting for the "
+					   "watch)",
+					   zero);
 			}
 		}
 	}
@@ -469,12 +509,102 @@ static int sit_notified(struct loop_ex *x, struct spec *sp)
 	return sit_close(y) ? WB_EBUSY : rc;
 }
 
+/* H, L: L waits behind H; L's own node is deleted (as when its session
+ * ends), then H releases: L's next listing does not show its node. */
+static int sit_own_gone(struct loop_ex *x, struct spec *sp)
+{
+	struct loop_ex *y = sit_open(x, 4, 1);
+	int rc = y->stopped ? WB_EIO : sit_start(y);
+	if (!rc) {
+		const char *sit =
+			"L's own node is deleted while it waits, then the holder releases";
+		if (!wait_waiting(y, 1)) {
+			spec_judge(sp, rules[R_GONE].id, sit, 0, "%s (want waiting behind H)",
+				   l_state(y));
+		} else {
+			/* L's node: every child but H's (ephemeral or not) */
+			struct String_vector sv = {0};
+			if (zoo_get_children(zkc_handle(y->other), y->lock, 0, &sv) == ZOK) {
+				for (int i = 0; i < sv.count; i++) {
+					char *p = wb_xasprintf("%s/%s", y->lock, sv.data[i]);
+					if (strcmp(p, y->node[0]))
+						zoo_delete(zkc_handle(y->other), p, -1);
+					free(p);
+				}
+				deallocate_String_vector(&sv);
+			}
+			release_and_see(y, 0);
+			pthread_mutex_lock(&y->mu);
+			int ret = y->returned, zrc = y->zrc;
+			pthread_mutex_unlock(&y->mu);
+			spec_judge(sp, rules[R_GONE].id, sit, ret && zrc == ZNONODE,
+				   "%s (want ZNONODE: the listing no longer shows L's node)",
+				   l_state(y));
+		}
+	}
+	return sit_close(y) ? WB_EBUSY : rc;
+}
+
+/* The server refuses: kind 0 the create (the lock path lacks CREATE), 1
+ * the listing (it lacks READ), 2 the watch call on the predecessor H
+ * (H's ACL lacks READ: zoo_wget is refused, zoo_wexists is not). */
+static int sit_refused(struct loop_ex *x, struct spec *sp, int kind)
+{
+	static const char *const names[] = {"the create is refused (the lock path lacks CREATE)",
+					    "the listing is refused (the lock path lacks READ)",
+					    "the predecessor cannot be read (its ACL lacks READ)"};
+	struct ACL ro[] = {{ZOO_PERM_READ | ZOO_PERM_ADMIN, {"world", "anyone"}}};
+	struct ACL cd[] = {
+		{ZOO_PERM_CREATE | ZOO_PERM_DELETE | ZOO_PERM_ADMIN, {"world", "anyone"}}};
+	struct ACL wd[] = {
+		{ZOO_PERM_WRITE | ZOO_PERM_DELETE | ZOO_PERM_ADMIN, {"world", "anyone"}}};
+	struct ACL_vector ro_v = {1, ro}, cd_v = {1, cd}, wd_v = {1, wd};
+	struct loop_ex *y = sit_open_acl(x, 5 + kind, kind == 2 ? 1 : 0,
+					 kind == 0   ? &ro_v
+					 : kind == 1 ? &cd_v
+						     : &ZOO_OPEN_ACL_UNSAFE,
+					 kind == 2 ? &wd_v : &ZOO_OPEN_ACL_UNSAFE);
+	int rc = y->stopped ? WB_EIO : sit_start(y);
+	if (!rc) {
+		/* returned, or (kind 2, zoo_wexists) waiting, within ERR_MS */
+		struct timespec ts;
+		mono_deadline(&ts, 2000);
+		pthread_mutex_lock(&y->mu);
+		while (!y->returned && !y->waiting)
+			if (pthread_cond_timedwait(&y->cv, &y->mu, &ts) == ETIMEDOUT)
+				break;
+		int ret = y->returned, waiting = y->waiting, zrc = y->zrc;
+		pthread_mutex_unlock(&y->mu);
+		if (ret || kind != 2 || !waiting) {
+			spec_judge(sp, rules[R_ERRORS].id, names[kind], ret && zrc == ZNOAUTH,
+				   "%s (want ZNOAUTH within 2 s)",
+				   ret ? l_state(y) : "neither returned nor waiting: a busy loop?");
+		} else {
+			/* waiting on H: with a watch, H's release wakes it */
+			zoo_delete(zkc_handle(y->other), y->node[0], -1);
+			if (zklockrig_flush(y->l, ZKLAB_WAIT_MS) != 0) {
+				report_cannot(y->r, "the session barrier on L's client did not "
+						    "complete");
+				rc = WB_EBUSY;
+			} else {
+				unsigned ev = events_now(y);
+				int held = ev > 0 && release_and_see(y, 0);
+				spec_judge(sp, rules[R_ERRORS].id, names[kind], held,
+					   "waited; after H's release: %u notifications, %s (want "
+					   "ZNOAUTH at once, or a watch that wakes L and ZOK)",
+					   ev, l_state(y));
+			}
+		}
+	}
+	return sit_close(y) ? WB_EBUSY : rc;
+}
+
 static int judge_rules(struct loop_ex *x, struct lab_ctx *ctx, const struct ex_code *code)
 {
 	struct spec sp;
 	spec_init(&sp, ctx, code, rules, R_COUNT);
 	report_step(x->r,
-		    "The rules: lock_acquire in 4 situations, each on a lock path of its own");
+		    "The rules: lock_acquire in 8 situations, each on a lock path of its own");
 	int rc = sit_first(x, &sp);
 	if (!rc)
 		rc = sit_vanished(x, &sp);
@@ -482,6 +612,10 @@ static int judge_rules(struct loop_ex *x, struct lab_ctx *ctx, const struct ex_c
 		rc = sit_herd(x, &sp);
 	if (!rc)
 		rc = sit_notified(x, &sp);
+	if (!rc)
+		rc = sit_own_gone(x, &sp);
+	for (int kind = 0; kind < 3 && !rc; kind++)
+		rc = sit_refused(x, &sp, kind);
 	if (!rc)
 		spec_finish(&sp);
 	return rc;

@@ -1,4 +1,4 @@
-// expect-fail: keeps-waiting-after-notification
+// expect-fail: keeps-waiting-after-notification own-node-gone
 /* lockloop.c - wrong: it takes the notification
  * for the lock.  The predecessor may have given up while the holder still
  * holds: two clients hold the lock at once. */

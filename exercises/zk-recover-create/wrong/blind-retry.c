@@ -1,4 +1,4 @@
-// expect-fail: one-candidate
+// expect-fail: no-second-create
 /* recover.c - wrong: after ZCONNECTIONLOSS it creates again "to be
  * sure".  The lost create had happened, so the session now has two
  * candidates: the older one is an orphan that blocks every waiter. */

@@ -1,4 +1,4 @@
-// expect-fail: own-candidate
+// expect-fail: guid-and-session ignores-earlier-attempt several-refused
 /* recover.c - wrong: after the loss it takes the lowest child whose name
  * looks like a protected lock node ("_c_...-lock-"), ignoring both the
  * GUID and the owner: it takes another session's candidate for its own. */
@@ -16,6 +16,8 @@ int create_candidate(const struct create_ctx *c, char *path, int path_len)
 		return zrc;
 	zrc = c->wait_connected(c, 10000);
 	if (zrc != ZOK)
+		return zrc;
+	if ((zrc = c->sync_dir(c)) != ZOK)
 		return zrc;
 	struct String_vector kids = {0};
 	if ((zrc = zoo_get_children(c->zh, c->dir, 0, &kids)) != ZOK)
