@@ -85,7 +85,7 @@ struct answers_doc {
 	int has_ex; /* the export has an "exercises" array */
 	struct answers_lab *labs;
 	size_t nlabs;
-	int has_labs; /* the export has a "labs" array */
+	int has_labs;	  /* the export has a "labs" array */
 	char learner[64]; /* the export's "learner" ("" when it has none) */
 };
 
