@@ -842,6 +842,41 @@ int answers_import(struct store *s, const char *text, size_t len, size_t *added,
 	return rc;
 }
 
+/* Inserts rows (those already present are skipped and counted in
+ * *skipped), then replays the schedule of every question that got a new
+ * answer of this learner's own.  Returns 0 or a WB_E code (the caller
+ * rolls back). */
+static int insert_rows(sqlite3 *db, const struct rows *rows, size_t *added, size_t *skipped)
+{
+	const char **replays = NULL;
+	size_t nreplays = 0;
+	int rc = 0;
+	for (size_t k = 0; k < rows->n && !rc; k++) {
+		int was_added = 0;
+		rc = answers_insert(db, &rows->a[k], &was_added);
+		if (rc)
+			break;
+		if (!was_added) {
+			(*skipped)++;
+			continue;
+		}
+		(*added)++;
+		if (rows->a[k].learner[0])
+			continue;
+		size_t j = 0;
+		while (j < nreplays && strcmp(replays[j], rows->a[k].question) != 0)
+			j++;
+		if (j == nreplays) {
+			replays = wb_xrealloc(replays, (nreplays + 1) * sizeof *replays);
+			replays[nreplays++] = rows->a[k].question;
+		}
+	}
+	for (size_t k = 0; k < nreplays && !rc; k++)
+		rc = answers_replay(db, replays[k]);
+	free(replays);
+	return rc;
+}
+
 int answers_import_with(struct store *s, const char *text, size_t len,
 			const struct answers_import_opts *o, struct answers_import_result *r,
 			char *err, size_t errlen)
@@ -915,30 +950,8 @@ int answers_import_with(struct store *s, const char *text, size_t len,
 		}
 		rc = own;
 	}
-	char **replays = NULL;
-	size_t nreplays = 0;
-	for (size_t k = 0; k < rows.n && !rc; k++) {
-		int was_added = 0;
-		rc = answers_insert(db, &rows.a[k], &was_added);
-		if (rc)
-			break;
-		if (!was_added) {
-			(*skipped)++;
-			continue;
-		}
-		(*added)++;
-		if (rows.a[k].learner[0])
-			continue;
-		size_t j = 0;
-		while (j < nreplays && strcmp(replays[j], rows.a[k].question) != 0)
-			j++;
-		if (j == nreplays) {
-			replays = wb_xrealloc(replays, (nreplays + 1) * sizeof *replays);
-			replays[nreplays++] = rows.a[k].question;
-		}
-	}
-	for (size_t k = 0; k < nreplays && !rc; k++)
-		rc = answers_replay(db, replays[k]);
+	if (!rc)
+		rc = insert_rows(db, &rows, added, skipped);
 	/* The exercises are the exporter's: a named learner's are left out,
 	 * as exercise_event has no learner (review ux-r3 B2). */
 	for (size_t k = 0; k < ex.n && !rc && !r->learner[0]; k++) {
@@ -960,7 +973,6 @@ int answers_import_with(struct store *s, const char *text, size_t len,
 		if (rc)
 			snprintf(err, errlen, "%s", sqlite3_errmsg(db));
 	}
-	free(replays);
 	rows_free(&rows);
 	free(ex.x);
 	return rc;
