@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 static int prepare_all(struct lab_ctx *ctx, sqlite3 *db, const struct sqlfile *f,
@@ -160,16 +159,4 @@ int sqlex_int(const struct sqlex_out *out, const char *col, long long *v)
 			return 0;
 		}
 	return WB_ENOENT;
-}
-
-void sqlex_random_id(char buf[33])
-{
-	unsigned char b[16];
-	if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b) {
-		static unsigned long n;
-		unsigned long x = (unsigned long)getpid() * 2654435761u + ++n;
-		memcpy(b, &x, sizeof x < sizeof b ? sizeof x : sizeof b);
-	}
-	for (int i = 0; i < 16; i++)
-		snprintf(buf + 2 * i, 3, "%02x", b[i]);
 }

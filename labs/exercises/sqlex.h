@@ -69,7 +69,4 @@ int sqlex_exec(sqlite3 *db, const struct sqlfile *f, const char *name,
  * statement returned no row or no such column. */
 int sqlex_int(const struct sqlex_out *out, const char *col, long long *v);
 
-/* A fresh random id of 32 hex digits (+ NUL) in buf. */
-void sqlex_random_id(char buf[33]);
-
 #endif
